@@ -1,0 +1,167 @@
+package ops
+
+import "sort"
+
+// InputSpec describes one positional input of an op.
+type InputSpec struct {
+	Name string
+	// Optional inputs may be None (KindNone).
+	Optional bool
+	// Variadic marks the last input as a list of tensors (cat, stack).
+	Variadic bool
+	// Differentiable inputs receive a gradient in backward when they are
+	// float tensors that require grad.
+	Differentiable bool
+	// ScalarOK inputs may be a Scalar instead of a tensor.
+	ScalarOK bool
+}
+
+// AttrSpec describes one attribute of an op.
+type AttrSpec struct {
+	Name     string
+	Kind     AttrKind
+	Default  Attr
+	Required bool
+	Doc      string
+}
+
+// Schema is the contract of one canonical op. Outputs is the number of
+// outputs, or -1 when it depends on the attributes (split_with_sizes).
+type Schema struct {
+	Name    string
+	Doc     string
+	Inputs  []InputSpec
+	Attrs   []AttrSpec
+	Outputs int
+}
+
+func in(name string) InputSpec  { return InputSpec{Name: name, Differentiable: true} }
+func opt(name string) InputSpec { return InputSpec{Name: name, Optional: true, Differentiable: true} }
+func sc(name string) InputSpec  { return InputSpec{Name: name, Differentiable: true, ScalarOK: true} }
+func idx(name string) InputSpec { return InputSpec{Name: name} } // integer/bool data input, no gradient
+func attr(name string, k AttrKind, def Attr, doc string) AttrSpec {
+	return AttrSpec{Name: name, Kind: k, Default: def, Doc: doc}
+}
+func req(name string, k AttrKind, doc string) AttrSpec {
+	return AttrSpec{Name: name, Kind: k, Required: true, Doc: doc}
+}
+
+var (
+	dimNone  = attr("dim", AttrInts, NoneAttr(), "dimensions to reduce; None reduces all")
+	keepdim  = attr("keepdim", AttrBool, BoolAttr(false), "keep reduced dimensions with size 1")
+	dtypeOpt = attr("dtype", AttrString, NoneAttr(), "output dtype (short name, e.g. float32); None keeps the input's")
+	inplace  = attr("inplace", AttrBool, BoolAttr(false), "result is written into input 0: cast to its dtype, error if PyTorch would refuse the cast")
+)
+
+func unary(name, doc string) Schema {
+	return Schema{Name: name, Doc: doc, Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{inplace}, Outputs: 1}
+}
+
+func binary(name, doc string, extra ...AttrSpec) Schema {
+	return Schema{Name: name, Doc: doc, Inputs: []InputSpec{sc("self"), sc("other")}, Attrs: append([]AttrSpec{inplace}, extra...), Outputs: 1}
+}
+
+var schemas = []Schema{
+	binary("add", "self + alpha*other, PyTorch type promotion", attr("alpha", AttrFloat, FloatAttr(1), "multiplier of other (int or float)")),
+	binary("sub", "self - alpha*other", attr("alpha", AttrFloat, FloatAttr(1), "multiplier of other")),
+	binary("mul", "self * other"),
+	binary("div", "self / other; rounding_mode None (true division), \"trunc\" or \"floor\"", attr("rounding_mode", AttrString, NoneAttr(), "")),
+	binary("pow", "self ** other (self may be a scalar)"),
+	binary("maximum", "elementwise maximum (NaN propagates)"),
+	binary("minimum", "elementwise minimum (NaN propagates)"),
+	unary("neg", "-self"),
+	unary("abs", "|self|"),
+	unary("exp", "e**self"),
+	unary("log", "natural logarithm"),
+	unary("sqrt", "square root"),
+	unary("rsqrt", "1/sqrt(self)"),
+	unary("reciprocal", "1/self"),
+	unary("tanh", "hyperbolic tangent"),
+	unary("sigmoid", "logistic function"),
+	unary("relu", "max(self, 0)"),
+	unary("silu", "self*sigmoid(self)"),
+	unary("sin", "sine"),
+	unary("cos", "cosine"),
+	{Name: "gelu", Doc: "Gaussian error linear unit", Inputs: []InputSpec{in("self")},
+		Attrs: []AttrSpec{inplace, attr("approximate", AttrString, StringAttr("none"), "\"none\" (erf) or \"tanh\"")}, Outputs: 1},
+	{Name: "clamp", Doc: "min(max(self, min), max); min/max scalar, tensor or None", Inputs: []InputSpec{in("self"),
+		{Name: "min", Optional: true, ScalarOK: true, Differentiable: true}, {Name: "max", Optional: true, ScalarOK: true, Differentiable: true}},
+		Attrs: []AttrSpec{inplace}, Outputs: 1},
+	{Name: "softmax", Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("dim", AttrInt, ""), dtypeOpt}, Outputs: 1},
+	{Name: "log_softmax", Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("dim", AttrInt, ""), dtypeOpt}, Outputs: 1},
+	{Name: "matmul", Doc: "torch.matmul with its 1-d/batched broadcasting rules", Inputs: []InputSpec{in("self"), in("other")}, Outputs: 1},
+	{Name: "mm", Doc: "2-d matrix product", Inputs: []InputSpec{in("self"), in("mat2")}, Outputs: 1},
+	{Name: "bmm", Doc: "batched 3-d matrix product", Inputs: []InputSpec{in("self"), in("mat2")}, Outputs: 1},
+	{Name: "linear", Doc: "input @ weight^T + bias", Inputs: []InputSpec{in("input"), in("weight"), opt("bias")}, Outputs: 1},
+	{Name: "addmm", Doc: "beta*self + alpha*(mat1 @ mat2)", Inputs: []InputSpec{in("self"), in("mat1"), in("mat2")},
+		Attrs: []AttrSpec{attr("beta", AttrFloat, FloatAttr(1), ""), attr("alpha", AttrFloat, FloatAttr(1), ""), inplace}, Outputs: 1},
+	{Name: "layer_norm", Inputs: []InputSpec{in("input"), opt("weight"), opt("bias")},
+		Attrs: []AttrSpec{req("normalized_shape", AttrInts, ""), attr("eps", AttrFloat, FloatAttr(1e-5), "")}, Outputs: 1},
+	{Name: "embedding", Doc: "weight[indices]; canonical (ATen) argument order", Inputs: []InputSpec{in("weight"), idx("indices")},
+		Attrs: []AttrSpec{attr("padding_idx", AttrInt, IntAttr(-1), "row whose gradient is zero; -1 for none (already normalised to a non-negative index when set)"),
+			attr("scale_grad_by_freq", AttrBool, BoolAttr(false), "")}, Outputs: 1},
+	{Name: "convolution", Doc: "N-d convolution (N = input rank - 2), cross-correlation as PyTorch",
+		Inputs: []InputSpec{in("input"), in("weight"), opt("bias")},
+		Attrs: []AttrSpec{req("stride", AttrInts, ""), req("padding", AttrInts, "explicit, symmetric, one per spatial dim"),
+			req("dilation", AttrInts, ""), attr("groups", AttrInt, IntAttr(1), "")}, Outputs: 1},
+	{Name: "max_pool2d", Doc: "outputs (values) or (values, indices) when return_indices", Inputs: []InputSpec{in("self")},
+		Attrs: []AttrSpec{req("kernel_size", AttrInts, ""), req("stride", AttrInts, "already defaulted to kernel_size"),
+			attr("padding", AttrInts, IntsAttr(0, 0), ""), attr("dilation", AttrInts, IntsAttr(1, 1), ""),
+			attr("ceil_mode", AttrBool, BoolAttr(false), ""), attr("return_indices", AttrBool, BoolAttr(false), "")}, Outputs: -1},
+	{Name: "adaptive_avg_pool2d", Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("output_size", AttrInts, "two sizes, None entries already replaced by the input size")}, Outputs: 1},
+	{Name: "sum", Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{dimNone, keepdim, dtypeOpt}, Outputs: 1},
+	{Name: "mean", Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{dimNone, keepdim, dtypeOpt}, Outputs: 1},
+	{Name: "max", Doc: "full reduction to a 0-d tensor", Inputs: []InputSpec{in("self")}, Outputs: 1},
+	{Name: "min", Doc: "full reduction to a 0-d tensor", Inputs: []InputSpec{in("self")}, Outputs: 1},
+	{Name: "max_dim", Doc: "(values, indices) along dim", Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("dim", AttrInt, ""), keepdim}, Outputs: 2},
+	{Name: "min_dim", Doc: "(values, indices) along dim", Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("dim", AttrInt, ""), keepdim}, Outputs: 2},
+	{Name: "cumsum", Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("dim", AttrInt, ""), dtypeOpt, inplace}, Outputs: 1},
+	{Name: "cat", Inputs: []InputSpec{{Name: "tensors", Variadic: true, Differentiable: true}}, Attrs: []AttrSpec{attr("dim", AttrInt, IntAttr(0), "")}, Outputs: 1},
+	{Name: "stack", Inputs: []InputSpec{{Name: "tensors", Variadic: true, Differentiable: true}}, Attrs: []AttrSpec{attr("dim", AttrInt, IntAttr(0), "")}, Outputs: 1},
+	{Name: "split_with_sizes", Doc: "chunk/split lowered to explicit sizes", Inputs: []InputSpec{in("self")},
+		Attrs: []AttrSpec{req("split_sizes", AttrInts, ""), attr("dim", AttrInt, IntAttr(0), "")}, Outputs: -1},
+	{Name: "transpose", Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("dim0", AttrInt, ""), req("dim1", AttrInt, ""), inplace}, Outputs: 1},
+	{Name: "permute", Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("dims", AttrInts, "")}, Outputs: 1},
+	{Name: "reshape", Doc: "reshape/view/flatten; shape may contain one -1", Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("shape", AttrInts, "")}, Outputs: 1},
+	{Name: "masked_fill", Inputs: []InputSpec{in("self"), idx("mask"), {Name: "value", ScalarOK: true, Differentiable: true}}, Attrs: []AttrSpec{inplace}, Outputs: 1},
+	{Name: "where", Inputs: []InputSpec{idx("condition"), sc("self"), sc("other")}, Outputs: 1},
+	{Name: "dropout", Doc: "inverted dropout; the mask comes from the plugin's RNG seeded by ExecRequest.Seed", Inputs: []InputSpec{in("input")},
+		Attrs: []AttrSpec{attr("p", AttrFloat, FloatAttr(0.5), ""), attr("train", AttrBool, BoolAttr(true), ""), inplace}, Outputs: 1},
+	{Name: "cross_entropy", Inputs: []InputSpec{in("input"), idx("target"), opt("weight")},
+		Attrs: []AttrSpec{attr("reduction", AttrString, StringAttr("mean"), "none|mean|sum"), attr("ignore_index", AttrInt, IntAttr(-100), ""),
+			attr("label_smoothing", AttrFloat, FloatAttr(0), "")}, Outputs: 1},
+	{Name: "nll_loss", Inputs: []InputSpec{in("input"), idx("target"), opt("weight")},
+		Attrs: []AttrSpec{attr("reduction", AttrString, StringAttr("mean"), ""), attr("ignore_index", AttrInt, IntAttr(-100), "")}, Outputs: 1},
+	{Name: "batch_norm", Doc: "F.batch_norm; running stats are inputs only (their update is not an output)",
+		Inputs: []InputSpec{in("input"), opt("running_mean"), opt("running_var"), opt("weight"), opt("bias")},
+		Attrs:  []AttrSpec{attr("training", AttrBool, BoolAttr(false), ""), attr("momentum", AttrFloat, FloatAttr(0.1), ""), attr("eps", AttrFloat, FloatAttr(1e-5), "")}, Outputs: 1},
+	{Name: "clone", Inputs: []InputSpec{in("self")}, Outputs: 1},
+	{Name: "ones_like", Inputs: []InputSpec{idx("self")}, Attrs: []AttrSpec{dtypeOpt}, Outputs: 1},
+	{Name: "npu.rms_norm", Doc: "torch_npu.npu_rms_norm: (x*rstd*gamma, rstd), rstd = 1/sqrt(mean(x^2 over gamma's dims)+epsilon), fp32 rstd",
+		Inputs: []InputSpec{in("x"), in("gamma")}, Attrs: []AttrSpec{attr("epsilon", AttrFloat, FloatAttr(1e-6), "")}, Outputs: 2},
+	{Name: "echo", Doc: "returns its input unchanged; used to measure tensor transport", Inputs: []InputSpec{idx("self")}, Outputs: 1},
+}
+
+var byName = func() map[string]Schema {
+	m := make(map[string]Schema, len(schemas))
+	for _, s := range schemas {
+		m[s.Name] = s
+	}
+	return m
+}()
+
+// Lookup returns the schema of a canonical op.
+func Lookup(name string) (Schema, bool) {
+	s, ok := byName[name]
+	return s, ok
+}
+
+// Names lists every canonical op, sorted.
+func Names() []string {
+	out := make([]string, 0, len(byName))
+	for n := range byName {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}

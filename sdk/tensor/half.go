@@ -1,0 +1,141 @@
+package tensor
+
+import "math"
+
+// Float16Bits converts v to IEEE 754 binary16 with round-to-nearest-even,
+// directly from float64 (no double rounding through float32). Values beyond
+// the largest finite half round to ±Inf; NaN stays a quiet NaN.
+func Float16Bits(v float64) uint16 {
+	b := math.Float64bits(v)
+	sign := uint16(b>>48) & 0x8000
+	if math.IsNaN(v) {
+		return sign | 0x7e00
+	}
+	a := math.Abs(v)
+	if math.IsInf(v, 0) || a >= 65520 { // 65520 is the halfway point to 2^16: rounds to Inf
+		return sign | 0x7c00
+	}
+	if a < 0x1p-14 { // subnormal range: quantum 2^-24
+		q := math.RoundToEven(a * 0x1p24)
+		return sign | uint16(q) // q == 1024 yields the smallest normal, which is correct
+	}
+	e := math.Ilogb(a) // -14..15
+	m := math.RoundToEven((a/math.Ldexp(1, e) - 1) * 1024)
+	if m == 1024 {
+		m = 0
+		e++
+	}
+	if e > 15 {
+		return sign | 0x7c00
+	}
+	return sign | uint16(e+15)<<10 | uint16(m)
+}
+
+// Float16Value returns the exact value of a binary16 bit pattern.
+func Float16Value(h uint16) float64 {
+	sign := 1.0
+	if h&0x8000 != 0 {
+		sign = -1
+	}
+	e := int(h>>10) & 0x1f
+	m := float64(h & 0x3ff)
+	switch e {
+	case 0:
+		return sign * m * 0x1p-24
+	case 31:
+		if m != 0 {
+			return math.NaN()
+		}
+		return math.Inf(int(sign))
+	}
+	return sign * (1 + m/1024) * math.Ldexp(1, e-15)
+}
+
+// BFloat16Bits converts v to bfloat16 with round-to-nearest-even, directly
+// from float64.
+func BFloat16Bits(v float64) uint16 {
+	if math.IsNaN(v) {
+		return uint16(math.Float64bits(v)>>48)&0x8000 | 0x7fc0
+	}
+	// Round to 8 significant bits in float64 first (exact: float64 has room),
+	// then the float32 conversion is exact for every finite in-range value.
+	a := math.Abs(v)
+	if a == 0 || math.IsInf(v, 0) {
+		return uint16(math.Float32bits(float32(v)) >> 16)
+	}
+	e := math.Ilogb(a)
+	if e < -126 {
+		e = -126 // bf16 subnormals share float32's exponent range
+	}
+	q := math.Ldexp(math.RoundToEven(math.Ldexp(a, 7-e)), e-7)
+	if q >= 0x1p128 {
+		q = math.Inf(1)
+	}
+	if v < 0 {
+		q = -q
+	}
+	return uint16(math.Float32bits(float32(q)) >> 16)
+}
+
+// BFloat16Value returns the exact value of a bfloat16 bit pattern.
+func BFloat16Value(h uint16) float64 {
+	return float64(math.Float32frombits(uint32(h) << 16))
+}
+
+// Round returns v rounded to the nearest value representable in d (ties to
+// even for floats; truncation toward zero for integers, as a C cast; v != 0
+// for bool). Integer results wrap like a C cast of an in-range value; out of
+// range values are clamped to the type's limits.
+func Round(d DType, v float64) float64 {
+	switch d {
+	case Float64:
+		return v
+	case Float32:
+		return float64(float32(v))
+	case Float16:
+		return Float16Value(Float16Bits(v))
+	case BFloat16:
+		return BFloat16Value(BFloat16Bits(v))
+	case Bool:
+		if v != 0 {
+			return 1
+		}
+		return 0
+	}
+	if math.IsNaN(v) {
+		return 0
+	}
+	t := math.Trunc(v)
+	lo, hi := intRange(d)
+	return math.Max(lo, math.Min(hi, t))
+}
+
+func intRange(d DType) (float64, float64) {
+	switch d {
+	case Int8:
+		return math.MinInt8, math.MaxInt8
+	case Int16:
+		return math.MinInt16, math.MaxInt16
+	case Int32:
+		return math.MinInt32, math.MaxInt32
+	case Uint8:
+		return 0, math.MaxUint8
+	}
+	return math.MinInt64, math.MaxInt64
+}
+
+// Eps returns the machine epsilon of a float dtype (distance from 1 to the
+// next representable value), or 0 for non-float types.
+func Eps(d DType) float64 {
+	switch d {
+	case Float64:
+		return 0x1p-52
+	case Float32:
+		return 0x1p-23
+	case Float16:
+		return 0x1p-10
+	case BFloat16:
+		return 0x1p-7
+	}
+	return 0
+}

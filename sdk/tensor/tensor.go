@@ -1,0 +1,220 @@
+package tensor
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// Tensor is a dense, row-major, contiguous tensor whose elements are stored
+// little-endian in Data. A 0-d tensor has an empty Shape and one element.
+type Tensor struct {
+	DType DType
+	Shape []int
+	Data  []byte
+}
+
+// NumElements returns the product of the shape (1 for a 0-d tensor).
+func NumElements(shape []int) int {
+	n := 1
+	for _, s := range shape {
+		n *= s
+	}
+	return n
+}
+
+// New returns a zero-filled tensor.
+func New(d DType, shape []int) *Tensor {
+	return &Tensor{DType: d, Shape: append([]int(nil), shape...), Data: make([]byte, NumElements(shape)*d.Size())}
+}
+
+// Len is the number of elements.
+func (t *Tensor) Len() int { return NumElements(t.Shape) }
+
+// Validate checks that the dtype is known, no dimension is negative and Data
+// has exactly the right length.
+func (t *Tensor) Validate() error {
+	if t == nil {
+		return fmt.Errorf("nil tensor")
+	}
+	if !t.DType.Valid() {
+		return fmt.Errorf("invalid dtype %d", int32(t.DType))
+	}
+	for i, s := range t.Shape {
+		if s < 0 {
+			return fmt.Errorf("negative dimension %d at axis %d", s, i)
+		}
+	}
+	if want := t.Len() * t.DType.Size(); len(t.Data) != want {
+		return fmt.Errorf("%s tensor of shape %v needs %d bytes, has %d", t.DType, t.Shape, want, len(t.Data))
+	}
+	return nil
+}
+
+// At returns element i converted exactly to float64 (int64 values beyond
+// 2^53 lose precision; use Int64 for those).
+func (t *Tensor) At(i int) float64 {
+	switch t.DType {
+	case Float64:
+		return math.Float64frombits(binary.LittleEndian.Uint64(t.Data[i*8:]))
+	case Float32:
+		return float64(math.Float32frombits(binary.LittleEndian.Uint32(t.Data[i*4:])))
+	case Float16:
+		return Float16Value(binary.LittleEndian.Uint16(t.Data[i*2:]))
+	case BFloat16:
+		return BFloat16Value(binary.LittleEndian.Uint16(t.Data[i*2:]))
+	case Int8:
+		return float64(int8(t.Data[i]))
+	case Int16:
+		return float64(int16(binary.LittleEndian.Uint16(t.Data[i*2:])))
+	case Int32:
+		return float64(int32(binary.LittleEndian.Uint32(t.Data[i*4:])))
+	case Int64:
+		return float64(int64(binary.LittleEndian.Uint64(t.Data[i*8:])))
+	case Uint8, Bool:
+		return float64(t.Data[i])
+	}
+	panic(fmt.Sprintf("tensor: At on %v", t.DType))
+}
+
+// Int64 returns element i as an integer (floats are truncated toward zero).
+func (t *Tensor) Int64(i int) int64 {
+	switch t.DType {
+	case Int64:
+		return int64(binary.LittleEndian.Uint64(t.Data[i*8:]))
+	case Int32, Int16, Int8, Uint8, Bool:
+		return int64(t.At(i))
+	}
+	return int64(t.At(i))
+}
+
+// Set stores v at element i after rounding it to the tensor's dtype with
+// Round (ties to even for floats).
+func (t *Tensor) Set(i int, v float64) {
+	switch t.DType {
+	case Float64:
+		binary.LittleEndian.PutUint64(t.Data[i*8:], math.Float64bits(v))
+	case Float32:
+		binary.LittleEndian.PutUint32(t.Data[i*4:], math.Float32bits(float32(v)))
+	case Float16:
+		binary.LittleEndian.PutUint16(t.Data[i*2:], Float16Bits(v))
+	case BFloat16:
+		binary.LittleEndian.PutUint16(t.Data[i*2:], BFloat16Bits(v))
+	case Int64:
+		if math.Abs(v) < 0x1p63 {
+			binary.LittleEndian.PutUint64(t.Data[i*8:], uint64(int64(v)))
+		} else {
+			binary.LittleEndian.PutUint64(t.Data[i*8:], uint64(int64(Round(Int64, v))))
+		}
+	case Int32:
+		binary.LittleEndian.PutUint32(t.Data[i*4:], uint32(int32(Round(Int32, v))))
+	case Int16:
+		binary.LittleEndian.PutUint16(t.Data[i*2:], uint16(int16(Round(Int16, v))))
+	case Int8:
+		t.Data[i] = byte(int8(Round(Int8, v)))
+	case Uint8, Bool:
+		t.Data[i] = byte(Round(t.DType, v))
+	default:
+		panic(fmt.Sprintf("tensor: Set on %v", t.DType))
+	}
+}
+
+// SetInt64 stores an integer exactly (int64 tensors) or via Set otherwise.
+func (t *Tensor) SetInt64(i int, v int64) {
+	if t.DType == Int64 {
+		binary.LittleEndian.PutUint64(t.Data[i*8:], uint64(v))
+		return
+	}
+	t.Set(i, float64(v))
+}
+
+// Float64s returns all elements as float64.
+func (t *Tensor) Float64s() []float64 {
+	out := make([]float64, t.Len())
+	if t.DType == Float64 {
+		for i := range out {
+			out[i] = math.Float64frombits(binary.LittleEndian.Uint64(t.Data[i*8:]))
+		}
+		return out
+	}
+	for i := range out {
+		out[i] = t.At(i)
+	}
+	return out
+}
+
+// Int64s returns all elements as int64 (exact for integer dtypes).
+func (t *Tensor) Int64s() []int64 {
+	out := make([]int64, t.Len())
+	for i := range out {
+		out[i] = t.Int64(i)
+	}
+	return out
+}
+
+// FromFloat64s builds a tensor of dtype d, rounding every value with Round.
+func FromFloat64s(d DType, shape []int, vals []float64) *Tensor {
+	t := New(d, shape)
+	if len(vals) != t.Len() {
+		panic(fmt.Sprintf("tensor: %d values for shape %v", len(vals), shape))
+	}
+	for i, v := range vals {
+		t.Set(i, v)
+	}
+	return t
+}
+
+// FromInt64s builds an integer (or bool) tensor exactly.
+func FromInt64s(d DType, shape []int, vals []int64) *Tensor {
+	t := New(d, shape)
+	if len(vals) != t.Len() {
+		panic(fmt.Sprintf("tensor: %d values for shape %v", len(vals), shape))
+	}
+	for i, v := range vals {
+		t.SetInt64(i, v)
+	}
+	return t
+}
+
+// Cast converts t to dtype d element by element (Round semantics; int64 to
+// int64 is exact).
+func (t *Tensor) Cast(d DType) *Tensor {
+	if d == t.DType {
+		return t.Clone()
+	}
+	out := New(d, t.Shape)
+	if t.DType == Int64 && d.IsInt() {
+		for i := 0; i < t.Len(); i++ {
+			out.SetInt64(i, t.Int64(i))
+		}
+		return out
+	}
+	for i := 0; i < t.Len(); i++ {
+		out.Set(i, t.At(i))
+	}
+	return out
+}
+
+// Clone returns a deep copy.
+func (t *Tensor) Clone() *Tensor {
+	return &Tensor{DType: t.DType, Shape: append([]int(nil), t.Shape...), Data: append([]byte(nil), t.Data...)}
+}
+
+// ShapeString formats a shape the way Python prints a tuple: "(2, 3)",
+// "(5,)", "()".
+func ShapeString(shape []int) string {
+	switch len(shape) {
+	case 0:
+		return "()"
+	case 1:
+		return fmt.Sprintf("(%d,)", shape[0])
+	}
+	s := "("
+	for i, d := range shape {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprint(d)
+	}
+	return s + ")"
+}
