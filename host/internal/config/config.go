@@ -1,0 +1,175 @@
+// Package config loads probe.toml: which plugin serves each role (framework,
+// device under test, bench), how runs are scheduled, and the timeouts. Every
+// key has a default, so an empty or absent file is a valid configuration;
+// command-line flags override the file.
+package config
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Default is the documented default configuration (the repository's
+// probe.toml is a copy of it).
+//
+//go:embed default.toml
+var Default []byte
+
+// Duration is a time.Duration read from a TOML string such as "90s".
+type Duration struct{ time.Duration }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return err
+	}
+	d.Duration = v
+	return nil
+}
+
+// Plugin is one [plugins.device.NAME] or [plugins.framework.NAME] table.
+type Plugin struct {
+	// Builtin names a plugin compiled into probe ("cpu", "pytorch",
+	// "mindspore"); it is served by the probe binary re-executed in plugin
+	// mode, as a separate process.
+	Builtin string `toml:"builtin"`
+	// Command is the path of an external plugin binary (a bare name is
+	// looked up in plugins.dirs, then PATH).
+	Command string            `toml:"command"`
+	Args    []string          `toml:"args"`
+	Env     map[string]string `toml:"env"`
+	// Options are passed verbatim to the plugin's Configure call.
+	Options map[string]string `toml:"options"`
+}
+
+// Config is the whole of probe.toml.
+type Config struct {
+	Version int `toml:"version"`
+	Run     struct {
+		Framework  string   `toml:"framework"`
+		Device     string   `toml:"device"`
+		Bench      string   `toml:"bench"`
+		Workers    int      `toml:"workers"`
+		DeviceIDs  []int    `toml:"device_ids"`
+		Seed       uint64   `toml:"seed"`
+		APITimeout Duration `toml:"api_timeout"`
+		Precision  int      `toml:"precision"`
+	} `toml:"run"`
+	Plugins struct {
+		Dirs         []string          `toml:"dirs"`
+		StartTimeout Duration          `toml:"start_timeout"`
+		LogLevel     string            `toml:"log_level"`
+		MaxRestarts  int               `toml:"max_restarts"`
+		Device       map[string]Plugin `toml:"device"`
+		Framework    map[string]Plugin `toml:"framework"`
+	} `toml:"plugins"`
+	// Path is the file the configuration was read from ("" for defaults).
+	Path string `toml:"-"`
+}
+
+// Load reads the defaults, then path on top of them when path is not
+// empty. Unknown keys are errors, naming the file and the key.
+func Load(path string) (*Config, error) {
+	c := &Config{}
+	if _, err := toml.NewDecoder(bytes.NewReader(Default)).Decode(c); err != nil {
+		return nil, fmt.Errorf("built-in default configuration: %w", err)
+	}
+	if path == "" {
+		return c, c.Validate()
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(c)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		sort.Strings(keys)
+		return nil, fmt.Errorf("config %s: unknown key(s): %s", path, strings.Join(keys, ", "))
+	}
+	c.Path = path
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Validate checks the values and that every role names a defined plugin.
+func (c *Config) Validate() error {
+	if c.Version != 1 {
+		return fmt.Errorf("version = %d: only version 1 is understood", c.Version)
+	}
+	if c.Run.Workers < 1 {
+		return fmt.Errorf("run.workers = %d: must be at least 1", c.Run.Workers)
+	}
+	if len(c.Run.DeviceIDs) == 0 {
+		return fmt.Errorf("run.device_ids: at least one device id is needed")
+	}
+	seen := map[int]bool{}
+	for _, id := range c.Run.DeviceIDs {
+		if id < 0 || seen[id] {
+			return fmt.Errorf("run.device_ids: ids must be unique and >= 0, got %v", c.Run.DeviceIDs)
+		}
+		seen[id] = true
+	}
+	if c.Run.Precision < 0 || c.Run.Precision > 20 {
+		return fmt.Errorf("run.precision = %d: must be in 0..20", c.Run.Precision)
+	}
+	if c.Run.APITimeout.Duration <= 0 {
+		return fmt.Errorf("run.api_timeout must be positive")
+	}
+	for _, role := range []struct{ key, name string }{{"run.device", c.Run.Device}, {"run.bench", c.Run.Bench}} {
+		if _, err := c.DevicePlugin(role.name); err != nil {
+			return fmt.Errorf("%s: %w", role.key, err)
+		}
+	}
+	for kind, m := range map[string]map[string]Plugin{"device": c.Plugins.Device, "framework": c.Plugins.Framework} {
+		for name, p := range m {
+			if (p.Builtin == "") == (p.Command == "") {
+				return fmt.Errorf("plugins.%s.%s: exactly one of builtin or command must be set", kind, name)
+			}
+		}
+	}
+	return nil
+}
+
+// DevicePlugin returns the [plugins.device.NAME] table.
+func (c *Config) DevicePlugin(name string) (Plugin, error) {
+	p, ok := c.Plugins.Device[name]
+	if !ok {
+		return Plugin{}, fmt.Errorf("no device plugin %q is defined (known: %s)", name, keys(c.Plugins.Device))
+	}
+	return p, nil
+}
+
+// FrameworkPlugin returns the [plugins.framework.NAME] table.
+func (c *Config) FrameworkPlugin(name string) (Plugin, error) {
+	p, ok := c.Plugins.Framework[name]
+	if !ok {
+		return Plugin{}, fmt.Errorf("no framework plugin %q is defined (known: %s)", name, keys(c.Plugins.Framework))
+	}
+	return p, nil
+}
+
+func keys(m map[string]Plugin) string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}

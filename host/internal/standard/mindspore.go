@@ -1,0 +1,85 @@
+package standard
+
+import (
+	"math"
+
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// MindSpore is the MindSpore checker's standard (mindspore-precheck §6):
+// cosine > 0.99 and max absolute error < 0.001; the max relative error is
+// informational. Metric values are printed like Python's repr of a float.
+type MindSpore struct{}
+
+// MindSpore row messages (exact, with their trailing spaces).
+const (
+	msCosError    = "cosine similarity is less than threshold: 0.99 "
+	msCosSkip     = "two inputs are not valid for computing cosine similarity, skip comparing "
+	msMaxAbsError = "max absolute difference is greater than threshold: 0.001 "
+	msMaxAbsSkip  = "two inputs are not valid for computing max absolute difference, skip comparing "
+)
+
+// Judge implements Standard. Columns used: ColCosine, ColMaxAbsErr,
+// ColMaxRelErr.
+func (MindSpore) Judge(p Pair) Row {
+	b, d := p.Bench, p.Device
+	row := Row{BenchDType: b.DType.MindSporeName(), DeviceDType: d.DType.MindSporeName(), Shape: tensor.ShapeString(b.Shape)}
+	if !shapesEqual(b.Shape, d.Shape) {
+		row.Status, row.Message = Error, msCosSkip+msMaxAbsSkip
+		return row
+	}
+	bv, dv := b.Float64s(), d.Float64s()
+	const eps = 1e-8
+	var dot, nb, nd float64
+	mae, mre := math.Inf(-1), math.Inf(-1)
+	nanAbs, nanRel := false, false
+	for i := range bv {
+		dot += bv[i] * dv[i]
+		nb += bv[i] * bv[i]
+		nd += dv[i] * dv[i]
+		e := math.Abs(bv[i] - dv[i])
+		den := math.Abs(bv[i])
+		if bv[i] == 0 {
+			den = eps
+		}
+		r := e / den
+		if math.IsNaN(e) {
+			nanAbs = true
+		} else if e > mae {
+			mae = e
+		}
+		if math.IsNaN(r) {
+			nanRel = true
+		} else if r > mre {
+			mre = r
+		}
+	}
+	cos := (eps + dot) / (eps + math.Sqrt(nb)*math.Sqrt(nd))
+	if nanAbs {
+		mae = math.NaN()
+	}
+	if nanRel {
+		mre = math.NaN()
+	}
+	row.Metrics[ColCosine] = Metric{Format: Shortest, V: cos}
+	if len(bv) == 0 {
+		// NumPy's max of an empty array raises: the direction is SKIP in
+		// msprobe; here the row says why instead.
+		row.Status, row.Message = Error, msMaxAbsSkip
+		return row
+	}
+	row.Metrics[ColMaxAbsErr] = Metric{Format: Shortest, V: mae}
+	row.Metrics[ColMaxRelErr] = Metric{Format: Shortest, V: mre}
+	cosOK, maeOK := cos > cosThreshold, mae < maxAbsThreshold
+	row.Status = Pass
+	if !cosOK || !maeOK {
+		row.Status = Error
+		if !cosOK {
+			row.Message += msCosError
+		}
+		if !maeOK {
+			row.Message += msMaxAbsError
+		}
+	}
+	return row
+}
