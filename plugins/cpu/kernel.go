@@ -59,3 +59,94 @@ func register(op string, k *kernel) {
 	}
 	kernels[op] = k
 }
+
+// ---- helpers shared by every kernel file ----
+
+// newArray returns a zero-filled array of the given dtype and shape.
+func newArray(dt tensor.DType, shape []int) *array {
+	return &array{shape: append([]int{}, shape...), data: make([]float64, tensor.NumElements(shape)), dtype: dt}
+}
+
+// clone returns a deep copy of a (a nil array stays nil).
+func (a *array) clone() *array {
+	if a == nil {
+		return nil
+	}
+	return &array{shape: append([]int{}, a.shape...), data: append([]float64{}, a.data...), dtype: a.dtype, scalar: a.scalar, scalarKind: a.scalarKind}
+}
+
+// rank is the number of dimensions (0 for a 0-d tensor or a scalar).
+func (a *array) rank() int { return len(a.shape) }
+
+// isFloat reports whether the array holds a floating-point dtype.
+func (a *array) isFloat() bool { return a.dtype.IsFloat() }
+
+// sameShape reports whether two shapes are equal.
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// contiguousStrides returns the row-major element strides of shape.
+func contiguousStrides(shape []int) []int {
+	st := make([]int, len(shape))
+	s := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		st[i] = s
+		s *= shape[i]
+	}
+	return st
+}
+
+// normDim maps a possibly negative dim into [0, rank) with PyTorch's error
+// message. A 0-d tensor accepts dims 0 and -1 (PyTorch wraps them as rank 1).
+func normDim(dim int64, rank int) (int, error) {
+	r := int64(rank)
+	if r == 0 {
+		r = 1
+	}
+	if dim < -r || dim >= r {
+		return 0, fmt.Errorf("Dimension out of range (expected to be in range of [%d, %d], but got %d)", -r, r-1, dim)
+	}
+	if dim < 0 {
+		dim += r
+	}
+	return int(dim), nil
+}
+
+// dtypeAttr reads an optional dtype attribute (short name or torch spelling);
+// ok is false when it is absent or None.
+func dtypeAttr(c *call, name string) (dt tensor.DType, ok bool, err error) {
+	if c.attrs.IsNone(name) {
+		return tensor.Invalid, false, nil
+	}
+	s := c.attrs.Str(name, "")
+	dt, err = tensor.Parse(s)
+	if err != nil {
+		return tensor.Invalid, false, fmt.Errorf("attribute %s: %v", name, err)
+	}
+	return dt, true, nil
+}
+
+// opDTypes holds the dtypes a kernel declares beyond the default float set
+// (see supportDTypes); Describe reports them.
+var opDTypes = map[string][]tensor.DType{}
+
+// floatDTypes are the dtypes every kernel supports unless it says otherwise.
+var floatDTypes = []tensor.DType{tensor.Float64, tensor.Float32, tensor.Float16, tensor.BFloat16}
+
+// intDTypes are the integer dtypes plus bool.
+var intDTypes = []tensor.DType{tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8, tensor.Bool}
+
+// supportDTypes records the input dtypes op accepts, for Describe; ops that
+// never call it are described with the four float dtypes.
+func supportDTypes(op string, dts ...tensor.DType) {
+	opDTypes[op] = append([]tensor.DType(nil), dts...)
+}

@@ -1,0 +1,584 @@
+// Package cpu is probe's CPU device plugin. It runs every canonical op
+// (sdk/ops) forward and backward in float64 and serves two roles:
+//
+//   - Bench: the high-precision reference. Results keep their natural
+//     PyTorch result dtype; with the float64 inputs the host sends for the
+//     bench, float results are float64.
+//   - Emulated: a fake "device under test" that behaves like PyTorch's CPU
+//     kernels at the dumped dtype: every float result is rounded through
+//     float32 (PyTorch's fp32 internal math for fp16/bf16) to its dtype,
+//     integers are exact. Planted defects (see Defect) make it a bad device
+//     on purpose so that tests can show the precision standard catches it.
+//
+// Kernels live in one file per op family and register themselves with
+// register (kernel.go).
+package cpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/probe-dev/probe/sdk/device"
+	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// Version is the CPU plugin's version, reported by Describe.
+const Version = "0.1.0"
+
+// Mode selects what the CPU device is for.
+type Mode int
+
+// Modes.
+const (
+	// Bench computes the float64 reference.
+	Bench Mode = iota
+	// Emulated rounds results the way PyTorch's CPU kernels do at the
+	// inputs' dtype, and applies planted defects.
+	Emulated
+)
+
+// String returns "bench" or "emulated".
+func (m Mode) String() string {
+	switch m {
+	case Bench:
+		return "bench"
+	case Emulated:
+		return "emulated"
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
+
+// ParseMode reads "bench" or "emulated".
+func ParseMode(s string) (Mode, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "bench":
+		return Bench, nil
+	case "emulated", "emulate", "device":
+		return Emulated, nil
+	}
+	return 0, fmt.Errorf("cpu: unknown mode %q (want bench or emulated)", s)
+}
+
+// Options configure a CPU device.
+type Options struct {
+	Mode Mode
+	// Defects are applied in Emulated mode only.
+	Defects []Defect
+	// Fault, when set, makes the plugin process die or hang on one API
+	// (see ParseFault); it exists to test the host's crash handling.
+	Fault *Fault
+}
+
+// New returns a CPU device. Configure may later override the mode and
+// defects from the plugin's probe.toml table: key "mode" ("bench" or
+// "emulated") and key "defect" or "defects" (a list of ParseDefect strings
+// separated by ';' or ','; it replaces the defects given here).
+func New(opts Options) device.Device {
+	return &cpuDevice{opts: Options{Mode: opts.Mode, Defects: append([]Defect(nil), opts.Defects...), Fault: opts.Fault}}
+}
+
+// NewConfigurable returns a CPU device in Bench mode with no defects, for
+// plugin serving: its Configure options choose the mode and defects.
+func NewConfigurable() device.Device { return New(Options{}) }
+
+type cpuDevice struct {
+	mu   sync.RWMutex
+	opts Options
+}
+
+// Describe lists every registered kernel, its dtypes and whether it has a
+// backward.
+func (d *cpuDevice) Describe(ctx context.Context) (*device.Info, error) {
+	d.mu.RLock()
+	mode := d.opts.Mode
+	d.mu.RUnlock()
+	names := make([]string, 0, len(kernels))
+	for n := range kernels {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	info := &device.Info{
+		Name:    "cpu",
+		Version: Version,
+		Description: "CPU device, " + mode.String() + " mode: canonical ops in float64 " +
+			map[Mode]string{Bench: "(high-precision reference)", Emulated: "rounded to the inputs' dtype like PyTorch CPU kernels"}[mode],
+	}
+	for _, n := range names {
+		dts := opDTypes[n]
+		if dts == nil {
+			dts = floatDTypes
+		}
+		info.Ops = append(info.Ops, device.OpSupport{Op: n, DTypes: append([]tensor.DType(nil), dts...), Backward: kernels[n].backward != nil})
+	}
+	return info, nil
+}
+
+// Configure reads the optional "mode" and "defect"/"defects" options (see
+// New).
+func (d *cpuDevice) Configure(ctx context.Context, cfg device.Config) error {
+	opts := d.options()
+	for k := range cfg.Options {
+		if !knownOptions[k] {
+			return fmt.Errorf("cpu: unknown option %q (known: mode, defect, defects, fault)", k)
+		}
+	}
+	if s, ok := cfg.Options["fault"]; ok {
+		f, err := ParseFault(s)
+		if err != nil {
+			return err
+		}
+		opts.Fault = f
+	}
+	if s, ok := cfg.Options["mode"]; ok {
+		m, err := ParseMode(s)
+		if err != nil {
+			return err
+		}
+		opts.Mode = m
+	}
+	var specs []string
+	for _, key := range []string{"defect", "defects"} {
+		if s, ok := cfg.Options[key]; ok {
+			specs = append(specs, s)
+		}
+	}
+	if specs != nil {
+		dfs, err := ParseDefects(strings.Join(specs, ";"))
+		if err != nil {
+			return err
+		}
+		opts.Defects = dfs
+	}
+	d.mu.Lock()
+	d.opts = opts
+	d.mu.Unlock()
+	return nil
+}
+
+func (d *cpuDevice) options() Options {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return Options{Mode: d.opts.Mode, Defects: append([]Defect(nil), d.opts.Defects...), Fault: d.opts.Fault}
+}
+
+// Execute runs one op forward and, when asked, backward. Kernel panics are
+// turned into errors.
+func (d *cpuDevice) Execute(ctx context.Context, req *device.ExecRequest) (res *device.ExecResult, err error) {
+	if req == nil {
+		return nil, errors.New("cpu: nil request")
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("%s: internal error in CPU kernel: %v", req.Op, r)
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	opts := d.options()
+	opts.Fault.trigger(req.API)
+	res, err = execute(opts, req)
+	if err != nil {
+		var unsup *device.ErrUnsupported
+		if errors.As(err, &unsup) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: %w", req.Op, err)
+	}
+	return res, nil
+}
+
+func execute(opts Options, req *device.ExecRequest) (*device.ExecResult, error) {
+	sch, ok := ops.Lookup(req.Op)
+	if !ok {
+		return nil, &device.ErrUnsupported{Op: req.Op, Reason: "unknown canonical op"}
+	}
+	k, ok := kernels[req.Op]
+	if !ok {
+		return nil, &device.ErrUnsupported{Op: req.Op, Reason: "the CPU plugin has no kernel for it"}
+	}
+	c, specs, err := buildCall(sch, req)
+	if err != nil {
+		return nil, err
+	}
+	if req.Op == "echo" {
+		// Transport measurement: hand back the very bytes (int64 values
+		// beyond 2^53 included), untouched by rounding or defects.
+		res := &device.ExecResult{Outputs: []*tensor.Tensor{req.Inputs[0].Tensor.Clone()}}
+		if req.Backward {
+			res.InputGrads = make([]*tensor.Tensor, len(req.Inputs))
+		}
+		return res, nil
+	}
+	outs, err := k.forward(c)
+	if err != nil {
+		return nil, err
+	}
+	if sch.Outputs >= 0 && len(outs) != sch.Outputs {
+		return nil, fmt.Errorf("kernel returned %d outputs, schema has %d", len(outs), sch.Outputs)
+	}
+	unalias(c, outs)
+	if hasInplace(sch) && c.attrs.Bool("inplace", false) {
+		if err := applyInplace(c, outs); err != nil {
+			return nil, err
+		}
+	}
+	res := &device.ExecResult{Outputs: make([]*tensor.Tensor, len(outs))}
+	for i, o := range outs {
+		if o == nil {
+			return nil, fmt.Errorf("kernel returned no output %d", i)
+		}
+		if len(o.data) != tensor.NumElements(o.shape) {
+			return nil, fmt.Errorf("kernel output %d has %d values for shape %v", i, len(o.data), o.shape)
+		}
+		roundResult(opts.Mode, o.dtype, o.data)
+		vals := o.data
+		if opts.Mode == Emulated {
+			vals = applyDefects(opts.Defects, req.Op, o.dtype, vals)
+		}
+		res.Outputs[i] = toTensor(o.dtype, o.shape, vals)
+	}
+	if !req.Backward {
+		return res, nil
+	}
+	grads, err := runBackward(opts, k, c, specs, outs, req.GradOutputs)
+	if err != nil {
+		return nil, err
+	}
+	res.InputGrads = grads[:len(req.Inputs)]
+	return res, nil
+}
+
+// unalias copies any output whose values share memory with an input or an
+// earlier output, so that rounding an output in place never changes what
+// backward reads.
+func unalias(c *call, outs []*array) {
+	seen := map[*float64]bool{}
+	for _, a := range c.in {
+		if a != nil && len(a.data) > 0 {
+			seen[&a.data[0]] = true
+		}
+	}
+	for i, o := range outs {
+		if o == nil || len(o.data) == 0 {
+			continue
+		}
+		if seen[&o.data[0]] {
+			outs[i] = o.clone()
+			o = outs[i]
+		}
+		seen[&o.data[0]] = true
+	}
+}
+
+// buildCall validates the request against the op schema and converts its
+// inputs to arrays; it also returns the schema entry of every input.
+func buildCall(sch ops.Schema, req *device.ExecRequest) (*call, []ops.InputSpec, error) {
+	specs, err := matchInputs(sch, req.Inputs)
+	if err != nil {
+		return nil, nil, err
+	}
+	attrs, err := fillAttrs(sch, req.Attrs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if n := len(req.RequiresGrad); n != 0 && n != len(req.Inputs) {
+		return nil, nil, fmt.Errorf("%d requires_grad flags for %d inputs", n, len(req.Inputs))
+	}
+	// Omitted trailing optional inputs are None: kernels always see one
+	// entry per schema input (more for a variadic input).
+	n := max(len(req.Inputs), len(sch.Inputs))
+	if len(sch.Inputs) > 0 && sch.Inputs[len(sch.Inputs)-1].Variadic {
+		n = len(req.Inputs)
+	}
+	c := &call{op: req.Op, attrs: attrs, in: make([]*array, n), requiresGrad: make([]bool, n), seed: req.Seed}
+	for i, v := range req.Inputs {
+		switch v.Kind {
+		case ops.KindNone:
+		case ops.KindScalar:
+			c.in[i] = scalarArray(v.Scalar)
+		case ops.KindTensor:
+			if err := v.Tensor.Validate(); err != nil {
+				return nil, nil, fmt.Errorf("input %s: %v", specs[i].Name, err)
+			}
+			c.in[i] = &array{shape: append([]int{}, v.Tensor.Shape...), data: v.Tensor.Float64s(), dtype: v.Tensor.DType}
+			c.requiresGrad[i] = specs[i].Differentiable && v.Tensor.DType.IsFloat() && i < len(req.RequiresGrad) && req.RequiresGrad[i]
+		}
+	}
+	return c, specs, nil
+}
+
+// scalarArray wraps a Python number as a 0-d "wrapped number" array. Its
+// dtype field holds the value exactly; promotion uses operandDType.
+func scalarArray(s ops.Scalar) *array {
+	a := &array{data: []float64{s.Float()}, scalar: true, scalarKind: s.Kind}
+	switch s.Kind {
+	case ops.ScalarInt:
+		a.dtype = tensor.Int64
+	case ops.ScalarBool:
+		a.dtype = tensor.Bool
+		if s.F != 0 {
+			a.data[0] = 1
+		}
+	default:
+		a.dtype = tensor.Float64
+	}
+	return a
+}
+
+// matchInputs checks the number and kind of every input and returns the
+// schema entry that each one fills.
+func matchInputs(sch ops.Schema, vals []ops.Value) ([]ops.InputSpec, error) {
+	specs := make([]ops.InputSpec, max(len(vals), len(sch.Inputs)))
+	copy(specs[len(vals):], sch.Inputs[min(len(vals), len(sch.Inputs)):])
+	n := len(sch.Inputs)
+	variadic := n > 0 && sch.Inputs[n-1].Variadic
+	fixed := n
+	if variadic {
+		fixed = n - 1
+	}
+	if !variadic && len(vals) > n {
+		return nil, fmt.Errorf("takes %d inputs, got %d", n, len(vals))
+	}
+	// Trailing optional inputs may be left out.
+	for j := len(vals); j < fixed; j++ {
+		if !sch.Inputs[j].Optional {
+			return nil, fmt.Errorf("missing input %s (got %d inputs)", sch.Inputs[j].Name, len(vals))
+		}
+	}
+	if variadic && len(vals) <= fixed {
+		return nil, fmt.Errorf("input %s needs at least one tensor", sch.Inputs[n-1].Name)
+	}
+	for i, v := range vals {
+		sp := sch.Inputs[min(i, n-1)]
+		specs[i] = sp
+		name := sp.Name
+		if sp.Variadic {
+			name = fmt.Sprintf("%s[%d]", sp.Name, i-fixed)
+		}
+		switch v.Kind {
+		case ops.KindTensor:
+			if v.Tensor == nil {
+				return nil, fmt.Errorf("input %s is a nil tensor", name)
+			}
+		case ops.KindScalar:
+			if !sp.ScalarOK {
+				return nil, fmt.Errorf("input %s must be a tensor, not a scalar", name)
+			}
+		case ops.KindNone:
+			if !sp.Optional {
+				return nil, fmt.Errorf("input %s must be a tensor, not None", name)
+			}
+		default:
+			return nil, fmt.Errorf("input %s has unknown kind %d", name, v.Kind)
+		}
+	}
+	return specs, nil
+}
+
+// fillAttrs checks the request's attributes against the schema and adds
+// the defaults of absent ones.
+func fillAttrs(sch ops.Schema, given ops.Attrs) (ops.Attrs, error) {
+	out := ops.Attrs{}
+	known := map[string]ops.AttrSpec{}
+	for _, a := range sch.Attrs {
+		known[a.Name] = a
+	}
+	for name, v := range given {
+		sp, ok := known[name]
+		if !ok {
+			return nil, fmt.Errorf("unknown attribute %q", name)
+		}
+		if !attrCompatible(sp.Kind, v.Kind) {
+			return nil, fmt.Errorf("attribute %s has kind %s, want %s", name, attrKindName(v.Kind), attrKindName(sp.Kind))
+		}
+		out[name] = v
+	}
+	for _, sp := range sch.Attrs {
+		v, ok := out[sp.Name]
+		if sp.Required && (!ok || v.Kind == ops.AttrNone) {
+			return nil, fmt.Errorf("missing required attribute %s", sp.Name)
+		}
+		if !ok {
+			out[sp.Name] = sp.Default
+		}
+	}
+	return out, nil
+}
+
+func attrCompatible(want, got ops.AttrKind) bool {
+	if want == got || got == ops.AttrNone {
+		return true
+	}
+	switch want {
+	case ops.AttrFloat:
+		return got == ops.AttrInt || got == ops.AttrBool
+	case ops.AttrInt:
+		return got == ops.AttrBool
+	case ops.AttrBool:
+		return got == ops.AttrInt
+	case ops.AttrInts:
+		return got == ops.AttrInt
+	case ops.AttrFloats:
+		return got == ops.AttrFloat || got == ops.AttrInts || got == ops.AttrInt
+	}
+	return false
+}
+
+func attrKindName(k ops.AttrKind) string {
+	switch k {
+	case ops.AttrNone:
+		return "none"
+	case ops.AttrInt:
+		return "int"
+	case ops.AttrFloat:
+		return "float"
+	case ops.AttrBool:
+		return "bool"
+	case ops.AttrString:
+		return "string"
+	case ops.AttrInts:
+		return "ints"
+	case ops.AttrFloats:
+		return "floats"
+	}
+	return fmt.Sprintf("AttrKind(%d)", k)
+}
+
+func hasInplace(sch ops.Schema) bool {
+	for _, a := range sch.Attrs {
+		if a.Name == "inplace" {
+			return true
+		}
+	}
+	return false
+}
+
+// applyInplace makes output 0 what PyTorch writes into input 0 for the
+// in-place variant (add_, relu_, ...): same shape as input 0 and its dtype,
+// refusing casts PyTorch refuses.
+func applyInplace(c *call, outs []*array) error {
+	self := c.in[0]
+	if self == nil || self.scalar {
+		return errors.New("in-place op needs a tensor as input 0")
+	}
+	o := outs[0]
+	// transpose_ changes the tensor's shape in place; every other in-place
+	// op keeps it.
+	if c.op != "transpose" && !sameShape(o.shape, self.shape) {
+		return fmt.Errorf("output with shape %s doesn't match the broadcast shape %s", shapeList(self.shape), shapeList(o.shape))
+	}
+	if !canCast(o.dtype, self.dtype) {
+		return castError(o.dtype, self.dtype)
+	}
+	castTo(o, self.dtype)
+	return nil
+}
+
+// shapeList formats a shape as PyTorch prints sizes: [2, 3].
+func shapeList(shape []int) string {
+	parts := make([]string, len(shape))
+	for i, s := range shape {
+		parts[i] = fmt.Sprint(s)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// roundResult rounds values to dtype dt in place. In Emulated mode fp16 and
+// bf16 results are rounded to float32 first (PyTorch computes them in
+// float32).
+func roundResult(mode Mode, dt tensor.DType, v []float64) {
+	if mode == Emulated && (dt == tensor.Float16 || dt == tensor.BFloat16) {
+		roundSlice(tensor.Float32, v)
+	}
+	roundSlice(dt, v)
+}
+
+// toTensor builds a tensor of dtype dt from already rounded values.
+func toTensor(dt tensor.DType, shape []int, v []float64) *tensor.Tensor {
+	t := tensor.New(dt, shape)
+	if dt == tensor.Int64 {
+		for i, x := range v {
+			if math.IsNaN(x) {
+				x = 0
+			}
+			t.SetInt64(i, int64(math.Max(math.MinInt64, math.Min(x, 0x1p63-1024))))
+		}
+		return t
+	}
+	for i, x := range v {
+		t.Set(i, x)
+	}
+	return t
+}
+
+// runBackward converts the gradients of the outputs, runs the kernel's
+// backward and returns the input gradients in the inputs' dtypes.
+func runBackward(opts Options, k *kernel, c *call, specs []ops.InputSpec, outs []*array, gradOut []*tensor.Tensor) ([]*tensor.Tensor, error) {
+	grads := make([]*tensor.Tensor, len(c.in))
+	need := false
+	for _, r := range c.requiresGrad {
+		need = need || r
+	}
+	if !need {
+		return grads, nil
+	}
+	if k.backward == nil {
+		return nil, &device.ErrUnsupported{Op: c.op, Reason: "the CPU plugin has no backward for it"}
+	}
+	if len(gradOut) > len(outs) {
+		return nil, fmt.Errorf("%d output gradients for %d outputs", len(gradOut), len(outs))
+	}
+	gos := make([]*array, len(outs))
+	for i, o := range outs {
+		var g *tensor.Tensor
+		if i < len(gradOut) {
+			g = gradOut[i]
+		}
+		if g == nil {
+			if o.dtype.IsFloat() {
+				gos[i] = newArray(tensor.Float64, o.shape)
+			}
+			continue
+		}
+		if err := g.Validate(); err != nil {
+			return nil, fmt.Errorf("gradient of output %d: %v", i, err)
+		}
+		if !sameShape(g.Shape, o.shape) {
+			return nil, fmt.Errorf("gradient of output %d has shape %s, the output has %s", i, shapeList(g.Shape), shapeList(o.shape))
+		}
+		if !o.dtype.IsFloat() {
+			continue // integer outputs (indices) take no gradient
+		}
+		gos[i] = &array{shape: append([]int{}, g.Shape...), data: g.Float64s(), dtype: g.DType}
+	}
+	ig, err := k.backward(c, outs, gos)
+	if err != nil {
+		return nil, err
+	}
+	if len(ig) != len(c.in) {
+		return nil, fmt.Errorf("backward returned %d gradients for %d inputs", len(ig), len(c.in))
+	}
+	for i, g := range ig {
+		if g == nil || !c.requiresGrad[i] {
+			continue
+		}
+		in := c.in[i]
+		if len(g.data) != len(in.data) {
+			return nil, fmt.Errorf("gradient of input %s has %d values, the input has %d", specs[i].Name, len(g.data), len(in.data))
+		}
+		vals := append([]float64(nil), g.data...)
+		roundResult(opts.Mode, in.dtype, vals)
+		if opts.Mode == Emulated {
+			vals = applyDefects(opts.Defects, c.op, in.dtype, vals)
+		}
+		grads[i] = toTensor(in.dtype, in.shape, vals)
+	}
+	return grads, nil
+}

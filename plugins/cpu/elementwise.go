@@ -1,0 +1,832 @@
+package cpu
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// Elementwise kernels: unary math, binary arithmetic with broadcasting and
+// type promotion, clamp, where and masked_fill.
+
+// ---- shared machinery ----
+
+// castValues returns a's values converted to dtype d (a copy when a
+// conversion happens): PyTorch casts every operand to the common dtype
+// before computing, wrapped scalars included.
+func castValues(a *array, d tensor.DType) []float64 {
+	if a.dtype == d || d == tensor.Float64 {
+		return a.data
+	}
+	out := append([]float64(nil), a.data...)
+	roundSlice(d, out)
+	return out
+}
+
+// operands are the broadcast inputs of an n-ary elementwise op.
+type operands struct {
+	shape []int
+	vals  [][]float64 // per input, cast to the compute dtype
+	maps  [][]int     // per input, broadcast map (nil: identity)
+}
+
+// broadcastOperands broadcasts the inputs (nil entries allowed and left
+// nil) and casts them to the compute dtype.
+func broadcastOperands(compute tensor.DType, in ...*array) (*operands, error) {
+	var shapes [][]int
+	for _, a := range in {
+		if a != nil {
+			shapes = append(shapes, a.shape)
+		}
+	}
+	shape, err := broadcastShapes(shapes...)
+	if err != nil {
+		return nil, err
+	}
+	o := &operands{shape: shape, vals: make([][]float64, len(in)), maps: make([][]int, len(in))}
+	for i, a := range in {
+		if a == nil {
+			continue
+		}
+		o.vals[i] = castValues(a, compute)
+		o.maps[i] = broadcastMap(a.shape, shape)
+	}
+	return o, nil
+}
+
+// get reads operand i at output position k.
+func (o *operands) get(i, k int) float64 { return at(o.vals[i], o.maps[i], k) }
+
+// n is the number of output elements.
+func (o *operands) n() int { return tensor.NumElements(o.shape) }
+
+// gradFor reduces an output-shaped gradient to input i's shape, or returns
+// nil when input i takes no gradient.
+func gradFor(c *call, i int, g []float64, outShape []int) *array {
+	if i >= len(c.in) || c.in[i] == nil || !c.requiresGrad[i] {
+		return nil
+	}
+	in := c.in[i]
+	return &array{shape: append([]int{}, in.shape...), data: sumToShape(g, outShape, in.shape), dtype: in.dtype}
+}
+
+// gradData returns the values of an output gradient, zeros when it is nil.
+func gradData(g *array, n int) []float64 {
+	if g == nil {
+		return make([]float64, n)
+	}
+	return g.data
+}
+
+// anyGrad reports whether some input requires a gradient.
+func anyGrad(c *call) bool {
+	for _, r := range c.requiresGrad {
+		if r {
+			return true
+		}
+	}
+	return false
+}
+
+// notImplemented is PyTorch's dispatch error for a dtype a kernel lacks.
+func notImplemented(kernelName string, d tensor.DType) error {
+	return fmt.Errorf("%q not implemented for '%s'", kernelName, torchTypeName(d))
+}
+
+// ---- unary ops ----
+
+type unaryDTypeRule int
+
+const (
+	keepDType  unaryDTypeRule = iota // integer in, integer out
+	floatDType                       // integer/bool in, default float out
+	floatOnly                        // floating inputs only
+)
+
+// unaryOp describes one unary elementwise op: f computes y from x; df
+// returns dy/dx given x and the (rounded) output y.
+type unaryOp struct {
+	rule    unaryDTypeRule
+	boolErr string // error for bool input ("" = allowed)
+	intErr  string // kernel name in the "not implemented" error for integer input (floatOnly)
+	f       func(x float64) float64
+	df      func(x, y float64) float64
+}
+
+const (
+	sqrt2    = math.Sqrt2
+	sqrt2Pi  = 2.5066282746310002 // sqrt(2*pi)
+	geluBeta = math.Sqrt2 * (2 / math.SqrtPi) * 0.5
+	geluK    = 0.044715
+)
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+var unaryOps = map[string]unaryOp{
+	"neg": {rule: keepDType, boolErr: "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
+		f: func(x float64) float64 { return -x }, df: func(x, y float64) float64 { return -1 }},
+	"abs": {rule: keepDType, boolErr: `"abs_cpu" not implemented for 'Bool'`,
+		f: math.Abs, df: func(x, y float64) float64 { return sgn(x) }},
+	"exp":  {rule: floatDType, f: math.Exp, df: func(x, y float64) float64 { return y }},
+	"log":  {rule: floatDType, f: math.Log, df: func(x, y float64) float64 { return 1 / x }},
+	"sqrt": {rule: floatDType, f: math.Sqrt, df: func(x, y float64) float64 { return 1 / (2 * y) }},
+	"rsqrt": {rule: floatDType, f: func(x float64) float64 { return 1 / math.Sqrt(x) },
+		df: func(x, y float64) float64 { return -0.5 * y * y * y }},
+	"reciprocal": {rule: floatDType, f: func(x float64) float64 { return 1 / x },
+		df: func(x, y float64) float64 { return -(y * y) }},
+	"tanh":    {rule: floatDType, f: math.Tanh, df: func(x, y float64) float64 { return 1 - y*y }},
+	"sigmoid": {rule: floatDType, f: sigmoid, df: func(x, y float64) float64 { return (1 - y) * y }},
+	"sin":     {rule: floatDType, f: math.Sin, df: func(x, y float64) float64 { return math.Cos(x) }},
+	"cos":     {rule: floatDType, f: math.Cos, df: func(x, y float64) float64 { return -math.Sin(x) }},
+	"relu": {rule: keepDType, boolErr: "Boolean inputs not supported for relu",
+		f: func(x float64) float64 {
+			if x > 0 || x != x {
+				return x
+			}
+			return 0
+		},
+		df: func(x, y float64) float64 {
+			// threshold_backward: zero where result <= 0 (NaN passes).
+			if y <= 0 {
+				return 0
+			}
+			return 1
+		}},
+	"silu": {rule: floatOnly, intErr: "silu_cpu",
+		f: func(x float64) float64 { return x * sigmoid(x) },
+		df: func(x, y float64) float64 {
+			s := sigmoid(x)
+			return s * (1 + x*(1-s))
+		}},
+}
+
+func sgn(x float64) float64 {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0 // zero and NaN, as torch.sign
+}
+
+// geluForward is gelu with approximate "none" (erf) or "tanh".
+func geluForward(x float64, tanhApprox bool) float64 {
+	if tanhApprox {
+		inner := geluBeta * (x + geluK*x*x*x)
+		return 0.5 * x * (1 + math.Tanh(inner))
+	}
+	return x * 0.5 * (1 + math.Erf(x/sqrt2))
+}
+
+// geluGrad is d gelu / dx, as PyTorch's GeluBackward kernels compute it.
+func geluGrad(x float64, tanhApprox bool) float64 {
+	if tanhApprox {
+		xSq := x * x
+		inner := geluBeta * (x + geluK*xSq*x)
+		t := math.Tanh(inner)
+		left := 0.5 * x
+		right := 1 + t
+		leftD := 0.5 * right
+		rightD := left * (1 - t*t) * geluBeta * (1 + 3*geluK*xSq)
+		return leftD + rightD
+	}
+	cdf := 0.5 * (1 + math.Erf(x/sqrt2))
+	pdf := math.Exp(-0.5*x*x) / sqrt2Pi
+	return cdf + x*pdf
+}
+
+func unaryKernel(u unaryOp) *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			dt := x.dtype
+			switch {
+			case dt == tensor.Bool && u.boolErr != "":
+				return nil, errors.New(u.boolErr)
+			case !dt.IsFloat() && u.rule == floatOnly:
+				return nil, notImplemented(u.intErr, dt)
+			case !dt.IsFloat() && u.rule == floatDType:
+				dt = defaultFloat
+			}
+			xv := castValues(x, dt)
+			out := newArray(dt, x.shape)
+			for i, v := range xv {
+				out.data[i] = u.f(v)
+			}
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x, y := c.in[0], outs[0]
+			g := gradData(gos[0], len(y.data))
+			res := make([]float64, len(g))
+			for i := range res {
+				res[i] = g[i] * u.df(x.data[i], y.data[i])
+			}
+			return []*array{gradFor(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+func geluKernel() *kernel {
+	mode := func(c *call) (bool, error) {
+		switch s := c.attrs.Str("approximate", "none"); s {
+		case "none":
+			return false, nil
+		case "tanh":
+			return true, nil
+		default:
+			return false, fmt.Errorf("approximate argument must be either none or tanh, got %q", s)
+		}
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			t, err := mode(c)
+			if err != nil {
+				return nil, err
+			}
+			x := c.in[0]
+			if !x.dtype.IsFloat() {
+				return nil, notImplemented("GeluKernelImpl", x.dtype)
+			}
+			out := newArray(x.dtype, x.shape)
+			for i, v := range x.data {
+				out.data[i] = geluForward(v, t)
+			}
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			t, err := mode(c)
+			if err != nil {
+				return nil, err
+			}
+			x := c.in[0]
+			g := gradData(gos[0], len(x.data))
+			res := make([]float64, len(g))
+			for i := range res {
+				res[i] = g[i] * geluGrad(x.data[i], t)
+			}
+			return []*array{gradFor(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+// ---- binary arithmetic ----
+
+// alphaValue reads the alpha attribute of add/sub with PyTorch's checks
+// against the result dtype. PyTorch refuses any float alpha (even 2.0) for
+// integral results; probe refuses only non-integral values, since a
+// framework plugin may spell an integer alpha as a float attribute.
+func alphaValue(c *call, dt tensor.DType) (float64, error) {
+	a := c.attrs["alpha"]
+	alpha := c.attrs.Float("alpha", 1)
+	if a.Kind == ops.AttrBool {
+		if dt != tensor.Bool {
+			return 0, errors.New("Boolean alpha only supported for Boolean results.")
+		}
+		alpha = 0
+		if a.Bool {
+			alpha = 1
+		}
+	}
+	if !dt.IsFloat() && dt != tensor.Bool && alpha != math.Trunc(alpha) {
+		return 0, errors.New("For integral input tensors, argument alpha must not be a floating point number.")
+	}
+	return alpha, nil
+}
+
+func subCheck(a, b *array) error {
+	da, db := operandDType(a), operandDType(b)
+	if da == tensor.Bool && db == tensor.Bool {
+		return errors.New("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.")
+	}
+	if da == tensor.Bool || db == tensor.Bool {
+		return errors.New("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+	}
+	return nil
+}
+
+// binaryMap evaluates f over the broadcast operands into a new array.
+func binaryMap(c *call, res, compute tensor.DType, f func(a, b float64) (float64, error)) (*array, error) {
+	o, err := broadcastOperands(compute, c.in[0], c.in[1])
+	if err != nil {
+		return nil, err
+	}
+	out := newArray(res, o.shape)
+	for k := range out.data {
+		v, err := f(o.get(0, k), o.get(1, k))
+		if err != nil {
+			return nil, err
+		}
+		out.data[k] = v
+	}
+	return out, nil
+}
+
+func addSubKernel(sign float64) *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			a, b := c.in[0], c.in[1]
+			if sign < 0 {
+				if err := subCheck(a, b); err != nil {
+					return nil, err
+				}
+			}
+			dt := resultType(a, b)
+			alpha, err := alphaValue(c, dt)
+			if err != nil {
+				return nil, err
+			}
+			// alpha is applied in PyTorch's "opmath" type: float32 for
+			// half and bfloat16 results.
+			if dt == tensor.Float16 || dt == tensor.BFloat16 {
+				alpha = roundTo(tensor.Float32, alpha)
+			} else {
+				alpha = roundTo(dt, alpha)
+			}
+			out, err := binaryMap(c, dt, dt, func(x, y float64) (float64, error) { return x + sign*alpha*y, nil })
+			if err != nil {
+				return nil, err
+			}
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			out := outs[0]
+			g := gradData(gos[0], len(out.data))
+			alpha := c.attrs.Float("alpha", 1)
+			gb := make([]float64, len(g))
+			for i, v := range g {
+				gb[i] = sign * alpha * v
+			}
+			return []*array{gradFor(c, 0, g, out.shape), gradFor(c, 1, gb, out.shape)}, nil
+		},
+	}
+}
+
+func mulKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			dt := resultType(c.in[0], c.in[1])
+			out, err := binaryMap(c, dt, dt, func(x, y float64) (float64, error) { return x * y, nil })
+			if err != nil {
+				return nil, err
+			}
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			out := outs[0]
+			o, err := broadcastOperands(tensor.Float64, c.in[0], c.in[1])
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], len(out.data))
+			ga, gb := make([]float64, len(g)), make([]float64, len(g))
+			for k, v := range g {
+				ga[k] = v * o.get(1, k)
+				gb[k] = v * o.get(0, k)
+			}
+			return []*array{gradFor(c, 0, ga, out.shape), gradFor(c, 1, gb, out.shape)}, nil
+		},
+	}
+}
+
+// floorDivFloat is PyTorch's div_floor for floating types.
+func floorDivFloat(a, b float64) float64 {
+	if b == 0 {
+		return a / b
+	}
+	mod := math.Mod(a, b)
+	div := (a - mod) / b
+	if mod != 0 && (b < 0) != (mod < 0) {
+		div--
+	}
+	if div == 0 {
+		return math.Copysign(0, a/b)
+	}
+	fd := math.Floor(div)
+	if div-fd > 0.5 {
+		fd++
+	}
+	return fd
+}
+
+var errZeroDivision = errors.New("ZeroDivisionError")
+
+func divKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			a, b := c.in[0], c.in[1]
+			dt := resultType(a, b)
+			mode := c.attrs.Str("rounding_mode", "")
+			if c.attrs.IsNone("rounding_mode") {
+				mode = ""
+			}
+			var f func(x, y float64) (float64, error)
+			switch mode {
+			case "":
+				dt = toFloat(dt)
+				f = func(x, y float64) (float64, error) { return x / y, nil }
+			case "trunc":
+				if dt.IsFloat() {
+					f = func(x, y float64) (float64, error) { return math.Trunc(x / y), nil }
+				} else {
+					f = func(x, y float64) (float64, error) {
+						if y == 0 {
+							return 0, errZeroDivision
+						}
+						return float64(int64(x) / int64(y)), nil
+					}
+				}
+			case "floor":
+				if dt.IsFloat() {
+					f = func(x, y float64) (float64, error) { return floorDivFloat(x, y), nil }
+				} else {
+					f = func(x, y float64) (float64, error) {
+						if y == 0 {
+							return 0, errZeroDivision
+						}
+						p, q := int64(x), int64(y)
+						d := p / q
+						if (p < 0) != (q < 0) && p%q != 0 {
+							d--
+						}
+						return float64(d), nil
+					}
+				}
+			default:
+				return nil, fmt.Errorf("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", mode)
+			}
+			out, err := binaryMap(c, dt, dt, f)
+			if err != nil {
+				return nil, err
+			}
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			out := outs[0]
+			g := gradData(gos[0], len(out.data))
+			ga, gb := make([]float64, len(g)), make([]float64, len(g))
+			if c.attrs.IsNone("rounding_mode") {
+				o, err := broadcastOperands(tensor.Float64, c.in[0], c.in[1])
+				if err != nil {
+					return nil, err
+				}
+				for k, v := range g {
+					x, y := o.get(0, k), o.get(1, k)
+					ga[k] = v / y
+					gb[k] = -v * ((x / y) / y)
+				}
+			}
+			return []*array{gradFor(c, 0, ga, out.shape), gradFor(c, 1, gb, out.shape)}, nil
+		},
+	}
+}
+
+// powInt is PyTorch's integer power (powi): wrapping int64 arithmetic, and
+// for negative exponents 1, ±1 or 0.
+func powInt(a, b int64) int64 {
+	if b < 0 {
+		switch a {
+		case 1:
+			return 1
+		case -1:
+			if (-b)%2 != 0 {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	}
+	r := int64(1)
+	for b > 0 {
+		if b&1 != 0 {
+			r *= a
+		}
+		b >>= 1
+		a *= a
+	}
+	return r
+}
+
+func powKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			a, b := c.in[0], c.in[1]
+			if a.scalar && b.scalar {
+				return nil, errors.New("pow needs at least one tensor operand")
+			}
+			dt := resultType(a, b)
+			var f func(x, y float64) (float64, error)
+			if dt.IsFloat() {
+				f = func(x, y float64) (float64, error) { return math.Pow(x, y), nil }
+			} else {
+				if b.scalar && b.data[0] < 0 && !operandDType(b).IsFloat() {
+					return nil, errors.New("Integers to negative integer powers are not allowed.")
+				}
+				f = func(x, y float64) (float64, error) {
+					if dt == tensor.Bool {
+						if y == 0 {
+							return 1, nil
+						}
+						return x, nil
+					}
+					return float64(powInt(int64(x), int64(y))), nil
+				}
+			}
+			out, err := binaryMap(c, dt, dt, f)
+			if err != nil {
+				return nil, err
+			}
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			a, b, out := c.in[0], c.in[1], outs[0]
+			o, err := broadcastOperands(tensor.Float64, a, b)
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], len(out.data))
+			ga, gb := make([]float64, len(g)), make([]float64, len(g))
+			for k, v := range g {
+				x, y := o.get(0, k), o.get(1, k)
+				// d/dself: zero where the exponent is 0 (pow_backward and
+				// pow_backward_self).
+				if y != 0 {
+					ga[k] = v * (y * math.Pow(x, y-1))
+				}
+				// d/dexponent: zero where base == 0 and exponent >= 0.
+				if !(x == 0 && y >= 0) {
+					gb[k] = v * (out.data[k] * math.Log(x))
+				}
+			}
+			return []*array{gradFor(c, 0, ga, out.shape), gradFor(c, 1, gb, out.shape)}, nil
+		},
+	}
+}
+
+// maxMin returns PyTorch's maximum (max=true) or minimum with NaN
+// propagation.
+func maxMin(x, y float64, max bool) float64 {
+	if x != x {
+		return x
+	}
+	if y != y {
+		return y
+	}
+	if max == (x < y) {
+		return y
+	}
+	return x
+}
+
+func maximumKernel(max bool) *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			dt := resultType(c.in[0], c.in[1])
+			out, err := binaryMap(c, dt, dt, func(x, y float64) (float64, error) { return maxMin(x, y, max), nil })
+			if err != nil {
+				return nil, err
+			}
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			out := outs[0]
+			o, err := broadcastOperands(tensor.Float64, c.in[0], c.in[1])
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], len(out.data))
+			ga, gb := make([]float64, len(g)), make([]float64, len(g))
+			for k, v := range g {
+				x, y := o.get(0, k), o.get(1, k)
+				h := v
+				if x == y {
+					h = v / 2
+				}
+				// maximum: self loses where self < other, other where
+				// self > other; minimum the other way round.
+				if !(max && x < y || !max && x > y) {
+					ga[k] = h
+				}
+				if !(max && x > y || !max && x < y) {
+					gb[k] = h
+				}
+			}
+			return []*array{gradFor(c, 0, ga, out.shape), gradFor(c, 1, gb, out.shape)}, nil
+		},
+	}
+}
+
+// ---- clamp ----
+
+func clampKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x, lo, hi := c.in[0], c.in[1], c.in[2]
+			if lo == nil && hi == nil {
+				return nil, errors.New("torch.clamp: At least one of 'min' or 'max' must not be None")
+			}
+			if x.dtype == tensor.Bool {
+				return nil, notImplemented("clamp_cpu", x.dtype)
+			}
+			dt := resultType(x, lo, hi)
+			o, err := broadcastOperands(dt, x, lo, hi)
+			if err != nil {
+				return nil, err
+			}
+			out := newArray(dt, o.shape)
+			for k := range out.data {
+				v := o.get(0, k)
+				if v != v {
+					out.data[k] = v
+					continue
+				}
+				if lo != nil {
+					v = maxMin(v, o.get(1, k), true)
+				}
+				if hi != nil {
+					v = maxMin(v, o.get(2, k), false)
+				}
+				out.data[k] = v
+			}
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x, lo, hi, out := c.in[0], c.in[1], c.in[2], outs[0]
+			o, err := broadcastOperands(tensor.Float64, x, lo, hi)
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], len(out.data))
+			gx, glo, ghi := make([]float64, len(g)), make([]float64, len(g)), make([]float64, len(g))
+			for k, v := range g {
+				xv := o.get(0, k)
+				pass := true
+				switch {
+				case lo != nil && hi != nil:
+					l, h := o.get(1, k), o.get(2, k)
+					pass = xv >= l && xv <= h
+					if xv < l && l < h {
+						glo[k] = v
+					}
+					if xv > h || h < l {
+						ghi[k] = v
+					}
+				case lo != nil:
+					l := o.get(1, k)
+					pass = xv >= l
+					if xv < l {
+						glo[k] = v
+					}
+				default:
+					h := o.get(2, k)
+					pass = xv <= h
+					if xv > h {
+						ghi[k] = v
+					}
+				}
+				if pass {
+					gx[k] = v
+				}
+			}
+			return []*array{gradFor(c, 0, gx, out.shape), gradFor(c, 1, glo, out.shape), gradFor(c, 2, ghi, out.shape)}, nil
+		},
+	}
+}
+
+// ---- where / masked_fill ----
+
+func whereKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			cond, a, b := c.in[0], c.in[1], c.in[2]
+			if cond.scalar || cond.dtype != tensor.Bool {
+				return nil, fmt.Errorf("where expected condition to be a boolean tensor, but got a tensor with dtype %s", torchTypeName(cond.dtype))
+			}
+			dt := resultType(a, b)
+			o, err := broadcastOperands(dt, cond, a, b)
+			if err != nil {
+				return nil, err
+			}
+			out := newArray(dt, o.shape)
+			for k := range out.data {
+				if o.get(0, k) != 0 {
+					out.data[k] = o.get(1, k)
+				} else {
+					out.data[k] = o.get(2, k)
+				}
+			}
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			out := outs[0]
+			o, err := broadcastOperands(tensor.Float64, c.in[0], c.in[1], c.in[2])
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], len(out.data))
+			ga, gb := make([]float64, len(g)), make([]float64, len(g))
+			for k, v := range g {
+				if o.get(0, k) != 0 {
+					ga[k] = v
+				} else {
+					gb[k] = v
+				}
+			}
+			return []*array{nil, gradFor(c, 1, ga, out.shape), gradFor(c, 2, gb, out.shape)}, nil
+		},
+	}
+}
+
+func maskedFillKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x, mask, val := c.in[0], c.in[1], c.in[2]
+			// PyTorch 1.13 still accepts (deprecated) integer masks holding
+			// only 0 and 1; a floating mask is refused here (PyTorch 1.13
+			// silently misreads it).
+			if mask.dtype.IsFloat() {
+				return nil, fmt.Errorf("masked_fill_ only supports boolean masks, but got mask with dtype %s", mask.dtype)
+			}
+			if mask.dtype != tensor.Bool {
+				for _, v := range mask.data {
+					if v != 0 && v != 1 {
+						return nil, errors.New("Mask tensor can take 0 and 1 values only")
+					}
+				}
+			}
+			if !val.scalar && len(val.shape) != 0 {
+				return nil, fmt.Errorf("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", len(val.shape))
+			}
+			o, err := broadcastOperands(x.dtype, x, mask)
+			if err != nil {
+				return nil, err
+			}
+			fill := roundTo(x.dtype, val.data[0])
+			out := newArray(x.dtype, o.shape)
+			for k := range out.data {
+				if o.get(1, k) != 0 {
+					out.data[k] = fill
+				} else {
+					out.data[k] = o.get(0, k)
+				}
+			}
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			out := outs[0]
+			o, err := broadcastOperands(tensor.Float64, c.in[0], c.in[1])
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], len(out.data))
+			gx := make([]float64, len(g))
+			sum := 0.0
+			for k, v := range g {
+				if o.get(1, k) != 0 {
+					sum += v
+				} else {
+					gx[k] = v
+				}
+			}
+			return []*array{gradFor(c, 0, gx, out.shape), nil, gradFor(c, 2, []float64{sum}, nil)}, nil
+		},
+	}
+}
+
+func init() {
+	for name, u := range unaryOps {
+		register(name, unaryKernel(u))
+	}
+	register("gelu", geluKernel())
+	register("add", addSubKernel(1))
+	register("sub", addSubKernel(-1))
+	register("mul", mulKernel())
+	register("div", divKernel())
+	register("pow", powKernel())
+	register("maximum", maximumKernel(true))
+	register("minimum", maximumKernel(false))
+	register("clamp", clampKernel())
+	register("where", whereKernel())
+	register("masked_fill", maskedFillKernel())
+
+	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
+	ints := append(append([]tensor.DType(nil), floatDTypes...), intDTypes[:5]...)
+	for name, u := range unaryOps {
+		switch {
+		case u.rule == floatOnly:
+		case u.boolErr != "":
+			supportDTypes(name, ints...)
+		default:
+			supportDTypes(name, all...)
+		}
+	}
+	for _, n := range []string{"add", "mul", "div", "pow", "maximum", "minimum", "where", "masked_fill"} {
+		supportDTypes(n, all...)
+	}
+	supportDTypes("sub", ints...)
+	supportDTypes("clamp", ints...)
+}

@@ -1,0 +1,287 @@
+package cpu
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// N-d convolution (cross-correlation, as PyTorch) by im2col + GEMM per
+// batch element and group.
+
+func init() {
+	register("convolution", &kernel{forward: convForward, backward: convBackward})
+	supportDTypes("convolution", nnNumericDTypes...)
+}
+
+type nnConv struct {
+	x, w, b     *array
+	unbatched   bool
+	batch       int
+	cin, cout   int
+	groups      int
+	inSp, kSp   []int // spatial sizes of input and kernel
+	outSp       []int
+	inS, kS, oS int // their element counts
+	dt          tensor.DType
+	outShape    []int
+	tab         []int // tab[kk*oS+o]: input spatial offset, -1 for padding
+}
+
+func nnIntsStr(v []int) string {
+	parts := make([]string, len(v))
+	for i, s := range v {
+		parts[i] = fmt.Sprint(s)
+	}
+	return strings.Join(parts, " x ")
+}
+
+// nnConvParam reads a per-spatial-dim attribute; one value stands for all.
+func nnConvParam(c *call, name string, n int) ([]int, error) {
+	if !c.attrs.Has(name) || c.attrs.IsNone(name) {
+		return nil, fmt.Errorf("convolution() missing required argument '%s'", name)
+	}
+	v := c.attrs.Ints(name, nil)
+	out := make([]int, n)
+	switch len(v) {
+	case 1:
+		for i := range out {
+			out[i] = int(v[0])
+		}
+	case n:
+		for i := range out {
+			out[i] = int(v[i])
+		}
+	default:
+		return nil, fmt.Errorf("expected %s to be a single integer value or a list of %d values to match the convolution dimensions, but got %s=%v", name, n, name, v)
+	}
+	return out, nil
+}
+
+func convSetup(c *call) (*nnConv, error) {
+	x, err := nnNeed(c, 0, "input")
+	if err != nil {
+		return nil, err
+	}
+	w, err := nnNeed(c, 1, "weight")
+	if err != nil {
+		return nil, err
+	}
+	b := nnInput(c, 2)
+	cv := &nnConv{x: x, w: w, b: b}
+	if len(w.shape) < 3 {
+		return nil, fmt.Errorf("weight should have at least three dimensions")
+	}
+	nsp := len(w.shape) - 2
+	xs := x.shape
+	switch len(xs) {
+	case nsp + 2:
+	case nsp + 1:
+		cv.unbatched = true
+		xs = append([]int{1}, xs...)
+	default:
+		return nil, fmt.Errorf("Expected %dD (unbatched) or %dD (batched) input to conv%dd, but got input of size: %s", nsp+1, nsp+2, nsp, shapeList(x.shape))
+	}
+	kname := fmt.Sprintf("slow_conv%dd_cpu", nsp)
+	if cv.dt, err = nnNumeric(kname, x, w, b); err != nil {
+		return nil, err
+	}
+	stride, err := nnConvParam(c, "stride", nsp)
+	if err != nil {
+		return nil, err
+	}
+	pad, err := nnConvParam(c, "padding", nsp)
+	if err != nil {
+		return nil, err
+	}
+	dil, err := nnConvParam(c, "dilation", nsp)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < nsp; i++ {
+		if stride[i] <= 0 {
+			return nil, fmt.Errorf("non-positive stride is not supported")
+		}
+		if pad[i] < 0 {
+			return nil, fmt.Errorf("negative padding is not supported")
+		}
+		if dil[i] <= 0 {
+			return nil, fmt.Errorf("dilation should be greater than zero, but got %s", shapeList(dil))
+		}
+	}
+	cv.groups = int(c.attrs.Int("groups", 1))
+	if cv.groups <= 0 {
+		return nil, fmt.Errorf("non-positive groups is not supported")
+	}
+	cv.batch, cv.cin = xs[0], xs[1]
+	cv.cout = w.shape[0]
+	if cv.cout%cv.groups != 0 {
+		return nil, fmt.Errorf("Given groups=%d, expected weight to be divisible by %d at dimension 0, but got weight of size [%s] instead", cv.groups, cv.groups, shapeList(w.shape))
+	}
+	if cv.cin != w.shape[1]*cv.groups {
+		return nil, fmt.Errorf("Given groups=%d, weight of size %s, expected input%s to have %d channels, but got %d channels instead", cv.groups, shapeList(w.shape), shapeList(xs), w.shape[1]*cv.groups, cv.cin)
+	}
+	if b != nil && (len(b.shape) != 1 || b.shape[0] != cv.cout) {
+		return nil, fmt.Errorf("Given weight of size %s, expected bias to be 1-dimensional with %d elements, but got bias of size %s instead", shapeList(w.shape), cv.cout, shapeList(b.shape))
+	}
+	cv.inSp = xs[2:]
+	cv.kSp = w.shape[2:]
+	cv.outSp = make([]int, nsp)
+	padded := make([]int, nsp)
+	eff := make([]int, nsp)
+	tooSmall := false
+	for i := 0; i < nsp; i++ {
+		padded[i] = cv.inSp[i] + 2*pad[i]
+		eff[i] = dil[i]*(cv.kSp[i]-1) + 1
+		if padded[i] < eff[i] {
+			tooSmall = true
+		}
+		cv.outSp[i] = (padded[i]-eff[i])/stride[i] + 1
+	}
+	if tooSmall {
+		return nil, fmt.Errorf("Calculated padded input size per channel: (%s). Kernel size: (%s). Kernel size can't be greater than actual input size", nnIntsStr(padded), nnIntsStr(eff))
+	}
+	cv.inS, cv.kS, cv.oS = tensor.NumElements(cv.inSp), tensor.NumElements(cv.kSp), tensor.NumElements(cv.outSp)
+	if cv.unbatched {
+		cv.outShape = append([]int{cv.cout}, cv.outSp...)
+	} else {
+		cv.outShape = append([]int{cv.batch, cv.cout}, cv.outSp...)
+	}
+	cv.buildTable(stride, pad, dil)
+	return cv, nil
+}
+
+// buildTable maps every (kernel offset, output position) pair to the input
+// position it reads.
+func (cv *nnConv) buildTable(stride, pad, dil []int) {
+	n := len(cv.inSp)
+	cv.tab = make([]int, cv.kS*cv.oS)
+	inSt := contiguousStrides(cv.inSp)
+	kPos := make([]int, n)
+	for kk := 0; kk < cv.kS; kk++ {
+		oPos := make([]int, n)
+		for o := 0; o < cv.oS; o++ {
+			off := 0
+			for d := 0; d < n; d++ {
+				p := oPos[d]*stride[d] - pad[d] + kPos[d]*dil[d]
+				if p < 0 || p >= cv.inSp[d] {
+					off = -1
+					break
+				}
+				off += p * inSt[d]
+			}
+			cv.tab[kk*cv.oS+o] = off
+			nnIncr(oPos, cv.outSp)
+		}
+		nnIncr(kPos, cv.kSp)
+	}
+}
+
+// nnIncr advances a row-major multi-index.
+func nnIncr(pos, shape []int) {
+	for d := len(pos) - 1; d >= 0; d-- {
+		pos[d]++
+		if pos[d] < shape[d] {
+			return
+		}
+		pos[d] = 0
+	}
+}
+
+// im2col fills col ((cg*kS) × oS) for batch element n and group g.
+func (cv *nnConv) im2col(n, g int, col []float64) {
+	cg := cv.cin / cv.groups
+	for ci := 0; ci < cg; ci++ {
+		src := cv.x.data[(n*cv.cin+g*cg+ci)*cv.inS:]
+		for kk := 0; kk < cv.kS; kk++ {
+			dst := col[(ci*cv.kS+kk)*cv.oS : (ci*cv.kS+kk+1)*cv.oS]
+			tab := cv.tab[kk*cv.oS : (kk+1)*cv.oS]
+			for o, t := range tab {
+				if t < 0 {
+					dst[o] = 0
+				} else {
+					dst[o] = src[t]
+				}
+			}
+		}
+	}
+}
+
+func convForward(c *call) ([]*array, error) {
+	cv, err := convSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	out := nnNew(cv.outShape, cv.dt)
+	cg, cog := cv.cin/cv.groups, cv.cout/cv.groups
+	rowsK := cg * cv.kS
+	col := make([]float64, rowsK*cv.oS)
+	for n := 0; n < cv.batch; n++ {
+		for g := 0; g < cv.groups; g++ {
+			cv.im2col(n, g, col)
+			wg := cv.w.data[g*cog*rowsK:]
+			og := out.data[(n*cv.cout+g*cog)*cv.oS:]
+			nnGemm(false, false, cog, cv.oS, rowsK, wg, col, og, false)
+		}
+		if cv.b != nil {
+			for co := 0; co < cv.cout; co++ {
+				o := out.data[(n*cv.cout+co)*cv.oS : (n*cv.cout+co+1)*cv.oS]
+				for i := range o {
+					o[i] += cv.b.data[co]
+				}
+			}
+		}
+	}
+	return []*array{out}, nil
+}
+
+func convBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	cv, err := convSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	gx, gw, gb := nnGradFor(c, 0), nnGradFor(c, 1), nnGradFor(c, 2)
+	g := nnGradOut(gradOuts, 0)
+	if g == nil {
+		return []*array{gx, gw, gb}, nil
+	}
+	cg, cog := cv.cin/cv.groups, cv.cout/cv.groups
+	rowsK := cg * cv.kS
+	col := make([]float64, rowsK*cv.oS)
+	var gcol []float64
+	if gx != nil {
+		gcol = make([]float64, rowsK*cv.oS)
+	}
+	for n := 0; n < cv.batch; n++ {
+		for gr := 0; gr < cv.groups; gr++ {
+			gog := g.data[(n*cv.cout+gr*cog)*cv.oS:]
+			if gw != nil {
+				cv.im2col(n, gr, col)
+				nnGemm(false, true, cog, rowsK, cv.oS, gog, col, gw.data[gr*cog*rowsK:], true)
+			}
+			if gx != nil {
+				nnGemm(true, false, rowsK, cv.oS, cog, cv.w.data[gr*cog*rowsK:], gog, gcol, false)
+				for ci := 0; ci < cg; ci++ {
+					dst := gx.data[(n*cv.cin+gr*cg+ci)*cv.inS:]
+					for kk := 0; kk < cv.kS; kk++ {
+						src := gcol[(ci*cv.kS+kk)*cv.oS : (ci*cv.kS+kk+1)*cv.oS]
+						for o, t := range cv.tab[kk*cv.oS : (kk+1)*cv.oS] {
+							if t >= 0 {
+								dst[t] += src[o]
+							}
+						}
+					}
+				}
+			}
+		}
+		if gb != nil {
+			for co := 0; co < cv.cout; co++ {
+				for _, v := range g.data[(n*cv.cout+co)*cv.oS : (n*cv.cout+co+1)*cv.oS] {
+					gb.data[co] += v
+				}
+			}
+		}
+	}
+	return []*array{gx, gw, gb}, nil
+}

@@ -1,0 +1,350 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// nll_loss and cross_entropy (class-index targets, and class-probability
+// targets for cross_entropy), with PyTorch's reductions: "mean" divides by
+// the summed weight of the non-ignored targets (NaN when that is zero).
+
+func init() {
+	register("nll_loss", &kernel{forward: nllForward, backward: nllBackward})
+	register("cross_entropy", &kernel{forward: crossEntropyForward, backward: crossEntropyBackward})
+}
+
+// nnLoss is an input viewed as (n, C, d) with its target viewed as (n, d).
+type nnLoss struct {
+	x, t, w     *array
+	n, classes  int
+	d           int
+	reduction   string
+	ignore      int64
+	smoothing   float64
+	probTargets bool
+	noneShape   []int // shape of the "none" output
+}
+
+// at is the flat input index of (sample i, class c, position j).
+func (l *nnLoss) at(i, c, j int) int { return (i*l.classes+c)*l.d + j }
+
+func lossSetup(c *call, ce bool) (*nnLoss, error) {
+	x, err := nnNeed(c, 0, "input")
+	if err != nil {
+		return nil, err
+	}
+	t, err := nnNeed(c, 1, "target")
+	if err != nil {
+		return nil, err
+	}
+	w := nnInput(c, 2)
+	kname := "nll_loss_out_frame"
+	if ce {
+		kname = "log_softmax_lastdim_kernel_impl"
+	}
+	if _, err := nnFloatOnly(kname, x, w); err != nil {
+		return nil, err
+	}
+	l := &nnLoss{x: x, t: t, w: w,
+		reduction: c.attrs.Str("reduction", "mean"),
+		ignore:    c.attrs.Int("ignore_index", -100),
+	}
+	switch l.reduction {
+	case "none", "mean", "sum":
+	default:
+		return nil, fmt.Errorf("%s is not a valid value for reduction", l.reduction)
+	}
+	if ce {
+		l.smoothing = c.attrs.Float("label_smoothing", 0)
+		if l.smoothing < 0 || l.smoothing > 1 || math.IsNaN(l.smoothing) {
+			return nil, fmt.Errorf("label_smoothing must be between 0.0 and 1.0. Got: %v", l.smoothing)
+		}
+	}
+	r := len(x.shape)
+	if r == 0 {
+		return nil, fmt.Errorf("input tensor should be 1D or 2D")
+	}
+	if r == 1 {
+		l.n, l.classes, l.d = 1, x.shape[0], 1
+	} else {
+		l.n, l.classes, l.d = x.shape[0], x.shape[1], tensor.NumElements(x.shape[2:])
+	}
+	if w != nil && (len(w.shape) != 1 || w.shape[0] != l.classes) {
+		return nil, fmt.Errorf("weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", l.classes, shapeList(w.shape))
+	}
+	if ce && t.dtype.IsFloat() {
+		if !sameShape(t.shape, x.shape) {
+			return nil, fmt.Errorf("Expected target size %s, got %s", shapeList(x.shape), shapeList(t.shape))
+		}
+		l.probTargets = true
+		l.noneShape = x.shape[:0]
+		if r > 1 {
+			l.noneShape = append(append([]int{}, x.shape[0]), x.shape[2:]...)
+		}
+		return l, nil
+	}
+	if !t.dtype.IsInt() {
+		return nil, fmt.Errorf("expected scalar type Long but found %s", torchTypeName(t.dtype))
+	}
+	switch {
+	case r == 1:
+		if len(t.shape) != 0 {
+			return nil, fmt.Errorf("size mismatch (got input: %s, target: %s)", shapeList(x.shape), shapeList(t.shape))
+		}
+		l.noneShape = []int{}
+	case r == 2:
+		if len(t.shape) != 1 {
+			return nil, fmt.Errorf("0D or 1D target tensor expected, multi-target not supported")
+		}
+		if t.shape[0] != l.n {
+			return nil, fmt.Errorf("Expected input batch_size (%d) to match target batch_size (%d).", l.n, t.shape[0])
+		}
+		l.noneShape = []int{l.n}
+	default:
+		want := append(append([]int{}, x.shape[0]), x.shape[2:]...)
+		if !sameShape(t.shape, want) {
+			return nil, fmt.Errorf("Expected target size %s, got %s", shapeList(want), shapeList(t.shape))
+		}
+		l.noneShape = want
+	}
+	for _, v := range t.data {
+		if int64(v) != l.ignore && (v < 0 || int(v) >= l.classes) {
+			return nil, fmt.Errorf("Target %d is out of bounds.", int64(v))
+		}
+	}
+	return l, nil
+}
+
+func (l *nnLoss) weight(c int) float64 {
+	if l.w == nil {
+		return 1
+	}
+	return l.w.data[c]
+}
+
+// target returns the class of element (i, j) and whether it counts.
+func (l *nnLoss) target(i, j int) (int, bool) {
+	v := int64(l.t.data[i*l.d+j])
+	return int(v), v != l.ignore
+}
+
+// denom is the "mean" divisor: the summed weights of the counted targets,
+// or the number of elements for probability targets.
+func (l *nnLoss) denom() float64 {
+	if l.probTargets {
+		return float64(l.n * l.d)
+	}
+	s := 0.0
+	for i := 0; i < l.n; i++ {
+		for j := 0; j < l.d; j++ {
+			if t, ok := l.target(i, j); ok {
+				s += l.weight(t)
+			}
+		}
+	}
+	return s
+}
+
+// reduce turns per-element losses into the output.
+func (l *nnLoss) reduce(per []float64) *array {
+	if l.reduction == "none" {
+		return &array{shape: append([]int{}, l.noneShape...), data: per, dtype: l.x.dtype}
+	}
+	s := 0.0
+	for _, v := range per {
+		s += v
+	}
+	if l.reduction == "mean" {
+		s /= l.denom()
+	}
+	return &array{shape: []int{}, data: []float64{s}, dtype: l.x.dtype}
+}
+
+// perGrad spreads the output gradient over the elements: the gradient of
+// each element's loss.
+func (l *nnLoss) perGrad(g *array) []float64 {
+	m := l.n * l.d
+	out := make([]float64, m)
+	switch l.reduction {
+	case "none":
+		copy(out, g.data)
+	case "sum":
+		for i := range out {
+			out[i] = g.data[0]
+		}
+	default:
+		v := g.data[0] / l.denom()
+		for i := range out {
+			out[i] = v
+		}
+	}
+	return out
+}
+
+// nll: the per-element loss -w[t]·input[t] over any (n, C, d) input.
+func (l *nnLoss) nll(inp []float64) []float64 {
+	per := make([]float64, l.n*l.d)
+	for i := 0; i < l.n; i++ {
+		for j := 0; j < l.d; j++ {
+			if t, ok := l.target(i, j); ok {
+				per[i*l.d+j] = -l.weight(t) * inp[l.at(i, t, j)]
+			}
+		}
+	}
+	return per
+}
+
+func nllForward(c *call) ([]*array, error) {
+	l, err := lossSetup(c, false)
+	if err != nil {
+		return nil, err
+	}
+	return []*array{l.reduce(l.nll(l.x.data))}, nil
+}
+
+func nllBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	gx := nnGradFor(c, 0)
+	g := nnGradOut(gradOuts, 0)
+	if gx == nil || g == nil {
+		return []*array{gx, nil, nil}, nil
+	}
+	l, err := lossSetup(c, false)
+	if err != nil {
+		return nil, err
+	}
+	pg := l.perGrad(g)
+	for i := 0; i < l.n; i++ {
+		for j := 0; j < l.d; j++ {
+			if t, ok := l.target(i, j); ok {
+				gx.data[l.at(i, t, j)] = -l.weight(t) * pg[i*l.d+j]
+			}
+		}
+	}
+	return []*array{gx, nil, nil}, nil
+}
+
+// logSoftmax returns log_softmax of the input over the class dim.
+func (l *nnLoss) logSoftmax() []float64 {
+	out := make([]float64, len(l.x.data))
+	for i := 0; i < l.n; i++ {
+		for j := 0; j < l.d; j++ {
+			m := math.Inf(-1)
+			for c := 0; c < l.classes; c++ {
+				if v := l.x.data[l.at(i, c, j)]; v > m || math.IsNaN(v) {
+					m = v
+				}
+			}
+			s := 0.0
+			for c := 0; c < l.classes; c++ {
+				s += math.Exp(l.x.data[l.at(i, c, j)] - m)
+			}
+			ls := math.Log(s)
+			for c := 0; c < l.classes; c++ {
+				k := l.at(i, c, j)
+				out[k] = l.x.data[k] - m - ls
+			}
+		}
+	}
+	return out
+}
+
+// ceCoef returns, for element (i, j) with loss gradient gl, the gradient
+// of the loss with respect to log_softmax[c] for every class c.
+func (l *nnLoss) ceCoef(i, j int, gl float64, coef []float64) {
+	for c := range coef {
+		coef[c] = 0
+	}
+	if l.probTargets {
+		cl := float64(l.classes)
+		for c := range coef {
+			p := l.t.data[l.at(i, c, j)]*(1-l.smoothing) + l.smoothing/cl
+			coef[c] = -l.weight(c) * p * gl
+		}
+		return
+	}
+	t, ok := l.target(i, j)
+	if !ok {
+		return
+	}
+	if l.smoothing == 0 {
+		coef[t] = -l.weight(t) * gl
+		return
+	}
+	s := l.smoothing / float64(l.classes)
+	for c := range coef {
+		coef[c] = -l.weight(c) * gl * s
+	}
+	coef[t] += -l.weight(t) * gl * (1 - l.smoothing)
+}
+
+func crossEntropyForward(c *call) ([]*array, error) {
+	l, err := lossSetup(c, true)
+	if err != nil {
+		return nil, err
+	}
+	lsm := l.logSoftmax()
+	per := make([]float64, l.n*l.d)
+	cl := float64(l.classes)
+	for i := 0; i < l.n; i++ {
+		for j := 0; j < l.d; j++ {
+			e := i*l.d + j
+			if l.probTargets {
+				s := 0.0
+				for c := 0; c < l.classes; c++ {
+					k := l.at(i, c, j)
+					p := l.t.data[k]*(1-l.smoothing) + l.smoothing/cl
+					s += lsm[k] * p * l.weight(c)
+				}
+				per[e] = -s
+				continue
+			}
+			t, ok := l.target(i, j)
+			if !ok {
+				continue
+			}
+			nll := -l.weight(t) * lsm[l.at(i, t, j)]
+			if l.smoothing == 0 {
+				per[e] = nll
+				continue
+			}
+			smooth := 0.0
+			for c := 0; c < l.classes; c++ {
+				smooth += lsm[l.at(i, c, j)] * l.weight(c)
+			}
+			per[e] = (1-l.smoothing)*nll + (l.smoothing/cl)*(-smooth)
+		}
+	}
+	return []*array{l.reduce(per)}, nil
+}
+
+func crossEntropyBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	gx := nnGradFor(c, 0)
+	g := nnGradOut(gradOuts, 0)
+	if gx == nil || g == nil {
+		return []*array{gx, nil, nil}, nil
+	}
+	l, err := lossSetup(c, true)
+	if err != nil {
+		return nil, err
+	}
+	lsm := l.logSoftmax()
+	pg := l.perGrad(g)
+	coef := make([]float64, l.classes)
+	for i := 0; i < l.n; i++ {
+		for j := 0; j < l.d; j++ {
+			l.ceCoef(i, j, pg[i*l.d+j], coef)
+			s := 0.0
+			for _, v := range coef {
+				s += v
+			}
+			for cl, v := range coef {
+				k := l.at(i, cl, j)
+				gx.data[k] = v - math.Exp(lsm[k])*s
+			}
+		}
+	}
+	return []*array{gx, nil, nil}, nil
+}

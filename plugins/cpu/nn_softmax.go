@@ -1,0 +1,151 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// softmax and log_softmax along one dim, with the optional dtype the input
+// is cast to first.
+
+func init() {
+	register("softmax", &kernel{
+		forward:  func(c *call) ([]*array, error) { return softmaxForward(c, false) },
+		backward: func(c *call, outs, g []*array) ([]*array, error) { return softmaxBackward(c, outs, g, false) },
+	})
+	register("log_softmax", &kernel{
+		forward:  func(c *call) ([]*array, error) { return softmaxForward(c, true) },
+		backward: func(c *call, outs, g []*array) ([]*array, error) { return softmaxBackward(c, outs, g, true) },
+	})
+}
+
+// nnDimSplit splits shape around dim into (outer, size, inner).
+func nnDimSplit(shape []int, dim int) (outer, size, inner int) {
+	if len(shape) == 0 {
+		return 1, 1, 1
+	}
+	outer = tensor.NumElements(shape[:dim])
+	size = shape[dim]
+	inner = tensor.NumElements(shape[dim+1:])
+	return
+}
+
+func softmaxSetup(c *call, log bool) (*array, int, tensor.DType, error) {
+	x, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	name := "softmax_lastdim_kernel_impl"
+	if log {
+		name = "log_softmax_lastdim_kernel_impl"
+	}
+	dt := x.dtype
+	if s := c.attrs.Str("dtype", ""); s != "" {
+		d, err := tensor.Parse(s)
+		if err != nil {
+			return nil, 0, 0, fmt.Errorf("%s: %v", c.op, err)
+		}
+		dt = d
+	}
+	if !dt.IsFloat() {
+		return nil, 0, 0, nnNotImpl(name, dt)
+	}
+	if !c.attrs.Has("dim") || c.attrs.IsNone("dim") {
+		return nil, 0, 0, fmt.Errorf("%s() missing required argument 'dim'", c.op)
+	}
+	dim, err := normDim(c.attrs.Int("dim", 0), len(x.shape))
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if dt != x.dtype {
+		// PyTorch casts the input to dtype first.
+		cast := &array{shape: x.shape, data: append([]float64(nil), x.data...), dtype: x.dtype}
+		castTo(cast, dt)
+		x = cast
+	}
+	return x, dim, dt, nil
+}
+
+func softmaxForward(c *call, log bool) ([]*array, error) {
+	x, dim, dt, err := softmaxSetup(c, log)
+	if err != nil {
+		return nil, err
+	}
+	out := nnNew(x.shape, dt)
+	outer, size, inner := nnDimSplit(x.shape, dim)
+	for o := 0; o < outer; o++ {
+		for in := 0; in < inner; in++ {
+			base := o*size*inner + in
+			m := math.Inf(-1)
+			for j := 0; j < size; j++ {
+				v := x.data[base+j*inner]
+				if v > m || math.IsNaN(v) {
+					m = v
+				}
+			}
+			sum := 0.0
+			for j := 0; j < size; j++ {
+				sum += math.Exp(x.data[base+j*inner] - m)
+			}
+			if log {
+				ls := math.Log(sum)
+				for j := 0; j < size; j++ {
+					out.data[base+j*inner] = x.data[base+j*inner] - m - ls
+				}
+			} else {
+				for j := 0; j < size; j++ {
+					out.data[base+j*inner] = math.Exp(x.data[base+j*inner]-m) / sum
+				}
+			}
+		}
+	}
+	return []*array{out}, nil
+}
+
+func softmaxBackward(c *call, outs, gradOuts []*array, log bool) ([]*array, error) {
+	gx := nnGradFor(c, 0)
+	g := nnGradOut(gradOuts, 0)
+	if gx == nil || g == nil {
+		return []*array{gx}, nil
+	}
+	x, dim, dt, err := softmaxSetup(c, log)
+	if err != nil {
+		return nil, err
+	}
+	y := outs[0]
+	if dt != gx.dtype {
+		// With a dtype, PyTorch's backward runs at that dtype: the output
+		// gradient is cast to it and the result rounded to it.
+		g = &array{shape: g.shape, data: append([]float64(nil), g.data...), dtype: g.dtype}
+		castTo(g, dt)
+	}
+	outer, size, inner := nnDimSplit(x.shape, dim)
+	for o := 0; o < outer; o++ {
+		for in := 0; in < inner; in++ {
+			base := o*size*inner + in
+			s := 0.0
+			for j := 0; j < size; j++ {
+				k := base + j*inner
+				if log {
+					s += g.data[k]
+				} else {
+					s += g.data[k] * y.data[k]
+				}
+			}
+			for j := 0; j < size; j++ {
+				k := base + j*inner
+				if log {
+					gx.data[k] = g.data[k] - math.Exp(y.data[k])*s
+				} else {
+					gx.data[k] = y.data[k] * (g.data[k] - s)
+				}
+			}
+		}
+	}
+	if dt != gx.dtype {
+		roundSlice(dt, gx.data)
+	}
+	return []*array{gx}, nil
+}
