@@ -1,0 +1,222 @@
+// Package mindspore is probe's MindSpore framework plugin: it plans the API
+// calls of a msprobe MindSpore dump. msprobe benchmarks a MindSpore API with
+// the same-named PyTorch API on the CPU (Mint.<api> → torch.<api>,
+// MintFunctional.<api> → torch.nn.functional.<api>, Tensor.<method> →
+// torch.Tensor.<method>), so the calls are lowered with PyTorch semantics,
+// accepting MindSpore's own spellings where they differ (axis, keep_dims,
+// dtype names such as Float32, Tensor.transpose(*axes)).
+package mindspore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/probe-dev/probe/plugins/internal/lower"
+	"github.com/probe-dev/probe/sdk/framework"
+)
+
+// Version is the plugin version.
+const Version = "0.1.0"
+
+// MsgMultiOutputBackward turns the backward of a multi-output API into
+// SKIP: msprobe pairs each output with its own sens, which a single
+// gradient output cannot express yet.
+const MsgMultiOutputBackward = "multiple-output backward is not supported yet"
+
+// checkerTensorAPIs is msprobe's checker_support_api.yaml (key tensor): the
+// only Tensor.* methods checked in MindSpore mode (mindspore-precheck.md
+// Appendix A).
+var checkerTensorAPIs = setOf("add_", "add", "addmm_", "all", "allclose", "any", "bool", "byte", "ceil", "clamp",
+	"contiguous", "copy_", "cos", "clone", "cumprod", "expand_as", "flatten", "float", "half", "int", "is_contiguous",
+	"isnan", "item", "log", "log2", "long", "masked_fill", "max", "mean", "min", "numel", "numpy", "repeat",
+	"repeat_interleave", "reshape", "round", "select", "sin", "size", "split", "sqrt", "square", "sub", "swapaxes",
+	"to", "t", "tolist", "topk", "transpose", "trunc", "type", "unsqueeze", "view", "view_as", "fill_", "floor_",
+	"clamp_", "type_as", "zero_")
+
+// fusionAPIs are the Functional.* APIs msprobe checks, with a reference of
+// its own.
+var fusionAPIs = setOf("flash_attention_score")
+
+// kwargAliases maps MindSpore keyword spellings onto PyTorch's; they apply
+// only where the PyTorch signature lacks the MindSpore name.
+var kwargAliases = map[string]string{
+	"axis":                   "dim",
+	"keep_dims":              "keepdim",
+	"keepdims":               "keepdim",
+	"split_size_or_sections": "split_size",
+}
+
+var namespaces = map[string]lower.Namespace{
+	"Mint":           lower.Torch,
+	"MintFunctional": lower.Functional,
+	"Tensor":         lower.TensorMethod,
+}
+
+func setOf(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+type plugin struct{}
+
+// New returns the MindSpore framework plugin.
+func New() framework.Framework { return plugin{} }
+
+// Describe lists the planned APIs ("Mint.add", "MintFunctional.relu",
+// "Tensor.view", ...) and the ops their plans use.
+func (plugin) Describe(ctx context.Context) (*framework.Info, error) {
+	var apis []string
+	for _, prefix := range []string{"Mint", "MintFunctional", "Tensor"} {
+		for _, n := range lower.Names(namespaces[prefix]) {
+			if prefix == "Tensor" && !checkerTensorAPIs[n] {
+				continue
+			}
+			apis = append(apis, prefix+"."+n)
+		}
+	}
+	var opsUsed []string
+	for _, op := range lower.Ops() {
+		if !strings.HasPrefix(op, "npu.") {
+			opsUsed = append(opsUsed, op)
+		}
+	}
+	return &framework.Info{
+		Name:        "mindspore",
+		Version:     Version,
+		Description: "MindSpore mint / mint.nn.functional / Tensor APIs lowered with the semantics of their PyTorch bench (msprobe's MindSpore pre-check)",
+		APIs:        apis,
+		Ops:         opsUsed,
+	}, nil
+}
+
+func skip(format string, a ...any) *framework.PlanResponse {
+	return &framework.PlanResponse{Skip: fmt.Sprintf(format, a...)}
+}
+
+// Plan plans one dumped forward call, or skips it with a reason.
+func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.PlanResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	parts := strings.Split(req.API, ".")
+	if len(parts) != 3 || parts[0] == "" || parts[1] == "" {
+		return skip("API name %q is not of the form <type>.<api>.<count>", req.API), nil
+	}
+	typ, name := parts[0], parts[1]
+	ns, ok := namespaces[typ]
+	switch {
+	case typ == "Functional" && fusionAPIs[name]:
+		return skip("fused op %s is planned in a later release", name), nil
+	case typ == "Functional":
+		return skip("API %s is not checked in MindSpore mode: only Functional.flash_attention_score is", req.API), nil
+	case !ok:
+		return skip("API %s is not checked in MindSpore mode (API type %s)", req.API, typ), nil
+	case typ == "Tensor" && !checkerTensorAPIs[name]:
+		return skip("API %s is not checked in MindSpore mode: Tensor.%s is not in checker_support_api.yaml", req.API, name), nil
+	}
+	if err := lower.CheckDTypes(req.Args, req.Kwargs); err != nil {
+		return skip("%s: %v", req.API, err), nil
+	}
+	call := &lower.Call{API: req.API, Namespace: ns, Name: name, Args: req.Args, Kwargs: req.Kwargs, KwargAliases: kwargAliases}
+	if ns == lower.TensorMethod {
+		if reason := adaptTensorMethod(call); reason != "" {
+			return skip("%s: %s", req.API, reason), nil
+		}
+	}
+	if !lower.Supported(call.Namespace, call.Name) {
+		return skip("API %s.%s is not supported by the mindspore framework plugin yet", typ, name), nil
+	}
+	l, err := lower.Lower(call)
+	if err != nil {
+		return skip("%v", err), nil
+	}
+	p := l.Plan
+	p.GradOutput = 0
+	n := lower.OutputCount(p)
+	if k := len(req.Outputs); k > 0 && k < n {
+		// msprobe zips bench and tested outputs to the shorter list: a
+		// MindSpore Tensor.max(axis) returns values only.
+		for i := 0; i < k; i++ {
+			p.Compare = append(p.Compare, i)
+		}
+	}
+	// The sens list pairs with the dumped outputs; the forward output count
+	// stands for it (PlanRequest carries no backward entry). Without dumped
+	// outputs the API's own arity decides.
+	if len(req.Outputs) > 1 || (len(req.Outputs) == 0 && l.MultiOutput) {
+		p.BackwardMessage = MsgMultiOutputBackward
+	}
+	return &framework.PlanResponse{Plan: p}, nil
+}
+
+// adaptTensorMethod rewrites MindSpore-only forms of Tensor methods into
+// their PyTorch equivalents; a non-empty result is a skip reason.
+func adaptTensorMethod(c *lower.Call) string {
+	switch c.Name {
+	case "transpose":
+		// Tensor.transpose(dim0, dim1) is PyTorch's; transpose(*axes) (a
+		// tuple, no axes, or not exactly two ints) is a permutation.
+		if len(c.Kwargs) > 0 || len(c.Args) == 0 {
+			return ""
+		}
+		rest := c.Args[1:]
+		if len(rest) == 2 && rest[0].Kind == framework.ArgInt && rest[1].Kind == framework.ArgInt {
+			return ""
+		}
+		c.Name = "permute"
+		if len(rest) == 0 || (len(rest) == 1 && rest[0].Kind == framework.ArgNone) {
+			r := len(c.Args[0].Shape)
+			dims := make([]framework.Arg, r)
+			for i := range dims {
+				dims[i] = framework.Arg{Kind: framework.ArgInt, Int: int64(r - 1 - i)}
+			}
+			c.Args = []framework.Arg{c.Args[0], {Kind: framework.ArgList, Elems: dims}}
+		}
+	case "flatten":
+		// MindSpore's flatten(order='C', *, start_dim=0, end_dim=-1).
+		var kept []framework.NamedArg
+		order := "C"
+		for _, kw := range c.Kwargs {
+			if kw.Name == "order" {
+				order = kw.Arg.Str
+				continue
+			}
+			kept = append(kept, kw)
+		}
+		if len(c.Args) > 1 && c.Args[1].Kind == framework.ArgString {
+			order = c.Args[1].Str
+			c.Args = append([]framework.Arg{c.Args[0]}, c.Args[2:]...)
+		}
+		if order != "C" {
+			return fmt.Sprintf("argument \"order\": only row-major order 'C' is supported, got %q", order)
+		}
+		c.Kwargs = kept
+	case "max", "min":
+		// MindSpore's keyword-only initial=, where=, return_indices=.
+		var kept []framework.NamedArg
+		for _, kw := range c.Kwargs {
+			switch kw.Name {
+			case "initial":
+				if kw.Arg.Kind != framework.ArgNone {
+					return "argument \"initial\" is not supported"
+				}
+			case "where":
+				if kw.Arg.Kind != framework.ArgNone && !(kw.Arg.Kind == framework.ArgBool && kw.Arg.Bool) {
+					return "argument \"where\" is not supported"
+				}
+			case "return_indices":
+				if kw.Arg.Kind != framework.ArgBool {
+					return "argument \"return_indices\": expected bool"
+				}
+			default:
+				kept = append(kept, kw)
+			}
+		}
+		c.Kwargs = kept
+	}
+	return ""
+}

@@ -1,0 +1,143 @@
+// Package pytorch is probe's PyTorch framework plugin: it plans the API
+// calls of a msprobe PyTorch dump (Functional., Torch., Tensor. and NPU.
+// entries) as canonical ops, with PyTorch 1.13 semantics, and applies
+// msprobe run_ut's policies: the backward messages (out=, multi-output),
+// and HF32 rounding of float32 conv1d/conv2d inputs.
+package pytorch
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/probe-dev/probe/plugins/internal/lower"
+	"github.com/probe-dev/probe/sdk/framework"
+)
+
+// Version is the plugin version.
+const Version = "0.1.0"
+
+// Backward messages of msprobe run_ut (pytorch-precheck.md §4.2, §4.9, D.2).
+const (
+	MsgOutKwarg = "function with out=... arguments don't support automatic differentiation, skip backward."
+	// MsgRepeatInterleave and MsgMaskedSelect are msprobe's texts for two
+	// APIs whose backward it never runs.
+	MsgRepeatInterleave = "This API does not have backward input data, skip backward."
+	MsgMaskedSelect     = "This API does not support backward ut, skip backward."
+	MsgMultipleBackward = "Multiple backward is not supported."
+)
+
+// gradIndex is msprobe's torch_ut_setting.json: the APIs whose tuple output
+// still gets a backward, through output grad_index.
+var gradIndex = map[string]int{"topk": 0, "npu_fusion_attention": 0}
+
+// plannedLater are fused ops with a dedicated release.
+var plannedLater = map[string]bool{"npu_fusion_attention": true}
+
+// hf32APIs get msprobe's HF32 rounding of float32 inputs (§4.3).
+var hf32APIs = map[string]bool{"conv1d": true, "conv2d": true}
+
+var namespaces = map[string]lower.Namespace{
+	"Functional": lower.Functional,
+	"Torch":      lower.Torch,
+	"Tensor":     lower.TensorMethod,
+	"NPU":        lower.NPU,
+}
+
+type plugin struct{}
+
+// New returns the PyTorch framework plugin.
+func New() framework.Framework { return plugin{} }
+
+// Describe lists the planned APIs ("Functional.conv2d", ...) and the ops
+// their plans use.
+func (plugin) Describe(ctx context.Context) (*framework.Info, error) {
+	var apis []string
+	for _, prefix := range []string{"Functional", "NPU", "Tensor", "Torch"} {
+		for _, n := range lower.Names(namespaces[prefix]) {
+			apis = append(apis, prefix+"."+n)
+		}
+	}
+	return &framework.Info{
+		Name:        "pytorch",
+		Version:     Version,
+		Description: "PyTorch 1.13 API semantics (torch, torch.nn.functional, torch.Tensor, torch_npu) lowered to canonical ops, msprobe run_ut policies",
+		APIs:        apis,
+		Ops:         lower.Ops(),
+	}, nil
+}
+
+// splitName splits a full API name "<Type>.<api>.<index>" (the API may
+// contain dots: "Torch.linalg.norm.0") into type and API name.
+func splitName(full string) (typ, api string, err error) {
+	parts := strings.Split(full, ".")
+	if len(parts) < 3 || parts[0] == "" || parts[len(parts)-1] == "" {
+		return "", "", fmt.Errorf("API name %q is not of the form <Type>.<api>.<index>", full)
+	}
+	for _, r := range parts[len(parts)-1] {
+		if r < '0' || r > '9' {
+			return "", "", fmt.Errorf("API name %q does not end with a call index", full)
+		}
+	}
+	return parts[0], strings.Join(parts[1:len(parts)-1], "."), nil
+}
+
+func skip(format string, a ...any) *framework.PlanResponse {
+	return &framework.PlanResponse{Skip: fmt.Sprintf(format, a...)}
+}
+
+// Plan plans one dumped forward call, or skips it with a reason.
+func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.PlanResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	typ, name, err := splitName(req.API)
+	if err != nil {
+		return skip("%v", err), nil
+	}
+	ns, ok := namespaces[typ]
+	switch {
+	case typ == "Distributed" || typ == "MindSpeed":
+		return skip("API %s not support for run ut. SKIP.", req.API), nil
+	case !ok:
+		return skip("API %s.%s is not supported by the pytorch framework plugin yet", typ, name), nil
+	case ns == lower.NPU && plannedLater[name]:
+		return skip("fused op %s is planned in a later release", name), nil
+	case !lower.Supported(ns, name):
+		return skip("API %s.%s is not supported by the pytorch framework plugin yet", typ, name), nil
+	}
+	if err := lower.CheckDTypes(req.Args, req.Kwargs); err != nil {
+		return skip("%s: %v", req.API, err), nil
+	}
+	l, err := lower.Lower(&lower.Call{API: req.API, Namespace: ns, Name: name, Args: req.Args, Kwargs: req.Kwargs})
+	if err != nil {
+		return skip("%v", err), nil
+	}
+	p := l.Plan
+	p.BackwardMessage = backwardMessage(name, req, l.MultiOutput)
+	p.HF32Inputs = hf32APIs[name]
+	return &framework.PlanResponse{Plan: p}, nil
+}
+
+// backwardMessage is msprobe run_ut's accumulated backward message: out=
+// present, the two APIs it never differentiates, and a tuple output without
+// a grad_index (even a single-element tuple, such as chunk(x, 1)).
+func backwardMessage(name string, req *framework.PlanRequest, multi bool) string {
+	var msg string
+	for _, kw := range req.Kwargs {
+		if kw.Name == "out" {
+			msg += MsgOutKwarg
+			break
+		}
+	}
+	switch name {
+	case "repeat_interleave":
+		msg += MsgRepeatInterleave
+	case "masked_select":
+		msg += MsgMaskedSelect
+	}
+	if _, ok := gradIndex[name]; !ok && (multi || len(req.Outputs) > 1) {
+		msg += MsgMultipleBackward
+	}
+	return msg
+}
