@@ -1,0 +1,212 @@
+// Package run executes a pre-check: every forward API of a dump becomes one
+// unit test, planned by the framework plugin, executed on the device under
+// test and on the bench, judged by the precision standard and appended to
+// the CSVs in dump order, whatever the number of workers.
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/probe-dev/probe/host/internal/dump"
+	"github.com/probe-dev/probe/host/internal/report"
+	"github.com/probe-dev/probe/host/internal/standard"
+	"github.com/probe-dev/probe/sdk/device"
+	"github.com/probe-dev/probe/sdk/framework"
+)
+
+// Handle is a device plugin that can be restarted after a crash or a hang.
+type Handle interface {
+	Device() device.Device
+	Restart(ctx context.Context) error
+	Close() error
+}
+
+// Opener starts the plugin of one role for one worker.
+type Opener func(ctx context.Context, worker int) (Handle, error)
+
+// Options configure one run.
+type Options struct {
+	Dump      *dump.Dump
+	Flavor    report.Flavor
+	Framework framework.Framework
+	// Device and Bench start the device-under-test and bench plugins.
+	Device, Bench Opener
+	// IsCrash tells a plugin crash from an ordinary op error.
+	IsCrash    func(error) bool
+	Workers    int
+	Seed       uint64
+	APITimeout time.Duration
+	// MaxRestarts bounds plugin restarts per role and worker.
+	MaxRestarts int
+	Writer      *report.Writer
+	// Done lists APIs already written by an interrupted run (resume).
+	Done map[string]bool
+	// Progress, when not nil, receives one line per API.
+	Progress io.Writer
+}
+
+// Worst is an API that did not pass, for the summary.
+type Worst struct {
+	Name, Forward, Backward, Reason string
+}
+
+// Summary counts the APIs written by this run.
+type Summary struct {
+	Total, Pass, Warning, Error, Skip, Resumed int
+	Worst                                      []Worst
+}
+
+type job struct {
+	idx   int
+	entry *dump.Entry
+}
+
+type result struct {
+	idx int
+	api *report.API
+}
+
+// Run checks every forward entry of the dump and writes the rows.
+func Run(ctx context.Context, o Options) (*Summary, error) {
+	if o.Workers < 1 {
+		o.Workers = 1
+	}
+	var entries []*dump.Entry
+	sum := &Summary{}
+	for _, e := range o.Dump.Entries {
+		if e.Forward == nil && e.Skip == "" {
+			continue // backward-only key: nothing to run
+		}
+		if o.Done[e.Name] {
+			sum.Resumed++
+			continue
+		}
+		entries = append(entries, e)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	jobs := make(chan job)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	startErr := make(chan error, o.Workers)
+	for w := 0; w < o.Workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			wk, err := newWorker(ctx, &o, w)
+			if err != nil {
+				startErr <- err
+				cancel()
+				return
+			}
+			defer wk.close()
+			for j := range jobs {
+				api := wk.check(ctx, j.entry)
+				select {
+				case results <- result{j.idx, api}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}(w)
+	}
+	go func() {
+		defer close(jobs)
+		for i, e := range entries {
+			select {
+			case jobs <- job{i, e}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	pending := map[int]*report.API{}
+	next := 0
+	var writeErr error
+	for r := range results {
+		pending[r.idx] = r.api
+		for pending[next] != nil && writeErr == nil {
+			api := pending[next]
+			delete(pending, next)
+			next++
+			if err := o.Writer.Write(api); err != nil {
+				writeErr = err
+				cancel()
+				break
+			}
+			sum.add(api)
+			if o.Progress != nil {
+				fmt.Fprintf(o.Progress, "[%d/%d] %s forward=%s backward=%s\n", next, len(entries), api.Name, api.Forward, strings.TrimSpace(api.Backward))
+			}
+		}
+	}
+	select {
+	case err := <-startErr:
+		return sum, err
+	default:
+	}
+	if writeErr != nil {
+		return sum, writeErr
+	}
+	if err := ctx.Err(); err != nil && next < len(entries) {
+		return sum, fmt.Errorf("run interrupted after %d of %d APIs: %w", next, len(entries), err)
+	}
+	sort.SliceStable(sum.Worst, func(i, j int) bool { return rank(sum.Worst[i]) < rank(sum.Worst[j]) })
+	return sum, nil
+}
+
+func rank(w Worst) int {
+	if w.Forward == standard.Error || w.Backward == standard.Error {
+		return 0
+	}
+	return 1
+}
+
+func (s *Summary) add(a *report.API) {
+	s.Total++
+	st := standard.Aggregate([]string{a.Forward, a.Backward})
+	switch {
+	case a.Forward == standard.Skip:
+		s.Skip++
+		return
+	case st == standard.Error:
+		s.Error++
+	case st == standard.Warning:
+		s.Warning++
+	default:
+		s.Pass++
+		return
+	}
+	reason := a.Message
+	for _, d := range a.Details {
+		if d.Status == standard.Error || d.Status == standard.Warning {
+			reason = d.Name + ": " + strings.TrimSpace(d.Message)
+			break
+		}
+	}
+	s.Worst = append(s.Worst, Worst{Name: a.Name, Forward: a.Forward, Backward: a.Backward, Reason: reason})
+}
+
+// errCrash marks an API whose plugin crashed or hung.
+type errCrash struct {
+	role string
+	err  error
+}
+
+func (e *errCrash) Error() string { return e.role + " plugin failed: " + e.err.Error() }
+func (e *errCrash) Unwrap() error { return e.err }
+
+func isCrash(err error) bool {
+	var c *errCrash
+	return errors.As(err, &c)
+}

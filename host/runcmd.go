@@ -1,0 +1,275 @@
+package host
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/probe-dev/probe/host/internal/config"
+	"github.com/probe-dev/probe/host/internal/dump"
+	"github.com/probe-dev/probe/host/internal/report"
+	"github.com/probe-dev/probe/host/internal/run"
+)
+
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+type runFlags struct {
+	framework, apiInfo, out, config, device, bench, resume, deviceIDs string
+	workers                                                           int
+	seed                                                              uint64
+	apiTimeout                                                        time.Duration
+	deviceOpts, benchOpts                                             listFlag
+	quiet, filterAPI, saveErrorData, jit                              bool
+	msprobeConfig                                                     string
+}
+
+// msprobeArgs rewrites msprobe's multi-value "-d 0 1 2" into "-d 0,1,2",
+// and "--device 0 1" (msprobe's device ids) likewise, so that the flag
+// package can read them.
+func msprobeArgs(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "-d" || a == "--device_id" || a == "-device_id" || ((a == "--device" || a == "-device") && i+1 < len(args) && isInt(args[i+1])) {
+			var ids []string
+			for i+1 < len(args) && isInt(args[i+1]) {
+				ids = append(ids, args[i+1])
+				i++
+			}
+			out = append(out, "--device-ids", strings.Join(ids, ","))
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func isInt(s string) bool { _, err := strconv.Atoi(s); return err == nil }
+
+func runCommand(ctx context.Context, framework string, args []string, multi bool, stdout, stderr io.Writer) error {
+	var f runFlags
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.framework, "framework", framework, "framework of the dump: pytorch or mindspore (default: run.framework of probe.toml)")
+	for _, n := range []string{"api-info", "api_info", "api_info_file"} {
+		fs.StringVar(&f.apiInfo, n, "", "dump.json to check (msprobe: -api_info)")
+	}
+	for _, n := range []string{"o", "out", "out_path"} {
+		fs.StringVar(&f.out, n, "./", "output directory for the CSVs")
+	}
+	fs.StringVar(&f.config, "config", "", "probe.toml (default: ./probe.toml when it exists, else built-in defaults)")
+	fs.StringVar(&f.device, "device", "", "device-under-test plugin, a [plugins.device.*] name (default: run.device)")
+	fs.StringVar(&f.bench, "bench", "", "bench plugin, a [plugins.device.*] name (default: run.bench)")
+	for _, n := range []string{"workers", "n", "num_splits"} {
+		fs.IntVar(&f.workers, n, 0, "parallel workers (default: run.workers)")
+	}
+	fs.StringVar(&f.deviceIDs, "device-ids", "", "comma-separated device ids handed to workers round-robin (msprobe: -d 0 1)")
+	for _, n := range []string{"resume", "csv_path", "result_csv_path"} {
+		fs.StringVar(&f.resume, n, "", "continue an interrupted run: its accuracy_checking_result_<ts>.csv")
+	}
+	fs.Uint64Var(&f.seed, "seed", 0, "global seed of statistics-mode inputs (default: run.seed)")
+	fs.DurationVar(&f.apiTimeout, "api-timeout", 0, "time limit of one API on one side (default: run.api_timeout)")
+	fs.Var(&f.deviceOpts, "device-option", "key=value passed to the device plugin's Configure (repeatable), e.g. defect=gelu:ulp=64")
+	fs.Var(&f.benchOpts, "bench-option", "key=value passed to the bench plugin's Configure (repeatable)")
+	fs.BoolVar(&f.quiet, "quiet", false, "no per-API progress lines on stderr")
+	for _, n := range []string{"f", "filter_api"} {
+		fs.BoolVar(&f.filterAPI, n, false, "msprobe's de-duplication of identical calls (not implemented: every API is checked)")
+	}
+	fs.BoolVar(&f.saveErrorData, "save_error_data", false, "msprobe's error-data saving (not implemented yet)")
+	for _, n := range []string{"j", "jit_compile"} {
+		fs.BoolVar(&f.jit, n, false, "msprobe NPU jit compile mode (no effect)")
+	}
+	fs.StringVar(&f.msprobeConfig, "config_path", "", "msprobe config.json (not supported; use probe.toml)")
+	if err := fs.Parse(msprobeArgs(args)); err != nil {
+		if err == flag.ErrHelp {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if f.apiInfo == "" {
+		return fmt.Errorf("%w: --api-info dump.json is required (Please provide api_info_file for offline run ut.)", errUsage)
+	}
+	if f.msprobeConfig != "" {
+		return fmt.Errorf("%w: -config_path %s: msprobe config.json is not supported; put settings in probe.toml", errUsage, f.msprobeConfig)
+	}
+	for _, w := range []struct {
+		on   bool
+		text string
+	}{{f.filterAPI, "-f/--filter_api is not implemented yet: every API is checked"}, {f.saveErrorData, "-save_error_data is not implemented yet: no error data is saved"}, {f.jit, "-j/--jit_compile has no effect in probe"}} {
+		if w.on {
+			fmt.Fprintln(stderr, "probe: warning:", w.text)
+		}
+	}
+
+	cfg, err := loadConfig(f.config)
+	if err != nil {
+		return err
+	}
+	if f.framework != "" {
+		cfg.Run.Framework = f.framework
+	}
+	if cfg.Run.Framework != "pytorch" && cfg.Run.Framework != "mindspore" {
+		return fmt.Errorf("%w: --framework %q: must be pytorch or mindspore", errUsage, cfg.Run.Framework)
+	}
+	if f.device != "" {
+		cfg.Run.Device = f.device
+	}
+	if f.bench != "" {
+		cfg.Run.Bench = f.bench
+	}
+	if f.workers > 0 {
+		cfg.Run.Workers = f.workers
+	} else if multi && f.workers == 0 {
+		cfg.Run.Workers = 8 // msprobe multi_run_ut's default -n
+	}
+	if f.deviceIDs != "" {
+		ids, err := parseIDs(f.deviceIDs)
+		if err != nil {
+			return fmt.Errorf("%w: --device-ids: %v", errUsage, err)
+		}
+		cfg.Run.DeviceIDs = ids
+	}
+	if f.seed != 0 {
+		cfg.Run.Seed = f.seed
+	}
+	if f.apiTimeout > 0 {
+		cfg.Run.APITimeout.Duration = f.apiTimeout
+	}
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	devOpts, err := parseOptions(f.deviceOpts)
+	if err != nil {
+		return fmt.Errorf("%w: --device-option: %v", errUsage, err)
+	}
+	benchOpts, err := parseOptions(f.benchOpts)
+	if err != nil {
+		return fmt.Errorf("%w: --bench-option: %v", errUsage, err)
+	}
+
+	d, err := dump.Load(f.apiInfo, cfg.Run.Framework)
+	if err != nil {
+		return err
+	}
+	flavor := report.PyTorch
+	if cfg.Run.Framework == "mindspore" {
+		flavor = report.MindSpore
+	}
+
+	var w *report.Writer
+	var done map[string]bool
+	if f.resume != "" {
+		if w, done, err = report.Resume(f.resume, flavor, cfg.Run.Precision); err != nil {
+			return err
+		}
+	} else if w, err = report.Create(f.out, flavor, report.Timestamp(time.Now()), cfg.Run.Precision); err != nil {
+		return err
+	}
+	defer w.Close()
+
+	ph := newPluginSet(cfg, stderr)
+	defer ph.closeAll()
+	fw, err := ph.framework(ctx, cfg.Run.Framework)
+	if err != nil {
+		return err
+	}
+	opts := run.Options{
+		Dump: d, Flavor: flavor, Framework: fw,
+		Device:      ph.deviceOpener(cfg.Run.Device, devOpts),
+		Bench:       ph.deviceOpener(cfg.Run.Bench, benchOpts),
+		IsCrash:     isPluginCrash,
+		Workers:     cfg.Run.Workers,
+		Seed:        cfg.Run.Seed,
+		APITimeout:  cfg.Run.APITimeout.Duration,
+		MaxRestarts: cfg.Plugins.MaxRestarts,
+		Writer:      w,
+		Done:        done,
+	}
+	if !f.quiet {
+		opts.Progress = stderr
+	}
+	start := time.Now()
+	sum, runErr := run.Run(ctx, opts)
+	printSummary(stdout, d, cfg, sum, w, time.Since(start))
+	return runErr
+}
+
+func loadConfig(path string) (*config.Config, error) {
+	if path == "" && fileExists("probe.toml") {
+		path = "probe.toml"
+	}
+	return config.Load(path)
+}
+
+func parseIDs(s string) ([]int, error) {
+	var ids []int
+	for _, p := range strings.Split(s, ",") {
+		id, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a device id", p)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+func parseOptions(l listFlag) (map[string]string, error) {
+	m := map[string]string{}
+	for _, kv := range l {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("%q is not key=value", kv)
+		}
+		m[k] = v
+	}
+	return m, nil
+}
+
+func printSummary(out io.Writer, d *dump.Dump, cfg *config.Config, s *run.Summary, w *report.Writer, took time.Duration) {
+	if s == nil {
+		return
+	}
+	fmt.Fprintf(out, "\nprobe %s: %s (%s, %s mode), device %q vs bench %q, %d worker(s), %.1fs\n",
+		Version, d.Path, cfg.Run.Framework, d.Task, cfg.Run.Device, cfg.Run.Bench, cfg.Run.Workers, took.Seconds())
+	fmt.Fprintf(out, "APIs checked: %d   pass: %d   warning: %d   error: %d   skip: %d", s.Total, s.Pass, s.Warning, s.Error, s.Skip)
+	if s.Resumed > 0 {
+		fmt.Fprintf(out, "   (already done before resume: %d)", s.Resumed)
+	}
+	fmt.Fprintln(out)
+	if len(s.Worst) > 0 {
+		fmt.Fprintln(out, "Worst APIs:")
+		for i, x := range s.Worst {
+			if i == 10 {
+				fmt.Fprintf(out, "  ... and %d more (see the result CSV)\n", len(s.Worst)-10)
+				break
+			}
+			fmt.Fprintf(out, "  %-40s forward=%s backward=%s  %s\n", x.Name, x.Forward, strings.TrimSpace(x.Backward), oneLine(x.Reason))
+		}
+	}
+	abs := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			return a
+		}
+		return p
+	}
+	fmt.Fprintf(out, "Result CSV:  %s\nDetails CSV: %s\n", abs(w.ResultPath), abs(w.DetailsPath))
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return s
+}
