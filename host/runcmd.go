@@ -173,7 +173,7 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 		if w, done, err = report.Resume(f.resume, flavor, cfg.Run.Precision); err != nil {
 			return err
 		}
-	} else if w, err = report.Create(f.out, flavor, report.Timestamp(time.Now()), cfg.Run.Precision); err != nil {
+	} else if w, err = report.Create(f.out, flavor, time.Now(), cfg.Run.Precision); err != nil {
 		return err
 	}
 	defer w.Close()

@@ -98,26 +98,39 @@ type Writer struct {
 // Timestamp formats t as msprobe names its files (%Y%m%d%H%M%S).
 func Timestamp(t time.Time) string { return t.Format("20060102150405") }
 
-// Create makes dir (0750) and starts new files named with the timestamp
-// ts, writing the BOM and headers.
-func Create(dir string, f Flavor, ts string, precision int) (*Writer, error) {
+// Create makes dir (0750) and starts new files named with the timestamp of
+// t, writing the BOM and headers. When files of that second already exist
+// (two runs into one directory within a second), the next free second is
+// used, so nothing already written is overwritten.
+func Create(dir string, f Flavor, t time.Time, precision int) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, fmt.Errorf("output directory %s: %w", dir, err)
 	}
-	w := &Writer{
-		ResultPath:  filepath.Join(dir, "accuracy_checking_result_"+ts+".csv"),
-		DetailsPath: filepath.Join(dir, "accuracy_checking_details_"+ts+".csv"),
-		flavor:      f, precision: precision,
+	for try := 0; ; try++ {
+		ts := Timestamp(t.Add(time.Duration(try) * time.Second))
+		w := &Writer{
+			ResultPath:  filepath.Join(dir, "accuracy_checking_result_"+ts+".csv"),
+			DetailsPath: filepath.Join(dir, "accuracy_checking_details_"+ts+".csv"),
+			flavor:      f, precision: precision,
+		}
+		if try < 100 && (exists(w.ResultPath) || exists(w.DetailsPath)) {
+			continue
+		}
+		var err error
+		if w.result, err = createWithHeader(w.ResultPath, ResultHeader(f)); err != nil {
+			return nil, err
+		}
+		if w.details, err = createWithHeader(w.DetailsPath, DetailsHeader(f)); err != nil {
+			w.result.Close()
+			return nil, err
+		}
+		return w, nil
 	}
-	var err error
-	if w.result, err = createWithHeader(w.ResultPath, ResultHeader(f)); err != nil {
-		return nil, err
-	}
-	if w.details, err = createWithHeader(w.DetailsPath, DetailsHeader(f)); err != nil {
-		w.result.Close()
-		return nil, err
-	}
-	return w, nil
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 func createWithHeader(path string, header []string) (*os.File, error) {

@@ -1,0 +1,506 @@
+package host
+
+// End-to-end tests: they build the probe binary and the stand-alone CPU
+// plugin, and run real plugin processes over gRPC.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/probe-dev/probe/host/internal/report"
+)
+
+var (
+	probeBin  string // built in TestMain
+	cpuPlugin string
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "probe-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	probeBin = filepath.Join(dir, "probe")
+	cpuPlugin = filepath.Join(dir, "probe-device-cpu")
+	for _, b := range [][2]string{{probeBin, "./cmd/probe"}, {cpuPlugin, "../plugins/cpu/cmd/probe-device-cpu"}} {
+		cmd := exec.Command("go", "build", "-o", b[0], b[1])
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "build", b[1], ":", err)
+			os.Exit(1)
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+const repo = ".."
+
+// probeRun runs probe with args and returns stdout; it fails the test on a
+// non-zero exit.
+func probeRun(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := probeCmd(args...).Output()
+	if err != nil {
+		stderr := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("probe %v: %v\n%s\n%s", args, err, out, stderr)
+	}
+	return string(out)
+}
+
+func probeCmd(args ...string) *exec.Cmd {
+	cmd := exec.Command(probeBin, args...)
+	cmd.Env = append(os.Environ(), "PROBE_LOG=error")
+	return cmd
+}
+
+// csvPair returns the result and details CSVs written into dir.
+func csvPair(t *testing.T, dir string) (string, string) {
+	t.Helper()
+	r, _ := filepath.Glob(filepath.Join(dir, "accuracy_checking_result_*.csv"))
+	d, _ := filepath.Glob(filepath.Join(dir, "accuracy_checking_details_*.csv"))
+	if len(r) != 1 || len(d) != 1 {
+		t.Fatalf("%s: want one result and one details CSV, got %v %v", dir, r, d)
+	}
+	return r[0], d[0]
+}
+
+func readRows(t *testing.T, path string) [][]string {
+	t.Helper()
+	rows, err := report.ReadCSV(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// statusOf maps row name -> status column (last-but-one for details,
+// columns 1-2 for results).
+func statuses(t *testing.T, dir string) (map[string][2]string, map[string]string, []string) {
+	t.Helper()
+	rp, dp := csvPair(t, dir)
+	res := map[string][2]string{}
+	var order []string
+	for _, r := range readRows(t, rp)[1:] {
+		res[r[0]] = [2]string{r[1], r[2]}
+		order = append(order, r[0])
+	}
+	det := map[string]string{}
+	for _, r := range readRows(t, dp)[1:] {
+		det[r[0]] = r[len(r)-2]
+		order = append(order, r[0])
+	}
+	return res, det, order
+}
+
+// On msprobe's own tensor dump of a conv net, every result and details
+// status equals msprobe's run_ut output, row for row.
+func TestConvnetTensorMatchesMsprobe(t *testing.T) {
+	out := t.TempDir()
+	stdout := probeRun(t, "run", "--framework", "pytorch", "--api-info", filepath.Join(repo, "examples/convnet/tensor/dump.json"), "-o", out, "--quiet")
+	if !strings.Contains(stdout, "APIs checked: 35") || !strings.Contains(stdout, "Result CSV:") {
+		t.Errorf("summary:\n%s", stdout)
+	}
+	gotRP, gotDP := csvPair(t, out)
+	wantRP, wantDP := csvPair(t, "testdata/msprobe/convnet_tensor")
+	got, want := readRows(t, gotRP), readRows(t, wantRP)
+	if len(got) != len(want) {
+		t.Fatalf("result rows: %d, msprobe %d", len(got), len(want))
+	}
+	for i := range want {
+		if strings.Join(got[i][:3], ",") != strings.Join(want[i][:3], ",") {
+			t.Errorf("result row %d: %v, msprobe %v", i, got[i], want[i])
+		}
+	}
+	got, want = readRows(t, gotDP), readRows(t, wantDP)
+	if len(got) != len(want) {
+		t.Fatalf("details rows: %d, msprobe %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i][0] != want[i][0] || got[i][21] != want[i][21] {
+			t.Errorf("details row %d: %s %s, msprobe %s %s", i, got[i][0], got[i][21], want[i][0], want[i][21])
+		}
+	}
+	if strings.Join(got[0], ",") != strings.Join(want[0], ",") {
+		t.Errorf("details header %v", got[0])
+	}
+}
+
+// forwardKeys counts the forward entries of a dump the way a reader of the
+// JSON would: keys whose last segment is "forward", plus module/cell
+// entries ("...forward.<n>").
+func forwardKeys(t *testing.T, path string) int {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil {
+		t.Fatal(err)
+	}
+	data := top
+	if d, ok := top["data"]; ok {
+		data = nil
+		if err := json.Unmarshal(d, &data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := 0
+	for k := range data {
+		segs := strings.Split(k, ".")
+		last := segs[len(segs)-1]
+		if last == "forward" || (len(segs) > 1 && segs[len(segs)-2] == "forward") {
+			n++
+		}
+	}
+	return n
+}
+
+// Every PyTorch and MindSpore dump of msprobe's unit tests: one result row
+// per dumped forward API and msprobe's exact details header.
+func TestUnitTestFixtures(t *testing.T) {
+	dumps, _ := filepath.Glob(filepath.Join(repo, "../shared/fixtures/msprobe-unit-tests/*.json"))
+	if len(dumps) == 0 {
+		t.Skip("../shared/fixtures is not present")
+	}
+	for _, d := range dumps {
+		fw := "pytorch"
+		if strings.Contains(d, "mindspore_ut_files") || strings.Contains(d, "mindspore_data_dump") {
+			fw = "mindspore"
+		}
+		t.Run(filepath.Base(d), func(t *testing.T) {
+			out := t.TempDir()
+			probeRun(t, "run", "--framework", fw, "--api-info", d, "-o", out, "--quiet")
+			rp, dp := csvPair(t, out)
+			rows := readRows(t, rp)
+			if got, want := len(rows)-1, forwardKeys(t, d); got != want {
+				t.Errorf("%d result rows, %d forward entries", got, want)
+			}
+			for _, r := range rows[1:] {
+				if r[1] == "SKIP" && strings.TrimSpace(r[3]) == "" {
+					t.Errorf("SKIP without a reason: %v", r)
+				}
+			}
+			flavor := report.PyTorch
+			if fw == "mindspore" {
+				flavor = report.MindSpore
+			}
+			if got := readRows(t, dp)[0]; strings.Join(got, ",") != strings.Join(report.DetailsHeader(flavor), ",") {
+				t.Errorf("details header %v", got)
+			}
+			raw, _ := os.ReadFile(dp)
+			if !bytes.HasPrefix(raw, []byte("\xEF\xBB\xBF")) || !bytes.Contains(raw, []byte("\r\n")) {
+				t.Error("details CSV lacks the BOM or CRLF records")
+			}
+		})
+	}
+}
+
+// fp16Dump is a float16 statistics dump made by real PyTorch.
+var fp16Dump = filepath.Join(repo, "examples/fp16/dump.json")
+
+// A planted 64-ULP defect in gelu turns exactly gelu's rows to error; with
+// no defect every API passes.
+func TestPlantedDefect(t *testing.T) {
+	clean, bad := t.TempDir(), t.TempDir()
+	probeRun(t, "run", "--api-info", fp16Dump, "-o", clean, "--quiet")
+	probeRun(t, "run", "--api-info", fp16Dump, "-o", bad, "--quiet", "--device-option", "defect=gelu:ulp=64")
+	cres, cdet, _ := statuses(t, clean)
+	bres, bdet, _ := statuses(t, bad)
+	for name, st := range cres {
+		if st[0] != "pass" || (st[1] != "pass" && st[1] != " ") {
+			t.Errorf("no defect: %s is %v", name, st)
+		}
+	}
+	for name, st := range bres {
+		if name == "Functional.gelu.0" {
+			if st != [2]string{"error", "error"} {
+				t.Errorf("defect: gelu is %v, want error/error", st)
+			}
+		} else if st != cres[name] {
+			t.Errorf("defect: %s changed from %v to %v", name, cres[name], st)
+		}
+	}
+	for name, st := range bdet {
+		if strings.HasPrefix(name, "Functional.gelu.0.") {
+			if st != "error" {
+				t.Errorf("defect: row %s is %s", name, st)
+			}
+		} else if st != cdet[name] {
+			t.Errorf("defect: row %s changed from %s to %s", name, cdet[name], st)
+		}
+	}
+}
+
+// Pointing the device role at the separately built plugin binary gives
+// byte-identical CSVs.
+func TestExternalPluginIdenticalCSVs(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "probe.toml")
+	toml := fmt.Sprintf("version = 1\n[run]\ndevice = \"ext\"\n[plugins.device.ext]\ncommand = %q\noptions = { mode = \"emulated\" }\n", cpuPlugin)
+	if err := os.WriteFile(cfg, []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, b := t.TempDir(), t.TempDir()
+	probeRun(t, "run", "--api-info", fp16Dump, "-o", a, "--quiet")
+	probeRun(t, "run", "--config", cfg, "--api-info", fp16Dump, "-o", b, "--quiet")
+	ar, ad := csvPair(t, a)
+	br, bd := csvPair(t, b)
+	for _, p := range [][2]string{{ar, br}, {ad, bd}} {
+		x, _ := os.ReadFile(p[0])
+		y, _ := os.ReadFile(p[1])
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s and %s differ", p[0], p[1])
+		}
+	}
+}
+
+// Statistics-mode results do not depend on the number of workers.
+func TestWorkersSameCSVs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	a, b := t.TempDir(), t.TempDir()
+	probeRun(t, "run", "--api-info", fp16Dump, "-o", a, "--quiet")
+	probeRun(t, "run", "--api-info", fp16Dump, "-o", b, "--quiet", "--workers", "3")
+	ar, ad := csvPair(t, a)
+	br, bd := csvPair(t, b)
+	for _, p := range [][2]string{{ar, br}, {ad, bd}} {
+		x, _ := os.ReadFile(p[0])
+		y, _ := os.ReadFile(p[1])
+		if !bytes.Equal(x, y) {
+			t.Errorf("1 worker and 3 workers differ: %s %s", p[0], p[1])
+		}
+	}
+}
+
+// A plugin killed in the middle of an API yields an error row for that
+// API and the same rows as a clean run for all the others; a hung plugin
+// likewise after the API timeout.
+func TestPluginCrashAndHang(t *testing.T) {
+	dump := filepath.Join(repo, "examples/convnet/tensor/dump.json")
+	clean := t.TempDir()
+	probeRun(t, "run", "--api-info", dump, "-o", clean, "--quiet")
+	cres, cdet, corder := statuses(t, clean)
+	for _, fault := range []string{"crash", "hang"} {
+		t.Run(fault, func(t *testing.T) {
+			if fault == "hang" && testing.Short() {
+				t.Skip("short")
+			}
+			out := t.TempDir()
+			stdout := probeRun(t, "run", "--api-info", dump, "-o", out, "--quiet", "--api-timeout", "3s",
+				"--device-option", "fault="+fault+":Functional.relu.0")
+			res, det, order := statuses(t, out)
+			if strings.Join(order, "|") == strings.Join(corder, "|") {
+				t.Error("the failed API kept all its rows")
+			}
+			for name, st := range cres {
+				if name == "Functional.relu.0" {
+					if res[name][0] != "error" {
+						t.Errorf("relu.0 after %s: %v", fault, res[name])
+					}
+					continue
+				}
+				if res[name] != st {
+					t.Errorf("%s: %v, clean run %v", name, res[name], st)
+				}
+			}
+			for name, st := range cdet {
+				if strings.HasPrefix(name, "Functional.relu.0.") {
+					continue
+				}
+				if det[name] != st {
+					t.Errorf("row %s: %s, clean run %s", name, det[name], st)
+				}
+			}
+			if !strings.Contains(stdout, "Functional.relu.0") {
+				t.Errorf("summary does not name the failed API:\n%s", stdout)
+			}
+		})
+	}
+}
+
+// pluginPids lists the processes whose parent is pid and whose command line
+// is "... plugin serve ...".
+func pluginChildren(pid int) []int {
+	var out []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) < 2 || f[1] != strconv.Itoa(pid) {
+			continue
+		}
+		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+		if bytes.Contains(cmd, []byte("plugin\x00serve")) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func alive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(f) > 0 && f[0] != "Z"
+}
+
+// While a run is going the framework, device and bench plugins are
+// separate processes; killing the host with SIGKILL leaves none behind.
+func TestSIGKILLHostLeavesNoPlugins(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("uses /proc")
+	}
+	cmd := probeCmd("run", "--api-info", filepath.Join(repo, "examples/convnet/tensor/dump.json"), "-o", t.TempDir(), "--quiet",
+		"--api-timeout", "10m", "--device-option", "fault=hang:Functional.relu.0")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var kids []int
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if kids = pluginChildren(cmd.Process.Pid); len(kids) >= 3 {
+			break
+		}
+	}
+	if len(kids) < 3 {
+		t.Fatalf("want framework, device and bench plugin processes, found %v", kids)
+	}
+	time.Sleep(500 * time.Millisecond) // let the run reach the hanging API
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	var left []int
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		left = left[:0]
+		for _, k := range kids {
+			if alive(k) {
+				left = append(left, k)
+			}
+		}
+		if len(left) == 0 {
+			return
+		}
+	}
+	for _, k := range left {
+		syscall.Kill(k, syscall.SIGKILL)
+	}
+	t.Fatalf("plugins %v outlived the SIGKILLed host", left)
+}
+
+// A run cut short and resumed from its result CSV ends with the same rows
+// as an uninterrupted run.
+func TestResume(t *testing.T) {
+	full := t.TempDir()
+	probeRun(t, "run", "--api-info", fp16Dump, "-o", full, "--quiet")
+	fr, fd := csvPair(t, full)
+	cut := t.TempDir()
+	probeRun(t, "run", "--api-info", fp16Dump, "-o", cut, "--quiet")
+	cr, cd := csvPair(t, cut)
+	// Keep the header and the first 4 APIs; leave the details of the 5th
+	// as an interrupted run would (details written, result row not).
+	rows := readRows(t, cr)
+	keep := map[string]bool{}
+	var buf bytes.Buffer
+	buf.WriteString("\xEF\xBB\xBF")
+	for i, r := range rows[:5] {
+		buf.Write(report.Record(r))
+		if i > 0 {
+			keep[r[0]] = true
+		}
+	}
+	os.WriteFile(cr, buf.Bytes(), 0o640)
+	fifth := rows[5][0]
+	buf.Reset()
+	buf.WriteString("\xEF\xBB\xBF")
+	for i, r := range readRows(t, cd) {
+		name := r[0]
+		api := name[:max(strings.Index(name, ".forward.output."), strings.Index(name, ".backward.output."), 0)]
+		if i == 0 || keep[api] || api == fifth {
+			buf.Write(report.Record(r))
+		}
+	}
+	os.WriteFile(cd, buf.Bytes(), 0o640)
+	stdout := probeRun(t, "run", "--api-info", fp16Dump, "--resume", cr, "--quiet")
+	if !strings.Contains(stdout, "already done before resume: 4") {
+		t.Errorf("summary:\n%s", stdout)
+	}
+	for _, p := range [][2]string{{fr, cr}, {fd, cd}} {
+		x, _ := os.ReadFile(p[0])
+		y, _ := os.ReadFile(p[1])
+		if !bytes.Equal(x, y) {
+			t.Errorf("resumed %s differs from the uninterrupted run", filepath.Base(p[1]))
+		}
+	}
+}
+
+func TestPluginsCommand(t *testing.T) {
+	out := probeRun(t, "plugins")
+	for _, want := range []string{"framework  pytorch", "framework  mindspore", "device     cpu ", "device     cpu-emulated", "float16"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("probe plugins output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run"}, "--api-info"},
+		{[]string{"run", "--api-info", "/nonexistent/dump.json"}, "/nonexistent/dump.json"},
+		{[]string{"run", "--api-info", fp16Dump, "--framework", "jax"}, "pytorch or mindspore"},
+		{[]string{"frobnicate"}, "unknown command"},
+		{[]string{"run", "--api-info", fp16Dump, "--device", "nope"}, `no device plugin "nope"`},
+	} {
+		out, err := probeCmd(c.args...).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), c.want) {
+			t.Errorf("probe %v: err=%v, output %q lacks %q", c.args, err, out, c.want)
+		}
+	}
+}
+
+func TestMsprobeAliases(t *testing.T) {
+	out := t.TempDir()
+	probeRun(t, "-f", "pytorch", "run_ut", "-api_info", fp16Dump, "-o", out, "--quiet", "-d", "0")
+	csvPair(t, out)
+}
+
+func TestMindSporeExample(t *testing.T) {
+	out := t.TempDir()
+	stdout := probeRun(t, "run", "--framework", "mindspore", "--api-info", filepath.Join(repo, "examples/mindspore/relu_statistics.json"), "-o", out, "--quiet")
+	if !strings.Contains(stdout, "pass: 1") {
+		t.Errorf("summary:\n%s", stdout)
+	}
+	rp, _ := csvPair(t, out)
+	if got := readRows(t, rp); len(got) != 2 || got[1][0] != "MintFunctional.relu.0" || got[1][1] != "pass" {
+		t.Errorf("rows %v", got)
+	}
+}
