@@ -60,9 +60,6 @@ func broadcastOperands(compute tensor.DType, in ...*array) (*operands, error) {
 // get reads operand i at output position k.
 func (o *operands) get(i, k int) float64 { return at(o.vals[i], o.maps[i], k) }
 
-// n is the number of output elements.
-func (o *operands) n() int { return tensor.NumElements(o.shape) }
-
 // gradFor reduces an output-shaped gradient to input i's shape, or returns
 // nil when input i takes no gradient.
 func gradFor(c *call, i int, g []float64, outShape []int) *array {
@@ -79,16 +76,6 @@ func gradData(g *array, n int) []float64 {
 		return make([]float64, n)
 	}
 	return g.data
-}
-
-// anyGrad reports whether some input requires a gradient.
-func anyGrad(c *call) bool {
-	for _, r := range c.requiresGrad {
-		if r {
-			return true
-		}
-	}
-	return false
 }
 
 // notImplemented is PyTorch's dispatch error for a dtype a kernel lacks.

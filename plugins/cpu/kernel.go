@@ -78,9 +78,6 @@ func (a *array) clone() *array {
 // rank is the number of dimensions (0 for a 0-d tensor or a scalar).
 func (a *array) rank() int { return len(a.shape) }
 
-// isFloat reports whether the array holds a floating-point dtype.
-func (a *array) isFloat() bool { return a.dtype.IsFloat() }
-
 // sameShape reports whether two shapes are equal.
 func sameShape(a, b []int) bool {
 	if len(a) != len(b) {

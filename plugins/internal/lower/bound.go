@@ -124,15 +124,6 @@ func (b *bound) float(name string) (float64, error) {
 	return 0, b.argErr(name, "expected float, got %s", kindName(a))
 }
 
-// optFloat returns a float argument that may be None.
-func (b *bound) optFloat(name string) (v float64, set bool, err error) {
-	if b.isNone(name) {
-		return 0, false, nil
-	}
-	v, err = b.float(name)
-	return v, err == nil, err
-}
-
 // boolean returns a bool argument.
 func (b *bound) boolean(name string) (bool, error) {
 	a := b.vals[name]
