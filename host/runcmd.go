@@ -162,6 +162,9 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	if err != nil {
 		return err
 	}
+	for _, warn := range d.Warnings {
+		fmt.Fprintf(stderr, "probe: warning: %s: %s\n", d.Path, warn)
+	}
 	flavor := report.PyTorch
 	if cfg.Run.Framework == "mindspore" {
 		flavor = report.MindSpore

@@ -81,8 +81,8 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	var entries []*dump.Entry
 	sum := &Summary{}
 	for _, e := range o.Dump.Entries {
-		if e.Forward == nil && e.Skip == "" {
-			continue // backward-only key: nothing to run
+		if !writesRow(e) {
+			continue
 		}
 		if o.Done[e.Name] {
 			sum.Resumed++
@@ -163,6 +163,23 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	}
 	sort.SliceStable(sum.Worst, func(i, j int) bool { return rank(sum.Worst[i]) < rank(sum.Worst[j]) })
 	return sum, nil
+}
+
+// writesRow says whether an entry gets rows: every forward entry does —
+// checked, or SKIP with the reason, also Module/Cell/Primitive entries that
+// msprobe passes over silently (docs/compat.md) — except names a spreadsheet
+// would run as a formula, which are only reported as warnings. Backward-only
+// keys get no row.
+func writesRow(e *dump.Entry) bool {
+	if dump.UnsafeName(e.Name) {
+		return false
+	}
+	if e.Forward != nil {
+		return true
+	}
+	segs := strings.Split(e.Key, ".")
+	n := len(segs)
+	return e.Skip != "" && (segs[n-1] == "forward" || (n >= 2 && segs[n-2] == "forward"))
 }
 
 func rank(w Worst) int {

@@ -1,0 +1,213 @@
+package dump
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// csvInjection is msprobe's guard against names a spreadsheet would run as
+// a formula: a leading + - = % @ (or their full-width forms), or one after
+// a ';'.
+var csvInjection = regexp.MustCompile(`^[＋－＝％＠+\-=%@]|;[＋－＝％＠+\-=%@]`)
+
+// UnsafeName reports whether an API name would be interpreted as a formula
+// by a spreadsheet (msprobe's CSV-injection blacklist).
+func UnsafeName(name string) bool { return csvInjection.MatchString(name) }
+
+// MindSporeTensorMethods is the allow-list of MindSpore Tensor methods the
+// checker accepts (checker_support_api.yaml, key "tensor"; MindSpore spec,
+// appendix A).
+var MindSporeTensorMethods = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`add_ add addmm_ all allclose any bool byte ceil clamp
+		contiguous copy_ cos clone cumprod expand_as flatten float half int is_contiguous isnan item log log2
+		long masked_fill max mean min numel numpy repeat repeat_interleave reshape round select sin size
+		split sqrt square sub swapaxes to t tolist topk transpose trunc type unsqueeze view view_as fill_
+		floor_ clamp_ type_as zero_`) {
+		MindSporeTensorMethods[n] = true
+	}
+}
+
+// MindSporeFusionAPIs are the MindSpore Functional APIs the checker
+// accepts.
+var MindSporeFusionAPIs = map[string]bool{"flash_attention_score": true}
+
+// Skip reasons.
+const (
+	moduleSkip    = "Module entry: modules are not checked (API-level dumps only)"
+	cellSkip      = "Cell entry: cells are not checked (API-level dumps only)"
+	primitiveSkip = "Primitive entries are not checked"
+	jitSkip       = "Jit entries are not checked"
+)
+
+// notSupported is msprobe's text for APIs run_ut refuses.
+func notSupported(name string) string {
+	return fmt.Sprintf("API %s not support for run ut. SKIP.", name)
+}
+
+// classify pairs forward and backward keys by API name and decides which
+// entries are checked.
+func classify(d *Dump, raws []*rawEntry, data []byte) []*Entry {
+	var out []*Entry
+	byName := map[string]*Entry{}
+	mindtorch := strings.EqualFold(d.FileFramework, "mindtorch")
+	for _, r := range raws {
+		if r.dir == "" {
+			out = append(out, nonAPIEntry(d, r.key))
+			continue
+		}
+		name := r.key[:len(r.key)-len(r.dir)-1]
+		e := byName[name]
+		if e == nil {
+			e = &Entry{Name: name, Key: r.key}
+			byName[name] = e
+			out = append(out, e)
+			segs := strings.Split(name, ".")
+			e.Type = segs[0]
+			if d.Framework == PyTorch {
+				classifyPyTorch(e, segs)
+			} else {
+				classifyMindSpore(e, segs, mindtorch)
+			}
+			if e.Skip == "" && UnsafeName(name) {
+				e.Skip = fmt.Sprintf("API name %q starts (or continues after ';') with a character a spreadsheet would run as a formula (+ - = %% @); it is not checked and not written to the CSVs", name)
+				e.Silent = true
+				d.Warnings = append(d.Warnings, "skipped entry "+fmt.Sprintf("%q", name)+": "+e.Skip)
+			}
+		}
+		fieldErr := func(fe *fieldError) *entryError {
+			ee := &entryError{file: d.Path, key: r.key, field: fe.field, msg: fe.msg}
+			if fe.off > 0 {
+				ee.line, ee.col = positionOf(data, fe.off)
+			}
+			return ee
+		}
+		if r.dir == "forward" {
+			// A repeated key replaces the earlier body (Python's dict).
+			e.Key, e.Forward, e.Err = r.key, r.fwd, nil
+			if r.ferr != nil {
+				ee := fieldErr(r.ferr)
+				e.Forward, e.Err = nil, ee
+				if e.Skip == "" { // a name-based reason comes first
+					e.Skip = ee.reason()
+				}
+			}
+			continue
+		}
+		r.bwd.Key = r.key
+		if r.berr != nil {
+			ee := fieldErr(r.berr)
+			r.bwd.Err, r.bwd.Skip = ee, ee.reason()
+		}
+		e.Backward = r.bwd
+	}
+	// An entry whose forward was rejected keeps its Skip (a SKIP row); one
+	// that only has a backward key keeps Forward nil and gets no row, like
+	// in msprobe, which iterates the forward keys.
+	for _, e := range out {
+		if e.Forward == nil && e.Err == nil && e.Backward != nil {
+			e.Silent = true
+			if e.Skip == "" {
+				e.Skip = "backward-only entry: the dump has no forward call to replay"
+			}
+		}
+	}
+	return out
+}
+
+// nonAPIEntry makes the entry of a key that is not "<api>.forward" or
+// "<api>.backward".
+func nonAPIEntry(d *Dump, key string) *Entry {
+	segs := strings.Split(key, ".")
+	e := &Entry{Name: key, Key: key, Type: segs[0], Silent: true}
+	switch {
+	case segs[0] == "Module":
+		e.Skip = moduleSkip
+	case segs[0] == "Cell":
+		e.Skip = cellSkip
+	case segs[len(segs)-1] == "parameters_grad":
+		e.Skip = "parameter-gradient entry: not an API call"
+	default:
+		e.Skip = fmt.Sprintf("entry %q is not an API call: the last segment of its name must be \"forward\" or \"backward\"", key)
+		if d.Framework == PyTorch {
+			// msprobe aborts the whole run here; probe skips the key and
+			// says so in the CSV.
+			e.Silent = false
+		}
+		d.Warnings = append(d.Warnings, e.Skip)
+	}
+	return e
+}
+
+// classifyPyTorch applies run_ut's name rules (§3.3, §3.4) by segment.
+func classifyPyTorch(e *Entry, segs []string) {
+	switch len(segs) {
+	case 3:
+		e.API, e.Index = segs[1], segs[2]
+	case 4:
+		e.API, e.Index = segs[1]+"."+segs[2], segs[3]
+	}
+	switch {
+	case e.Type == "Module" || e.Type == "Cell":
+		e.Skip, e.Silent = moduleSkip, true
+	case e.Type == "Distributed" || e.Type == "MindSpeed":
+		e.Skip = notSupported(e.Name)
+	case e.API == "":
+		e.Skip = notSupported(e.Name)
+	}
+}
+
+// classifyMindSpore applies the checkability test of the MindSpore spec
+// (§3.2) and the three-segment rule of callable resolution (§4.1).
+func classifyMindSpore(e *Entry, segs []string, mindtorch bool) {
+	if len(segs) < 3 {
+		e.Skip, e.Silent = fmt.Sprintf("entry %q is not an API call: the name needs <type>.<api>.<index>", e.Name), true
+		return
+	}
+	real := strings.Join(segs[1:len(segs)-1], ".")
+	e.API, e.Index = real, segs[len(segs)-1]
+	switch {
+	case e.Type == "Cell" || e.Type == "Module":
+		e.Skip, e.Silent = cellSkip, true
+		return
+	case e.Type == "Primitive":
+		e.Skip, e.Silent = primitiveSkip, true
+		return
+	case e.Type == "Jit":
+		e.Skip, e.Silent = jitSkip, true
+		return
+	case e.Type == "Distributed" || e.Type == "MintDistributed":
+		e.Skip, e.Silent = fmt.Sprintf("%s APIs are not checked", e.Type), true
+		return
+	}
+	if mindtorch {
+		switch e.Type {
+		case "Torch", "Functional", "Tensor":
+		default:
+			e.Skip, e.Silent = fmt.Sprintf("%s APIs are not checked in MindTorch dumps (only Torch, Functional and Tensor)", e.Type), true
+			return
+		}
+	} else {
+		switch e.Type {
+		case "Mint", "MintFunctional":
+		case "Tensor":
+			if !MindSporeTensorMethods[real] {
+				e.Skip, e.Silent = fmt.Sprintf("MindSpore Tensor method %q is not in the checker's supported list", real), true
+				return
+			}
+		case "Functional":
+			if !MindSporeFusionAPIs[real] {
+				e.Skip, e.Silent = fmt.Sprintf("MindSpore Functional API %q is not checked (only flash_attention_score)", real), true
+				return
+			}
+		default:
+			e.Skip, e.Silent = fmt.Sprintf("%s APIs are not checked (MindSpore checks Mint, MintFunctional, the supported Tensor methods and flash_attention_score)", e.Type), true
+			return
+		}
+	}
+	if len(segs) != 3 {
+		e.Skip = fmt.Sprintf("API name %q must have exactly three segments <type>.<api>.<index> to be resolved", e.Name)
+	}
+}
