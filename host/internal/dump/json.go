@@ -81,19 +81,6 @@ func (v *jvalue) get(key string) *jvalue {
 	return nil
 }
 
-// has reports whether an object has a member named key.
-func (v *jvalue) has(key string) bool {
-	if v == nil || v.kind != jObject {
-		return false
-	}
-	for _, m := range v.obj {
-		if m.key == key {
-			return true
-		}
-	}
-	return false
-}
-
 // isInt reports whether a number was written as an integer literal.
 func (v *jvalue) isInt() bool {
 	if v.kind != jNumber {

@@ -39,8 +39,8 @@ type Metric struct {
 func (m Metric) Set() bool { return m.Format != Unset }
 
 // fixed, f32 and integer build metrics.
-func fixed(v float64) Metric   { return Metric{Format: Fixed, V: v} }
-func f32(v float64) Metric     { return Metric{Format: Float32, V: float64(float32(v))} }
+func fixed(v float64) Metric { return Metric{Format: Fixed, V: v} }
+func f32(v float64) Metric   { return Metric{Format: Float32, V: float64(float32(v))} }
 
 // Column indexes of the PyTorch details CSV metric block (columns 5..21).
 const (
