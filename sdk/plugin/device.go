@@ -1,0 +1,287 @@
+package plugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"sync"
+
+	"google.golang.org/grpc"
+
+	"github.com/probe-dev/probe/sdk/device"
+	pb "github.com/probe-dev/probe/sdk/internal/pb/probev1"
+	"github.com/probe-dev/probe/sdk/transport"
+)
+
+// callOptions cap every message the host sends or accepts at 4 MiB: bulk
+// data never travels inline.
+var callOptions = []grpc.CallOption{
+	grpc.MaxCallSendMsgSize(transport.MaxMessageSize),
+	grpc.MaxCallRecvMsgSize(transport.MaxMessageSize),
+}
+
+// ---- plugin side ----
+
+type deviceServer struct {
+	pb.UnimplementedDeviceServer
+	impl  device.Device
+	opts  transport.Options
+	cache *transport.Cache
+}
+
+func newDeviceServer(impl device.Device, opts transport.Options) *deviceServer {
+	return &deviceServer{impl: impl, opts: opts.Normalized(), cache: transport.NewCache(0)}
+}
+
+// recoverPanic turns a panic of the implementation into an error result.
+func recoverPanic(method string, errp *error) {
+	if r := recover(); r != nil {
+		Logger().Error("plugin implementation panicked", "method", method, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+		*errp = fmt.Errorf("plugin panicked in %s: %v", method, r)
+	}
+}
+
+func (s *deviceServer) Describe(ctx context.Context, _ *pb.DeviceDescribeRequest) (*pb.DeviceDescribeResponse, error) {
+	info, err := func() (info *device.Info, err error) {
+		defer recoverPanic("Describe", &err)
+		return s.impl.Describe(ctx)
+	}()
+	if err == nil && info == nil {
+		err = errors.New("Describe returned no information")
+	}
+	if err != nil {
+		return &pb.DeviceDescribeResponse{Error: errorToPB(err)}, nil
+	}
+	return deviceInfoToPB(info), nil
+}
+
+func (s *deviceServer) Configure(ctx context.Context, req *pb.ConfigureRequest) (*pb.ConfigureResponse, error) {
+	cfg := device.Config{DeviceID: int(req.GetDeviceId()), Options: req.GetOptions()}
+	err := func() (err error) {
+		defer recoverPanic("Configure", &err)
+		return s.impl.Configure(ctx, cfg)
+	}()
+	if err != nil {
+		return &pb.ConfigureResponse{Error: errorToPB(err)}, nil
+	}
+	return &pb.ConfigureResponse{}, nil
+}
+
+func (s *deviceServer) Execute(ctx context.Context, req *pb.ExecuteRequest) (*pb.ExecuteResponse, error) {
+	fail := func(err error) (*pb.ExecuteResponse, error) {
+		return &pb.ExecuteResponse{Error: errorToPB(err)}, nil
+	}
+	s.cache.Retire(req.GetRetiredSegments())
+
+	var seg *transport.Segment
+	if sp := req.GetSegment(); sp != nil && !s.opts.DisableShm {
+		sg, release, err := s.cache.Acquire(sp.GetId(), sp.GetPath())
+		if err != nil {
+			return fail(fmt.Errorf("attach shared memory: %w", err))
+		}
+		seg = sg
+		defer func() {
+			_ = seg.ReleaseViews()
+			release()
+		}()
+	}
+
+	// Inputs in shared memory are views of the segment unless the device
+	// asked for copies. base ends up past every input, so that outputs are
+	// written after them and outputs that are inputs cost nothing.
+	copyInputs := false
+	if r, ok := s.impl.(InputRetainer); ok {
+		copyInputs = r.RetainsInputs()
+	}
+	var base int64
+	resolve := func(ref transport.Ref) ([]byte, error) {
+		if end := int64(ref.Offset + ref.Length); end > base {
+			base = end
+		}
+		if copyInputs {
+			return transport.ReadRef(seg, ref)
+		}
+		return transport.ViewRef(seg, ref)
+	}
+
+	dreq, err := execRequestFromPB(req, resolve)
+	if err != nil {
+		return fail(fmt.Errorf("decode request: %w", err))
+	}
+	res, err := func() (res *device.ExecResult, err error) {
+		defer recoverPanic("Execute", &err)
+		return s.impl.Execute(ctx, dreq)
+	}()
+	if err != nil {
+		return fail(err)
+	}
+	if res == nil {
+		return fail(errors.New("Execute returned no result"))
+	}
+
+	pk := transport.NewPacker(s.opts, seg)
+	pk.SetBase(base)
+	resp := &pb.ExecuteResponse{}
+	if resp.Outputs, err = optTensorsToPB(res.Outputs, pk, "output"); err != nil {
+		return fail(fmt.Errorf("encode result: %w", err))
+	}
+	if resp.InputGrads, err = optTensorsToPB(res.InputGrads, pk, "input gradient"); err != nil {
+		return fail(fmt.Errorf("encode result: %w", err))
+	}
+	if err := pk.Commit(); err != nil {
+		return fail(fmt.Errorf("encode result: %w", err))
+	}
+	return resp, nil
+}
+
+// InputRetainer may be implemented by a served device. By default the
+// tensors of an ExecRequest that arrive through shared memory are views of
+// that memory, valid only until Execute returns: the device may read them,
+// overwrite them and return them as outputs (which then cost no copy), but
+// must not keep them. A device whose RetainsInputs returns true gets
+// private copies instead, at the cost of one copy per input.
+type InputRetainer interface {
+	RetainsInputs() bool
+}
+
+func execRequestFromPB(req *pb.ExecuteRequest, resolve resolver) (*device.ExecRequest, error) {
+	attrs, err := attrsFromPB(req.GetAttrs())
+	if err != nil {
+		return nil, err
+	}
+	inputs, err := valuesFromPB(req.GetInputs(), resolve)
+	if err != nil {
+		return nil, err
+	}
+	grads, err := optTensorsFromPB(req.GetGradOutputs(), resolve, "grad output")
+	if err != nil {
+		return nil, err
+	}
+	return &device.ExecRequest{
+		API:          req.GetApi(),
+		Op:           req.GetOp(),
+		Attrs:        attrs,
+		Inputs:       inputs,
+		RequiresGrad: req.GetRequiresGrad(),
+		Backward:     req.GetBackward(),
+		GradOutputs:  grads,
+		Seed:         req.GetSeed(),
+	}, nil
+}
+
+// ---- host side ----
+
+type deviceClient struct {
+	rpc  pb.DeviceClient
+	opts transport.Options
+	pool *transport.Pool
+
+	mu    sync.Mutex
+	noShm bool // Describe said the plugin cannot use shared memory
+}
+
+func newDeviceClient(rpc pb.DeviceClient, opts transport.Options) *deviceClient {
+	return &deviceClient{rpc: rpc, opts: opts.Normalized(), pool: transport.NewPool(transport.PoolOptions{})}
+}
+
+// Close releases the client's shared-memory segments.
+func (c *deviceClient) Close() error { return c.pool.Close() }
+
+func (c *deviceClient) Describe(ctx context.Context) (*device.Info, error) {
+	resp, err := c.rpc.Describe(ctx, &pb.DeviceDescribeRequest{}, callOptions...)
+	if err != nil {
+		return nil, rpcError("Describe", err)
+	}
+	if e := resp.GetError(); e != nil {
+		return nil, errorFromPB(e)
+	}
+	info, err := deviceInfoFromPB(resp)
+	if err != nil {
+		return nil, fmt.Errorf("plugin Describe: %w", err)
+	}
+	c.mu.Lock()
+	c.noShm = !slices.Contains(resp.GetPlugin().GetCapabilities(), CapShm)
+	c.mu.Unlock()
+	return info, nil
+}
+
+func (c *deviceClient) Configure(ctx context.Context, cfg device.Config) error {
+	resp, err := c.rpc.Configure(ctx, &pb.ConfigureRequest{DeviceId: int64(cfg.DeviceID), Options: cfg.Options}, callOptions...)
+	if err != nil {
+		return rpcError("Configure", err)
+	}
+	return errorFromPB(resp.GetError())
+}
+
+func (c *deviceClient) Execute(ctx context.Context, req *device.ExecRequest) (res *device.ExecResult, err error) {
+	if req == nil {
+		return nil, errors.New("plugin Execute: nil request")
+	}
+	c.mu.Lock()
+	useShm := !c.noShm && !c.opts.DisableShm
+	c.mu.Unlock()
+
+	var seg *transport.Segment
+	if useShm {
+		if seg, err = c.pool.Get(); err != nil {
+			if errors.Is(err, transport.ErrClosed) {
+				return nil, rpcError("Execute", errConnClosed)
+			}
+			return nil, fmt.Errorf("plugin Execute: shared memory: %w", err)
+		}
+	}
+	// The segment goes back to the pool only when the plugin has certainly
+	// finished with it: after a response.
+	reusable := false
+	defer func() { c.pool.Put(seg, reusable) }()
+
+	pk := transport.NewPacker(c.opts, seg)
+	preq := &pb.ExecuteRequest{
+		Api:          req.API,
+		Op:           req.Op,
+		RequiresGrad: req.RequiresGrad,
+		Backward:     req.Backward,
+		Seed:         req.Seed,
+	}
+	if preq.Attrs, err = attrsToPB(req.Attrs); err != nil {
+		return nil, fmt.Errorf("plugin Execute %s: %w", req.Op, err)
+	}
+	if preq.Inputs, err = valuesToPB(req.Inputs, pk); err != nil {
+		return nil, fmt.Errorf("plugin Execute %s: %w", req.Op, err)
+	}
+	if preq.GradOutputs, err = optTensorsToPB(req.GradOutputs, pk, "grad output"); err != nil {
+		return nil, fmt.Errorf("plugin Execute %s: %w", req.Op, err)
+	}
+	if err := pk.Commit(); err != nil {
+		return nil, fmt.Errorf("plugin Execute %s: %w", req.Op, err)
+	}
+	if seg != nil {
+		preq.Segment = &pb.Segment{Id: seg.ID(), Path: seg.Path()}
+	}
+	retired := c.pool.TakeRetired()
+	preq.RetiredSegments = retired
+
+	resp, err := c.rpc.Execute(ctx, preq, callOptions...)
+	if err != nil {
+		c.pool.ReturnRetired(retired)
+		return nil, rpcError("Execute", err)
+	}
+	reusable = true
+	if e := resp.GetError(); e != nil {
+		return nil, errorFromPB(e)
+	}
+	resolve := func(ref transport.Ref) ([]byte, error) { return transport.ReadRef(seg, ref) }
+	if seg == nil {
+		resolve = nil
+	}
+	out := &device.ExecResult{}
+	if out.Outputs, err = optTensorsFromPB(resp.GetOutputs(), resolve, "output"); err != nil {
+		return nil, fmt.Errorf("plugin Execute %s: decode result: %w", req.Op, err)
+	}
+	if out.InputGrads, err = optTensorsFromPB(resp.GetInputGrads(), resolve, "input gradient"); err != nil {
+		return nil, fmt.Errorf("plugin Execute %s: decode result: %w", req.Op, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,7 @@
+//go:build unix && !linux
+
+package plugin
+
+import "golang.org/x/sys/unix"
+
+func dupOnto(oldfd, newfd int) error { return unix.Dup2(oldfd, newfd) }

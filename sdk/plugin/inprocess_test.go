@@ -1,0 +1,418 @@
+package plugin_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/probe-dev/probe/sdk/device"
+	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/plugin"
+	"github.com/probe-dev/probe/sdk/plugin/plugintest"
+	"github.com/probe-dev/probe/sdk/tensor"
+	"github.com/probe-dev/probe/sdk/transport"
+)
+
+// recorder records a deep copy of every request and answers with canned
+// results, or by echoing its tensor inputs.
+type recorder struct {
+	mu      sync.Mutex
+	reqs    []*device.ExecRequest
+	cfg     device.Config
+	result  *device.ExecResult
+	err     error
+	panicky bool
+	retain  bool
+}
+
+func (r *recorder) Describe(context.Context) (*device.Info, error) {
+	return &device.Info{Name: "rec", Version: "9.9.9", SDKVersion: "bogus", ProtocolVersion: 42, Description: "records",
+		Ops: []device.OpSupport{{Op: "add", DTypes: []tensor.DType{tensor.Float16, tensor.Int64}, Backward: true}, {Op: "sum"}}}, nil
+}
+
+func (r *recorder) Configure(_ context.Context, cfg device.Config) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cfg = cfg
+	return nil
+}
+
+// clone deep-copies t, keeping an empty Data non-nil.
+func clone(t *tensor.Tensor) *tensor.Tensor {
+	return &tensor.Tensor{DType: t.DType, Shape: append([]int(nil), t.Shape...), Data: append([]byte{}, t.Data...)}
+}
+
+func cloneReq(req *device.ExecRequest) *device.ExecRequest {
+	c := *req
+	c.Inputs = nil
+	for _, v := range req.Inputs {
+		if v.Tensor != nil {
+			v.Tensor = clone(v.Tensor)
+		}
+		c.Inputs = append(c.Inputs, v)
+	}
+	c.GradOutputs = nil
+	for _, g := range req.GradOutputs {
+		if g != nil {
+			g = clone(g)
+		}
+		c.GradOutputs = append(c.GradOutputs, g)
+	}
+	return &c
+}
+
+func (r *recorder) Execute(_ context.Context, req *device.ExecRequest) (*device.ExecResult, error) {
+	if r.panicky {
+		panic("kernel exploded")
+	}
+	r.mu.Lock()
+	r.reqs = append(r.reqs, cloneReq(req))
+	r.mu.Unlock()
+	if r.err != nil || r.result != nil {
+		return r.result, r.err
+	}
+	res := &device.ExecResult{}
+	for _, v := range req.Inputs {
+		res.Outputs = append(res.Outputs, v.Tensor)
+	}
+	return res, nil
+}
+
+func (r *recorder) RetainsInputs() bool { return r.retain }
+
+func randTensor(dt tensor.DType, shape []int, seed byte) *tensor.Tensor {
+	t := tensor.New(dt, shape)
+	x := uint32(seed) + 1
+	for i := range t.Data {
+		x = x*1664525 + 1013904223
+		t.Data[i] = byte(x >> 24)
+	}
+	return t
+}
+
+func TestDeviceRoundTripInProcess(t *testing.T) {
+	rec := &recorder{}
+	d := plugintest.Device(t, rec)
+	ctx := context.Background()
+
+	info, err := d.Describe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantInfo := &device.Info{Name: "rec", Version: "9.9.9", SDKVersion: plugin.SDKVersion, ProtocolVersion: plugin.ProtocolVersion, Description: "records",
+		Ops: []device.OpSupport{{Op: "add", DTypes: []tensor.DType{tensor.Float16, tensor.Int64}, Backward: true}, {Op: "sum"}}}
+	if !reflect.DeepEqual(info, wantInfo) {
+		t.Fatalf("Describe:\n got %+v\nwant %+v", info, wantInfo)
+	}
+	if err := d.Configure(ctx, device.Config{DeviceID: 3, Options: map[string]string{"op_timeout": "60s"}}); err != nil {
+		t.Fatal(err)
+	}
+	if rec.cfg.DeviceID != 3 || rec.cfg.Options["op_timeout"] != "60s" {
+		t.Fatalf("Configure: %+v", rec.cfg)
+	}
+
+	scalar0d := tensor.FromFloat64s(tensor.Float64, nil, []float64{2.5})
+	empty := tensor.New(tensor.Float32, []int{0, 3})
+	big := randTensor(tensor.BFloat16, []int{1024, 700}, 1) // 1.4 MiB: shared memory
+	req := &device.ExecRequest{
+		API: "Functional.add.0",
+		Op:  "add",
+		Attrs: ops.Attrs{
+			"alpha":  ops.FloatAttr(0.5),
+			"dim":    ops.IntsAttr(1, -1),
+			"keep":   ops.BoolAttr(true),
+			"mode":   ops.StringAttr("mean"),
+			"none":   ops.NoneAttr(),
+			"scales": ops.FloatsAttr(1.5, 2),
+			"n":      ops.IntAttr(-7),
+		},
+		Inputs:       []ops.Value{ops.T(scalar0d), ops.None, ops.I(-3), ops.B(true), ops.F(0.25), ops.T(empty), ops.T(big)},
+		RequiresGrad: []bool{true, false, false, false, false, false, true},
+		Backward:     true,
+		GradOutputs:  []*tensor.Tensor{nil, big},
+		Seed:         1234,
+	}
+	res, err := d.Execute(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rec.reqs[0]
+	if !reflect.DeepEqual(got, req) {
+		t.Fatalf("request changed on the way:\n got %+v\nwant %+v", got, req)
+	}
+	if len(res.Outputs) != 7 || res.Outputs[1] != nil || res.Outputs[2] != nil {
+		t.Fatalf("outputs: %v", res.Outputs)
+	}
+	for _, i := range []int{0, 5, 6} {
+		if !reflect.DeepEqual(res.Outputs[i], req.Inputs[i].Tensor) {
+			t.Fatalf("output %d differs", i)
+		}
+	}
+	if res.Outputs[5].Data == nil {
+		t.Fatal("empty tensor came back with nil Data")
+	}
+}
+
+func TestResultsAreIndependentCopies(t *testing.T) {
+	d := plugintest.Device(t, &recorder{})
+	ctx := context.Background()
+	a := randTensor(tensor.Float32, []int{1 << 20}, 1) // 4 MiB
+	b := randTensor(tensor.Float32, []int{1 << 20}, 2)
+	ra, err := d.Execute(ctx, &device.ExecRequest{Op: "id", Inputs: []ops.Value{ops.T(a)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := ra.Outputs[0]
+	if _, err := d.Execute(ctx, &device.ExecRequest{Op: "id", Inputs: []ops.Value{ops.T(b)}}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(keep.Data, a.Data) {
+		t.Fatal("a result changed when the segment was reused")
+	}
+	keep.Data[0] ^= 0xff // the caller owns it
+}
+
+// TestInputViews documents the plugin-side contract: by default the inputs
+// are views of the shared segment, so a device that keeps one sees it
+// change when the segment is reused; an InputRetainer gets private copies.
+func TestInputViews(t *testing.T) {
+	for _, retain := range []bool{false, true} {
+		t.Run(fmt.Sprint("retain=", retain), func(t *testing.T) {
+			r := &retainer{retain: retain}
+			d := plugintest.Device(t, r)
+			first := randTensor(tensor.Float32, []int{1 << 19}, 5)
+			second := randTensor(tensor.Float32, []int{1 << 19}, 6)
+			for _, x := range []*tensor.Tensor{first, second} {
+				res, err := d.Execute(context.Background(), &device.ExecRequest{Op: "x", Inputs: []ops.Value{ops.T(x)}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(res.Outputs[0].Data, x.Data) {
+					t.Fatal("echoed view differs")
+				}
+			}
+			want := first
+			if !retain {
+				want = second // the first call's view now shows the second input
+			}
+			if !bytes.Equal(r.kept, want.Data) {
+				t.Fatalf("kept input does not match (retain=%v)", retain)
+			}
+		})
+	}
+}
+
+// retainer keeps the data of its first input.
+type retainer struct {
+	retain bool
+	kept   []byte
+}
+
+func (r *retainer) Describe(context.Context) (*device.Info, error) { return &device.Info{}, nil }
+func (r *retainer) Configure(context.Context, device.Config) error { return nil }
+func (r *retainer) RetainsInputs() bool                            { return r.retain }
+func (r *retainer) Execute(_ context.Context, req *device.ExecRequest) (*device.ExecResult, error) {
+	if r.kept == nil {
+		r.kept = req.Inputs[0].Tensor.Data
+	}
+	return &device.ExecResult{Outputs: []*tensor.Tensor{req.Inputs[0].Tensor}}, nil
+}
+
+func TestDeviceErrorsInProcess(t *testing.T) {
+	ctx := context.Background()
+	rec := &recorder{err: &device.ErrUnsupported{Op: "conv3d", Reason: "dtype bfloat16"}}
+	d := plugintest.Device(t, rec)
+	_, err := d.Execute(ctx, &device.ExecRequest{Op: "conv3d"})
+	var unsup *device.ErrUnsupported
+	if !errors.As(err, &unsup) || unsup.Op != "conv3d" || unsup.Reason != "dtype bfloat16" {
+		t.Fatalf("unsupported: %v", err)
+	}
+	var rpcErr *plugin.RPCError
+	if errors.As(err, &rpcErr) {
+		t.Fatal("an implementation error must not be an RPCError")
+	}
+
+	rec.err = fmt.Errorf("wrapped: %w", &device.ErrUnsupported{Op: "x", Reason: "y"})
+	if _, err := d.Execute(ctx, &device.ExecRequest{Op: "x"}); !errors.As(err, &unsup) || err.Error() != rec.err.Error() {
+		t.Fatalf("wrapped unsupported: %v", err)
+	}
+
+	rec.err = errors.New("shape mismatch: (2, 3) vs (4,)")
+	if _, err := d.Execute(ctx, &device.ExecRequest{Op: "add"}); err == nil || err.Error() != rec.err.Error() {
+		t.Fatalf("generic error: %v", err)
+	}
+
+	rec.err, rec.result = nil, &device.ExecResult{Outputs: []*tensor.Tensor{{DType: tensor.Float32, Shape: []int{2}, Data: make([]byte, 7)}}}
+	if _, err := d.Execute(ctx, &device.ExecRequest{Op: "add"}); err == nil || !strings.Contains(err.Error(), "needs 8 bytes") {
+		t.Fatalf("invalid output tensor: %v", err)
+	}
+
+	if _, err := d.Execute(ctx, &device.ExecRequest{Op: "add", Inputs: []ops.Value{{Kind: ops.KindTensor}}}); err == nil {
+		t.Fatal("nil input tensor accepted")
+	}
+
+	p := plugintest.Device(t, &recorder{panicky: true})
+	if _, err := p.Execute(ctx, &device.ExecRequest{Op: "add"}); err == nil || !strings.Contains(err.Error(), "kernel exploded") {
+		t.Fatalf("panic: %v", err)
+	}
+}
+
+// TestMessageLimits: many medium tensors exceed the inline budget and
+// spill to shared memory (the in-process server keeps gRPC's 4 MiB receive
+// limit, so an oversized message would fail); an output larger than the
+// request makes the plugin grow the host's segment.
+func TestMessageLimits(t *testing.T) {
+	rec := &recorder{}
+	d := plugintest.Device(t, rec)
+	ctx := context.Background()
+	var inputs []ops.Value
+	for i := 0; i < 24; i++ {
+		inputs = append(inputs, ops.T(randTensor(tensor.Float32, []int{50 << 10}, byte(i)))) // 200 KiB each
+	}
+	res, err := d.Execute(ctx, &device.ExecRequest{Op: "id", Inputs: inputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range inputs {
+		if !bytes.Equal(res.Outputs[i].Data, v.Tensor.Data) {
+			t.Fatalf("output %d differs", i)
+		}
+	}
+	big := randTensor(tensor.Float64, []int{3, 512, 1024}, 9) // 12 MiB from a small request
+	rec.result = &device.ExecResult{Outputs: []*tensor.Tensor{big}, InputGrads: []*tensor.Tensor{nil, big}}
+	res, err = d.Execute(ctx, &device.ExecRequest{Op: "expand", Inputs: []ops.Value{ops.F(1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(res.Outputs[0].Data, big.Data) || res.InputGrads[0] != nil || !bytes.Equal(res.InputGrads[1].Data, big.Data) {
+		t.Fatal("large result differs")
+	}
+}
+
+func TestInlineOnlyTransport(t *testing.T) {
+	d := plugintest.DeviceWith(t, &recorder{}, transport.Options{DisableShm: true})
+	ctx := context.Background()
+	mid := randTensor(tensor.Float32, []int{512 << 10}, 3) // 2 MiB fits one message
+	res, err := d.Execute(ctx, &device.ExecRequest{Op: "id", Inputs: []ops.Value{ops.T(mid)}})
+	if err != nil || !bytes.Equal(res.Outputs[0].Data, mid.Data) {
+		t.Fatalf("2 MiB inline: %v", err)
+	}
+	big := randTensor(tensor.Float32, []int{2 << 20}, 4) // 8 MiB does not
+	if _, err := d.Execute(ctx, &device.ExecRequest{Op: "id", Inputs: []ops.Value{ops.T(big)}}); !errors.Is(err, transport.ErrTooLarge) {
+		t.Fatalf("8 MiB inline: %v", err)
+	}
+}
+
+func TestConcurrentExecute(t *testing.T) {
+	d := plugintest.Device(t, &recorder{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 4; i++ {
+				x := randTensor(tensor.Int64, []int{64 << 10}, byte(g*16+i)) // 512 KiB
+				res, err := d.Execute(context.Background(), &device.ExecRequest{Op: "id", Inputs: []ops.Value{ops.T(x)}})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if !bytes.Equal(res.Outputs[0].Data, x.Data) {
+					errs <- fmt.Errorf("goroutine %d call %d: data differs", g, i)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
+type planner struct {
+	got  *framework.PlanRequest
+	resp *framework.PlanResponse
+	err  error
+}
+
+func (p *planner) Describe(context.Context) (*framework.Info, error) {
+	return &framework.Info{Name: "pytorch", Version: "1.0.0", APIs: []string{"Functional.conv2d", "Tensor.add"}, Ops: []string{"conv2d", "add"}}, nil
+}
+
+func (p *planner) Plan(_ context.Context, req *framework.PlanRequest) (*framework.PlanResponse, error) {
+	p.got = req
+	return p.resp, p.err
+}
+
+func TestFrameworkRoundTripInProcess(t *testing.T) {
+	pl := &planner{}
+	f := plugintest.Framework(t, pl)
+	ctx := context.Background()
+	info, err := f.Describe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &framework.Info{Name: "pytorch", Version: "1.0.0", SDKVersion: plugin.SDKVersion, ProtocolVersion: plugin.ProtocolVersion,
+		APIs: []string{"Functional.conv2d", "Tensor.add"}, Ops: []string{"conv2d", "add"}}
+	if !reflect.DeepEqual(info, want) {
+		t.Fatalf("Describe: %+v", info)
+	}
+
+	req := &framework.PlanRequest{
+		API: "Functional.conv2d.0",
+		Args: []framework.Arg{
+			{Kind: framework.ArgTensor, Path: "args.0", TypeName: "torch.Tensor", DType: tensor.Float16, DTypeName: "torch.float16", Shape: []int{1, 3, 8, 8}, RequiresGrad: true},
+			{Kind: framework.ArgList, Path: "args.1", TypeName: "tuple", Elems: []framework.Arg{
+				{Kind: framework.ArgInt, Int: 2}, {Kind: framework.ArgFloat, Float: -0.5}, {Kind: framework.ArgNone},
+				{Kind: framework.ArgSlice, Elems: []framework.Arg{{Kind: framework.ArgInt, Int: 1}, {Kind: framework.ArgNone}, {Kind: framework.ArgInt, Int: -1}}},
+			}},
+			{Kind: framework.ArgSize, Ints: []int64{4, 5}},
+			{Kind: framework.ArgEllipsis},
+		},
+		Kwargs: []framework.NamedArg{
+			{Name: "stride", Arg: framework.Arg{Kind: framework.ArgInt, Int: 1}},
+			{Name: "dtype", Arg: framework.Arg{Kind: framework.ArgDType, Str: "torch.float32"}},
+			{Name: "inplace", Arg: framework.Arg{Kind: framework.ArgBool, Bool: true}},
+			{Name: "what", Arg: framework.Arg{Kind: framework.ArgUnknown, TypeName: "Generator"}},
+		},
+		Outputs:     []framework.Arg{{Kind: framework.ArgTensor, Path: "output.0", DType: tensor.Float16, Shape: []int{1, 4, 4, 4}}},
+		HasBackward: true,
+	}
+	for _, plan := range []*framework.Plan{
+		{Op: "conv2d", Attrs: ops.Attrs{"stride": ops.IntsAttr(1, 1), "groups": ops.IntAttr(1)},
+			Inputs:  []framework.Binding{{Kind: framework.BindTensor, Path: "args.0"}, {Kind: framework.BindNone}, {Kind: framework.BindScalar, Scalar: ops.Scalar{Kind: ops.ScalarInt, I: 3}}},
+			Compare: []int{0}, GradOutput: 1, HF32Inputs: true},
+		{Op: "add", Compare: []int{}, BackwardMessage: "Multiple backward is not supported."},
+		{Op: "sum"}, // Compare nil: all outputs
+	} {
+		pl.resp = &framework.PlanResponse{Plan: plan}
+		got, err := f.Plan(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(pl.got, req) {
+			t.Fatalf("request changed on the way:\n got %+v\nwant %+v", pl.got, req)
+		}
+		// Bindings without a scalar come back with the zero scalar.
+		if !reflect.DeepEqual(got.Plan, plan) {
+			t.Fatalf("plan changed on the way:\n got %+v\nwant %+v", got.Plan, plan)
+		}
+	}
+	pl.resp = &framework.PlanResponse{Skip: "Functional.foo is not supported"}
+	if got, err := f.Plan(ctx, req); err != nil || got.Plan != nil || got.Skip != pl.resp.Skip {
+		t.Fatalf("skip: %+v %v", got, err)
+	}
+	pl.resp, pl.err = nil, errors.New("cannot plan")
+	if _, err := f.Plan(ctx, req); err == nil || err.Error() != "cannot plan" {
+		t.Fatalf("error: %v", err)
+	}
+}

@@ -1,0 +1,142 @@
+package transport
+
+import (
+	"errors"
+	"sync"
+)
+
+// PoolOptions bound the idle segments a Pool keeps.
+type PoolOptions struct {
+	// MaxIdle is the number of idle segments kept for reuse; 0 means 4.
+	MaxIdle int
+	// MaxIdleBytes bounds the mapped bytes of idle segments; 0 means 1 GiB.
+	MaxIdleBytes int64
+}
+
+// maxRetired bounds the retired ids waiting to be announced to the peer.
+const maxRetired = 1024
+
+// Pool is the host's set of segments, one per in-flight call. Reusing a
+// segment keeps both sides' mappings and pages warm, which is what makes
+// large transfers fast. Pool is safe for concurrent use.
+type Pool struct {
+	mu      sync.Mutex
+	opts    PoolOptions
+	idle    []*Segment // most recently used last
+	retired []uint64
+	closed  bool
+}
+
+// NewPool returns an empty pool.
+func NewPool(opts PoolOptions) *Pool {
+	if opts.MaxIdle <= 0 {
+		opts.MaxIdle = 4
+	}
+	if opts.MaxIdleBytes <= 0 {
+		opts.MaxIdleBytes = 1 << 30
+	}
+	return &Pool{opts: opts}
+}
+
+// Get returns an idle segment, or a new empty one.
+func (p *Pool) Get() (*Segment, error) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if n := len(p.idle); n > 0 {
+		s := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		return s, nil
+	}
+	p.mu.Unlock()
+	return CreateSegment()
+}
+
+// Put gives a segment back after a call. reusable must be false when the
+// peer may still touch the segment (the call failed or timed out): the
+// segment is then closed and its id announced as retired.
+func (p *Pool) Put(s *Segment, reusable bool) {
+	if s == nil {
+		return
+	}
+	_ = s.ReleaseViews()
+	p.mu.Lock()
+	var drop []*Segment
+	if !reusable || p.closed {
+		drop = append(drop, s)
+	} else {
+		p.idle = append(p.idle, s)
+		drop = p.trimLocked()
+	}
+	for _, d := range drop {
+		p.retireLocked(d.ID())
+	}
+	p.mu.Unlock()
+	for _, d := range drop {
+		_ = d.Close()
+	}
+}
+
+// trimLocked removes idle segments beyond the limits, oldest first.
+func (p *Pool) trimLocked() []*Segment {
+	var drop []*Segment
+	var total int64
+	for _, s := range p.idle {
+		total += s.Size()
+	}
+	for len(p.idle) > 0 && (len(p.idle) > p.opts.MaxIdle || total > p.opts.MaxIdleBytes) {
+		s := p.idle[0]
+		p.idle = p.idle[1:]
+		total -= s.Size()
+		drop = append(drop, s)
+	}
+	return drop
+}
+
+func (p *Pool) retireLocked(id uint64) {
+	if len(p.retired) >= maxRetired {
+		p.retired = p.retired[1:]
+	}
+	p.retired = append(p.retired, id)
+}
+
+// TakeRetired returns the ids retired since the last call, for the next
+// request to announce.
+func (p *Pool) TakeRetired() []uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ids := p.retired
+	p.retired = nil
+	return ids
+}
+
+// ReturnRetired puts back ids taken by TakeRetired whose request was not
+// delivered.
+func (p *Pool) ReturnRetired(ids []uint64) {
+	if len(ids) == 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, id := range ids {
+		p.retireLocked(id)
+	}
+}
+
+// Close closes the idle segments; segments still in use are closed when
+// they are put back.
+func (p *Pool) Close() error {
+	p.mu.Lock()
+	idle := p.idle
+	p.idle = nil
+	p.closed = true
+	p.mu.Unlock()
+	var errs []error
+	for _, s := range idle {
+		errs = append(errs, s.Close())
+	}
+	return errors.Join(errs...)
+}
