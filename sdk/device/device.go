@@ -67,6 +67,11 @@ type ExecResult struct {
 // Device executes canonical ops. Errors returned by Execute are reported
 // against the API being checked (unsupported op or dtype, invalid
 // arguments, kernel failure) and do not stop the run.
+//
+// When served by sdk/plugin, large input tensors arrive as views of shared
+// memory that are valid only until Execute returns: a device may read them,
+// overwrite them or return them as outputs, but must not keep them (a device
+// that needs to should implement plugin.InputRetainer to get copies).
 type Device interface {
 	Describe(ctx context.Context) (*Info, error)
 	Configure(ctx context.Context, cfg Config) error
