@@ -2,40 +2,63 @@ package standard
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
-// PyTorch is run_ut's decision tree (pytorch-precheck §5.3-§5.5): cosine,
-// max absolute error and the double-hundred/thousand/ten-thousand ratios.
-type PyTorch struct{}
+// PyTorch is run_ut's per-output comparison (pytorch-precheck §5.3-§5.5,
+// §6): step A fills the columns of the precision standard selected for the
+// API (§6.1, §6.13), step B runs the legacy decision tree (cosine, max
+// absolute error, double-hundred/thousand/ten-thousand) that yields the
+// Status. All metrics of a pair come from one streaming pass (Measure).
+//
+// The zero value is probe's default, which fixes the defects of msprobe's
+// standard listed in pytorch-precheck §12 #6, #7, #8, #27 and #28; Compat
+// reproduces msprobe's numbers and verdicts exactly, quirks included.
+type PyTorch struct {
+	// Compat selects msprobe's behaviour: inf/nan error rate passes an
+	// infinite bench against a finite device value (§12 #6); the ULP of a
+	// zero bench uses exponent 0 (#7); the small-value atol of fp16/bf16 is
+	// 1e-16 where the user guide says 2^-16 (#8); a mismatching builtin
+	// scalar leaves the error rate blank (#27); integer outputs other than
+	// int32/int64/uint8/bool cannot be compared (#28).
+	Compat bool
+}
 
-// Legacy thresholds (pytorch-precheck §6.2).
-const (
-	cosThreshold    = 0.99
-	maxAbsThreshold = 0.001
-)
-
-// Judge implements Standard.
-func (PyTorch) Judge(p Pair) Row {
+// Judge implements Standard. Metric columns are formatted per §7.5 from the
+// actual dtypes of the pair: float32 text where msprobe's NumPy value is a
+// float32 scalar (the promoted dtype of the bench and device arrays is
+// float32), fixed-point otherwise, and the integer 0 for the ratios of an
+// empty subset.
+func (s PyTorch) Judge(p Pair) Row {
 	b, d := p.Bench, p.Device
+	if b == nil {
+		return Row{Status: Skip, Message: "Bench output is None, skip this test."}
+	}
+	if d == nil {
+		return Row{Status: Error, Message: "bench and npu output type is different."}
+	}
+	if err := b.Validate(); err != nil {
+		return Row{Status: Error, Message: "invalid bench output: " + err.Error()}
+	}
+	if err := d.Validate(); err != nil {
+		return Row{Status: Error, Message: "invalid device output: " + err.Error()}
+	}
 	row := Row{BenchDType: b.DType.TorchName(), DeviceDType: d.DType.TorchName(), Shape: tensor.ShapeString(d.Shape)}
 	if !shapesEqual(b.Shape, d.Shape) {
 		return row.fail(fmt.Sprintf("The shape of bench%s and npu%s not equal.", torchSize(b.Shape), torchSize(d.Shape)))
 	}
-	if !dtypesComparable(b.DType, d.DType) {
-		return row.fail(fmt.Sprintf("Bench out dtype is %s but npu output dtype is %s, cannot compare.", numpyName(b.DType), numpyName(d.DType)))
+	if !dtypesComparable(b.DType, d.DType, s.Compat) {
+		return row.fail(fmt.Sprintf("Bench out dtype is %s but npu output dtype is %s, cannot compare.", numpyName(b.DType, d.DType), numpyName(d.DType, d.DType)))
 	}
-	n := b.Len()
-	if n == 0 {
+	if b.Len() == 0 {
 		return row.fail("There is not bench calculation result.")
 	}
 	if !b.DType.IsFloat() {
-		rate := binaryErrorRate(b, d)
+		rate := IntErrorRate(b, d)
 		row.Metrics[ColBinaryErrRate] = fixed(rate)
-		row.Message = fmt.Sprintf("Compare algorithm is not supported for %s data. Only judged by Error Rate.\n", numpyName(b.DType))
+		row.Message = fmt.Sprintf("Compare algorithm is not supported for %s data. Only judged by Error Rate.\n", numpyName(b.DType, d.DType))
 		row.Status = Pass
 		if rate != 0 {
 			row.Status = Error
@@ -43,82 +66,59 @@ func (PyTorch) Judge(p Pair) Row {
 		return row
 	}
 
+	// Step A: the new precision standard's columns.
 	var msg strings.Builder
 	dt := d.DType
-	if dt != tensor.Float16 && dt != tensor.BFloat16 && dt != tensor.Float32 {
+	groups := GroupLegacy
+	alg, stepA := AlgBenchmark, false
+	if dt == tensor.Float16 || dt == tensor.BFloat16 || dt == tensor.Float32 {
+		alg, stepA = SelectDType(p.API, dt), true
+		groups = groupsOf(alg)
+	} else {
 		fmt.Fprintf(&msg, "The data type %s is not supported for new precision standard.", dt.TorchName())
 	}
-	bv, dv := b.Float64s(), d.Float64s()
-	cos, ok, cosMsg := Cosine(bv, dv)
-	row.Metrics[ColCosine] = cos
-	msg.WriteString(cosMsg + "\n")
+	st := Measure(b, d, groups, Options(s))
+	if stepA {
+		st.fill(&row, alg)
+	}
+
+	// Step B: the legacy decision tree (§5.5).
+	if st.CosineSet {
+		row.Metrics[ColCosine] = fixed(st.Cosine)
+	}
+	msg.WriteString(st.CosineMsg + "\n")
 	done := func(status, m string) Row {
 		msg.WriteString(m)
 		row.Status, row.Message = status, msg.String()
 		return row
 	}
-	if !ok {
+	if !st.CosineOK {
 		return done(Error, "Cosine similarity is less than 0.99, consider as error, skip other check and set to SPACE.\n")
 	}
-	eps := tensor.Eps(b.DType)
-	if dt == tensor.BFloat16 {
-		eps = 0x1p-8
-	}
-	mae, nanErr := 0.0, false
-	var lt2, lt3, lt4 int
-	for i := range bv {
-		e := math.Abs(dv[i] - bv[i])
-		if math.IsNaN(e) {
-			nanErr = true
-		} else if e > mae {
-			mae = e
-		}
-		rel := math.Abs(e / (math.Abs(bv[i]) + eps))
-		if rel < 0.01 {
-			lt2++
-		}
-		if rel < 0.001 {
-			lt3++
-		}
-		if rel < 0.0001 {
-			lt4++
-		}
-	}
-	if nanErr {
-		mae = math.NaN()
-	}
-	if dt == tensor.Float16 || dt == tensor.BFloat16 {
-		row.Metrics[ColMaxAbsErr] = f32(mae)
-	} else {
-		row.Metrics[ColMaxAbsErr] = fixed(mae)
-	}
-	if mae < maxAbsThreshold {
+	row.Metrics[ColMaxAbsErr] = st.errMetric(st.MaxAbsErr)
+	if st.MaxAbsErr < MaxAbsErrThreshold {
 		return done(Pass, "Max abs error is less than 0.001, consider as pass, skip other check and set to SPACE.\n")
 	}
-	fn := float64(n)
 	half := dt == tensor.Float16 || dt == tensor.BFloat16
 	if half {
-		h := float64(lt2) / fn
-		row.Metrics[ColHundred] = fixed(h)
-		if !(h > 0.99) {
+		row.Metrics[ColHundred] = fixed(st.Hundred)
+		if !(st.Hundred > 1-HundredThreshold) {
 			return done(Error, "Relative error is greater than 0.01, consider as error, skip other check and set to SPACE.\n")
 		}
 	}
-	t := float64(lt3) / fn
-	row.Metrics[ColThousand] = fixed(t)
+	row.Metrics[ColThousand] = fixed(st.Thousand)
 	if half {
-		if t > 0.999 {
+		if st.Thousand > 1-ThousandThreshold {
 			return done(Pass, "Relative error is less than 0.001, consider as pass, skip other check and set to SPACE.\n")
 		}
 		return done(Warning, "Relative error is greater than 0.001, consider as warning, skip other check and set to SPACE.\n")
 	}
-	w := float64(lt4) / fn
-	row.Metrics[ColTenThousand] = fixed(w)
+	row.Metrics[ColTenThousand] = fixed(st.TenThousand)
 	if dt == tensor.Float32 || dt == tensor.Float64 {
-		if !(t > 0.999) {
+		if !(st.Thousand > 1-ThousandThreshold) {
 			return done(Error, "Relative error is greater than 0.001, consider as error, skip other check and set to SPACE.\n")
 		}
-		if !(w > 0.9999) {
+		if !(st.TenThousand > 1-TenThousandThreshold) {
 			return done(Warning, "Relative error is greater than 0.0001, consider as warning, skip other check and set to SPACE.\n")
 		}
 		msg.WriteString("Relative error is less than 0.0001, consider as pass.\n")
@@ -126,70 +126,154 @@ func (PyTorch) Judge(p Pair) Row {
 	return done(Pass, "")
 }
 
+// errMetric formats abs_err-derived values: float32 text when msprobe's
+// array is float32, fixed-point otherwise (§7.5).
+func (st *Stats) errMetric(v float64) Metric {
+	if st.Float32Err {
+		return f32(v)
+	}
+	return fixed(v)
+}
+
+// ulpMetric formats ULP max/mean (§7.5).
+func (st *Stats) ulpMetric(v float64) Metric {
+	if st.Float32ULP {
+		return f32(v)
+	}
+	return fixed(v)
+}
+
+// rateOrZero is a ratio over a subset, or the integer 0 when the subset is
+// empty (§7.5).
+func rateOrZero(has bool, v float64) Metric {
+	if !has {
+		return Metric{Format: Integer}
+	}
+	return fixed(v)
+}
+
+// fill writes the columns of standard alg (§6.13).
+func (st *Stats) fill(row *Row, alg Algorithm) {
+	m := &row.Metrics
+	switch alg {
+	case AlgBenchmark:
+		m[ColEB] = fixed(st.EB)
+		m[ColRMSE] = fixed(st.RMSE)
+		m[ColSmallValueErrRatio] = rateOrZero(st.HasSmall, st.SmallValueErrRatio)
+		if st.HasRelErr {
+			m[ColMaxRelErr] = st.errMetric(st.MaxRelErr)
+			m[ColMeanRelErr] = st.errMetric(st.MeanRelErr)
+		} else {
+			m[ColMaxRelErr] = Metric{Format: Integer}
+			m[ColMeanRelErr] = Metric{Format: Integer}
+		}
+	case AlgAbsoluteThreshold:
+		m[ColInfNanErrRate] = rateOrZero(st.HasInfNan, st.InfNanErrRate)
+		m[ColRelErrRate] = rateOrZero(st.HasNormal, st.RelErrRate)
+		m[ColAbsErrRate] = rateOrZero(st.HasSmallAbs, st.AbsErrRate)
+	case AlgULP:
+		m[ColULPMax] = st.ulpMetric(st.ULPMax)
+		m[ColULPMean] = st.ulpMetric(st.ULPMean)
+		m[ColULPRatio] = fixed(st.ULPRatio)
+	case AlgBinary:
+		m[ColBinaryErrRate] = fixed(st.BinaryErrRate)
+	case AlgThousandth:
+		m[ColThousand] = fixed(st.Thousand)
+	case AlgAccumulative:
+		m[ColInfNanErrRate] = rateOrZero(st.AccHasInfNan, st.AccInfNanErrRate)
+		m[ColRelErrRate] = rateOrZero(st.AccHasNormal, st.AccRelErrRate)
+		m[ColAbsErrRate] = rateOrZero(st.AccHasSmall, st.AccAbsErrRate)
+		m[ColEB] = fixed(st.EB)
+	}
+}
+
+// JudgeBuiltin compares builtin (non-tensor) outputs: Python bool, int,
+// float or str values, given as Go bool, int64 (or int), float64 or string
+// (pytorch-precheck §5.3). A bench that is not an instance of the device
+// value's type is an error (a bool bench is an instance of int, as in
+// Python); equal values pass with error rate 0; unequal values are an error
+// with error rate 1 (probe) or a blank error rate (Compat, §12 #27).
+func (s PyTorch) JudgeBuiltin(bench, device any) Row {
+	bt, bok := pyType(bench)
+	dtp, dok := pyType(device)
+	if !bok || !dok {
+		return Row{Status: Error, Message: fmt.Sprintf("Unexpected output type in compare_core: <class '%s'>", bt)}
+	}
+	if !(bt == dtp || bt == "bool" && dtp == "int") {
+		return Row{Status: Error, Message: "bench and npu output type is different."}
+	}
+	row := Row{BenchDType: "<class '" + bt + "'>", DeviceDType: "<class '" + dtp + "'>", Shape: Space}
+	if pyEqual(bench, device) {
+		row.Status = Pass
+		row.Metrics[ColBinaryErrRate] = fixed(0)
+		return row
+	}
+	row.Status = Error
+	if !s.Compat {
+		row.Metrics[ColBinaryErrRate] = fixed(1)
+	}
+	return row
+}
+
+func pyType(v any) (string, bool) {
+	switch v.(type) {
+	case bool:
+		return "bool", true
+	case int, int64:
+		return "int", true
+	case float64, float32:
+		return "float", true
+	case string:
+		return "str", true
+	case nil:
+		return "NoneType", false
+	}
+	return fmt.Sprintf("%T", v), false
+}
+
+// pyEqual is Python's == on the builtin values (True == 1, 1 == 1.0).
+func pyEqual(a, b any) bool {
+	integer := func(v any) (int64, bool) {
+		switch x := v.(type) {
+		case bool:
+			if x {
+				return 1, true
+			}
+			return 0, true
+		case int:
+			return int64(x), true
+		case int64:
+			return x, true
+		}
+		return 0, false
+	}
+	float := func(v any) (float64, bool) {
+		if i, ok := integer(v); ok {
+			return float64(i), true
+		}
+		switch x := v.(type) {
+		case float64:
+			return x, true
+		case float32:
+			return float64(x), true
+		}
+		return 0, false
+	}
+	if x, ok := integer(a); ok {
+		if y, ok := integer(b); ok {
+			return x == y
+		}
+	}
+	if x, ok := float(a); ok {
+		y, ok := float(b)
+		return ok && x == y
+	}
+	return a == b
+}
+
 func (r Row) fail(msg string) Row {
 	r.Status, r.Message = Error, msg
 	return r
-}
-
-// Cosine is cosine similarity per pytorch-precheck §6.4: scalars and all-zero
-// inputs give an unset value with a message; otherwise both vectors are
-// normalised by their max-abs first, the result is clipped to [-1, 1], and ok
-// means > 0.99.
-func Cosine(bench, device []float64) (Metric, bool, string) {
-	if len(bench) != len(device) {
-		return fixed(-1), false, fmt.Sprintf("Shape of device and bench outputs don't match. device: (%d,), bench: (%d,).", len(device), len(bench))
-	}
-	if len(device) == 1 {
-		return Metric{}, true, "All the data in device dump data is scalar. Please refer to other compare algorithms."
-	}
-	const e = 2.220446049250313e-16
-	mn, mg := maxAbs(device), maxAbs(bench)
-	switch {
-	case mn <= e && mg <= e:
-		return Metric{}, true, "All the data in device and bench outputs are zero."
-	case mn <= e:
-		return Metric{}, false, "All the data is zero in device dump data."
-	case mg <= e:
-		return Metric{}, false, "All the data is zero in bench dump data."
-	}
-	var dot, nn, gg float64
-	for i := range device {
-		a, b := device[i]/mn, bench[i]/mg
-		dot += a * b
-		nn += a * a
-		gg += b * b
-	}
-	cos := dot / (math.Sqrt(nn) * math.Sqrt(gg))
-	if math.IsNaN(cos) {
-		return fixed(cos), false, "Dump data has NaN when comparing with Cosine Similarity."
-	}
-	cos = math.Max(-1, math.Min(1, cos))
-	return fixed(cos), cos > cosThreshold, ""
-}
-
-// maxAbs returns max|x|, NaN if any element is NaN.
-func maxAbs(x []float64) float64 {
-	m := 0.0
-	for _, v := range x {
-		a := math.Abs(v)
-		if math.IsNaN(a) {
-			return a
-		}
-		if a > m {
-			m = a
-		}
-	}
-	return m
-}
-
-func binaryErrorRate(b, d *tensor.Tensor) float64 {
-	n, bad := b.Len(), 0
-	for i := 0; i < n; i++ {
-		if b.Int64(i) != d.Int64(i) || b.At(i) != d.At(i) {
-			bad++
-		}
-	}
-	return float64(bad) / float64(n)
 }
 
 func shapesEqual(a, b []int) bool {
@@ -205,8 +289,9 @@ func shapesEqual(a, b []int) bool {
 }
 
 // dtypesComparable is §5.4 step 4: both float, both in {bool, uint8}, or
-// both in {int32, int64}.
-func dtypesComparable(a, b tensor.DType) bool {
+// both in {int32, int64}. Without compat any two integer types are also
+// comparable (§12 #28).
+func dtypesComparable(a, b tensor.DType, compat bool) bool {
 	group := func(d tensor.DType) int {
 		switch {
 		case d.IsFloat():
@@ -218,16 +303,16 @@ func dtypesComparable(a, b tensor.DType) bool {
 		}
 		return 0
 	}
-	return group(a) != 0 && group(a) == group(b)
+	if group(a) != 0 && group(a) == group(b) {
+		return true
+	}
+	return !compat && a.IsInt() && b.IsInt()
 }
 
-// numpyName is the NumPy dtype name msprobe prints (bf16 is compared as
-// float32, see §5.4 step 1).
-func numpyName(d tensor.DType) string {
-	if d == tensor.BFloat16 {
-		return "float32"
-	}
-	return d.String()
+// numpyName is the NumPy dtype name msprobe prints for a tensor of dtype d
+// when the device dtype is dev (bf16 is compared as float32, §5.4 step 1).
+func numpyName(d, dev tensor.DType) string {
+	return arrayDType(d, dev).String()
 }
 
 func torchSize(shape []int) string {

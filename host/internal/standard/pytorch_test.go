@@ -92,6 +92,21 @@ func TestAggregate(t *testing.T) {
 			t.Errorf("Aggregate(%v) = %s, want %s", c.in, got, c.want)
 		}
 	}
+	// msprobe's fold (§5.2, §12 #1): a later Warning overwrites an error.
+	for _, c := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{Pass, Error, Warning}, Warning},
+		{[]string{Warning, Error}, Error},
+		{[]string{Pass, Warning}, Warning},
+		{[]string{Skip, Skip}, Pass},
+		{nil, Pass},
+	} {
+		if got := AggregateCompat(c.in); got != c.want {
+			t.Errorf("AggregateCompat(%v) = %s, want %s", c.in, got, c.want)
+		}
+	}
 }
 
 func TestMindSporeStandard(t *testing.T) {

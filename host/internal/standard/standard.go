@@ -106,3 +106,21 @@ func Aggregate(statuses []string) string {
 	}
 	return out
 }
+
+// AggregateCompat is msprobe's API-level fold (pytorch-precheck §5.2): the
+// rows are scanned in order from pass, an error row sets error and a Warning
+// row sets Warning, so a later Warning overwrites an earlier error
+// ([error, Warning] → Warning, §12 #1). pass and SKIP rows change nothing,
+// so all-SKIP gives pass.
+func AggregateCompat(statuses []string) string {
+	out := Pass
+	for _, s := range statuses {
+		switch s {
+		case Error:
+			out = Error
+		case Warning:
+			out = Warning
+		}
+	}
+	return out
+}
