@@ -23,11 +23,13 @@ const usage = `probe — find the framework APIs that compute imprecisely on a d
 
 Usage:
   probe run --framework pytorch|mindspore --api-info dump.json [-o OUT] [flags]
+  probe compare --npu NPU_details.csv --gpu GPU_details.csv [-o OUT] [--compat msprobe]
   probe plugins [--config probe.toml]
   probe version
 
 msprobe spellings work too:  probe -f pytorch run_ut -api_info dump.json -o OUT
                              probe -f pytorch multi_run_ut -api_info dump.json -n 4 -d 0 1
+                             probe -f pytorch api_precision_compare -npu A.csv -gpu B.csv -o OUT
 
 Run 'probe run -h' for the flags of a run.
 `
@@ -64,6 +66,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return runCommand(ctx, framework, rest, false, stdout, stderr)
 	case "multi_run_ut", "multi_acc_check":
 		return runCommand(ctx, framework, rest, true, stdout, stderr)
+	case "compare", "api_precision_compare":
+		return compareCommand(ctx, rest, stdout, stderr)
 	case "plugins":
 		return pluginsCommand(ctx, rest, stdout, stderr)
 	case "plugin":
