@@ -504,3 +504,63 @@ func TestMindSporeExample(t *testing.T) {
 		t.Errorf("rows %v", got)
 	}
 }
+
+// With --compat msprobe (msprobe's bench precisions), probe run on the conv
+// net's tensor dump fills exactly the details columns msprobe fills, with
+// the same dtypes and statuses, and values that differ only by the float
+// rounding of the device computation (probe's emulated CPU device rounds
+// once; PyTorch's float32 kernels accumulate a few ULP more).
+func TestConvnetTensorColumnsMatchMsprobe(t *testing.T) {
+	out := t.TempDir()
+	probeRun(t, "run", "--api-info", filepath.Join(repo, "examples/convnet/tensor/dump.json"), "-o", out, "--quiet", "--compat", "msprobe")
+	_, gotDP := csvPair(t, out)
+	_, wantDP := csvPair(t, "testdata/msprobe/convnet_tensor")
+	got, want := readRows(t, gotDP), readRows(t, wantDP)
+	if len(got) != len(want) {
+		t.Fatalf("details rows: %d, msprobe %d", len(got), len(want))
+	}
+	hdr := want[0]
+	for i := 1; i < len(want); i++ {
+		g, w := got[i], want[i]
+		if g[0] != w[0] || g[1] != w[1] || g[2] != w[2] || g[3] != w[3] || g[21] != w[21] {
+			t.Errorf("row %d: %v, msprobe %v", i, g[:4], w[:4])
+			continue
+		}
+		for j := 4; j <= 20; j++ {
+			if (g[j] == " ") != (w[j] == " ") {
+				t.Errorf("%s %s: probe %q, msprobe %q (filled differently)", g[0], hdr[j], g[j], w[j])
+				continue
+			}
+			if g[j] == " " {
+				continue
+			}
+			gv, err1 := strconv.ParseFloat(g[j], 64)
+			wv, err2 := strconv.ParseFloat(w[j], 64)
+			if err1 != nil || err2 != nil {
+				t.Errorf("%s %s: unparsable %q / %q", g[0], hdr[j], g[j], w[j])
+				continue
+			}
+			var ok bool
+			switch hdr[j] {
+			case "余弦相似度", "双百指标", "双千指标", "双万指标":
+				ok = abs(gv-wv) <= 1e-6
+			case "最大绝对误差", "均方根误差", "相对误差最大值", "相对误差平均值":
+				ok = gv <= 1e-4 && wv <= 1e-4 // both at float32 rounding level
+			case "二进制一致错误率", "inf/nan错误率", "相对误差错误率", "绝对误差错误率":
+				ok = gv == wv
+			default: // EB, small-value ratio, ULP statistics: statistics of the rounding itself
+				ok = gv >= 0 && !(gv != gv)
+			}
+			if !ok {
+				t.Errorf("%s %s: probe %s, msprobe %s", g[0], hdr[j], g[j], w[j])
+			}
+		}
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

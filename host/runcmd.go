@@ -28,7 +28,7 @@ type runFlags struct {
 	apiTimeout                                                        time.Duration
 	deviceOpts, benchOpts                                             listFlag
 	quiet, filterAPI, saveErrorData, jit                              bool
-	msprobeConfig                                                     string
+	msprobeConfig, compat                                             string
 }
 
 // msprobeArgs rewrites msprobe's multi-value "-d 0 1 2" into "-d 0,1,2",
@@ -80,6 +80,7 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	fs.Var(&f.deviceOpts, "device-option", "key=value passed to the device plugin's Configure (repeatable), e.g. defect=gelu:ulp=64")
 	fs.Var(&f.benchOpts, "bench-option", "key=value passed to the bench plugin's Configure (repeatable)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no per-API progress lines on stderr")
+	fs.StringVar(&f.compat, "compat", "", "\"msprobe\": reproduce msprobe's output where probe fixes its defects (see docs/compat.md)")
 	for _, n := range []string{"f", "filter_api"} {
 		fs.BoolVar(&f.filterAPI, n, false, "msprobe's de-duplication of identical calls (not implemented: every API is checked)")
 	}
@@ -99,6 +100,9 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	}
 	if f.apiInfo == "" {
 		return fmt.Errorf("%w: --api-info dump.json is required (Please provide api_info_file for offline run ut.)", errUsage)
+	}
+	if f.compat != "" && f.compat != "msprobe" {
+		return fmt.Errorf("%w: --compat %q: the only compatibility mode is msprobe", errUsage, f.compat)
 	}
 	if f.msprobeConfig != "" {
 		return fmt.Errorf("%w: -config_path %s: msprobe config.json is not supported; put settings in probe.toml", errUsage, f.msprobeConfig)
@@ -198,6 +202,7 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 		MaxRestarts: cfg.Plugins.MaxRestarts,
 		Writer:      w,
 		Done:        done,
+		Compat:      f.compat == "msprobe",
 	}
 	if !f.quiet {
 		opts.Progress = stderr

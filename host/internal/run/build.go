@@ -29,6 +29,7 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
 	call := e.Forward
 	u := &unit{}
 	cache := map[string]*tensor.Tensor{}
+	raise := w.raiser(e, plan, call)
 	devIn := make([]ops.Value, len(plan.Inputs))
 	benchIn := make([]ops.Value, len(plan.Inputs))
 	reqGrad := make([]bool, len(plan.Inputs))
@@ -62,7 +63,11 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
 	}
 	seed := inputgen.Seed(w.o.Seed, e.Name, "op")
 	u.devReq = &device.ExecRequest{API: e.Name, Op: plan.Op, Attrs: plan.Attrs, Inputs: devIn, RequiresGrad: reqGrad, Seed: seed}
-	u.benchReq = &device.ExecRequest{API: e.Name, Op: plan.Op, Attrs: benchAttrs(plan.Attrs), Inputs: benchIn, RequiresGrad: reqGrad, Seed: seed}
+	battrs := plan.Attrs
+	if !w.o.Compat {
+		battrs = benchAttrs(plan.Attrs)
+	}
+	u.benchReq = &device.ExecRequest{API: e.Name, Op: plan.Op, Attrs: battrs, Inputs: benchIn, RequiresGrad: reqGrad, Seed: seed}
 
 	u.backwardMessage = plan.BackwardMessage
 	if e.Backward == nil || u.backwardMessage != "" {
@@ -90,7 +95,7 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
 	grads[plan.GradOutput] = g
 	u.devReq.Backward, u.devReq.GradOutputs = true, grads
 	bg := make([]*tensor.Tensor, len(grads))
-	bg[plan.GradOutput] = raise(g)
+	bg[plan.GradOutput] = w.raiser(e, plan, nil)(g)
 	u.benchReq.Backward, u.benchReq.GradOutputs = true, bg
 	return u, nil
 }
@@ -186,12 +191,49 @@ func equalShape(a, b []int) bool {
 	return true
 }
 
-// raise casts a floating tensor to float64 for the bench.
-func raise(t *tensor.Tensor) *tensor.Tensor {
-	if t.DType.IsFloat() && t.DType != tensor.Float64 {
-		return t.Cast(tensor.Float64)
+// raiser returns how a tensor is cast for the bench. probe's default raises
+// every floating tensor to float64. With Compat, msprobe's rule
+// (pytorch-precheck §4.7): the fp16/bf16/fp32 dtypes among the call's
+// tensors decide one raised dtype — a single dtype maps fp16, bf16 -> fp32
+// and fp32 -> fp64, several map to fp32 — conv1d/conv2d keep fp32 tensors
+// as they are and type_as raises nothing. call == nil judges a tensor on its
+// own (the gradient).
+func (w *worker) raiser(e *dump.Entry, plan *framework.Plan, call *dump.Call) func(*tensor.Tensor) *tensor.Tensor {
+	if !w.o.Compat {
+		return func(t *tensor.Tensor) *tensor.Tensor {
+			if t.DType.IsFloat() && t.DType != tensor.Float64 {
+				return t.Cast(tensor.Float64)
+			}
+			return t
+		}
 	}
-	return t
+	lowFloat := func(d tensor.DType) bool { return d == tensor.Float16 || d == tensor.BFloat16 || d == tensor.Float32 }
+	set := map[tensor.DType]bool{}
+	if call != nil {
+		for _, d := range call.Tensors {
+			if lowFloat(d.DType) {
+				set[d.DType] = true
+			}
+		}
+	}
+	conv := e.API == "conv1d" || e.API == "conv2d"
+	return func(t *tensor.Tensor) *tensor.Tensor {
+		if !lowFloat(t.DType) || e.API == "type_as" || (conv && t.DType == tensor.Float32) {
+			return t
+		}
+		s := set
+		if call == nil {
+			s = map[tensor.DType]bool{t.DType: true}
+		}
+		to := tensor.Float32
+		if len(s) == 1 && t.DType == tensor.Float32 {
+			to = tensor.Float64
+		}
+		if t.DType == to {
+			return t
+		}
+		return t.Cast(to)
+	}
 }
 
 // benchAttrs raises a floating "dtype" attribute to float64.

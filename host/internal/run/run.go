@@ -50,6 +50,10 @@ type Options struct {
 	Done map[string]bool
 	// Progress, when not nil, receives one line per API.
 	Progress io.Writer
+	// Compat reproduces msprobe's output where probe fixes a defect
+	// (docs/compat.md): msprobe's bench precisions, status aggregation,
+	// 3-field result rows, no dropout rows, no rows for Module entries.
+	Compat bool
 }
 
 // Worst is an API that did not pass, for the summary.
@@ -81,7 +85,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	var entries []*dump.Entry
 	sum := &Summary{}
 	for _, e := range o.Dump.Entries {
-		if !writesRow(e) {
+		if !writesRow(e) || (o.Compat && e.Silent) {
 			continue
 		}
 		if o.Done[e.Name] {

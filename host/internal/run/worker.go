@@ -31,7 +31,7 @@ type worker struct {
 }
 
 func newWorker(ctx context.Context, o *Options, id int) (*worker, error) {
-	w := &worker{o: o, id: id, std: standard.PyTorch{}}
+	w := &worker{o: o, id: id, std: standard.PyTorch{Compat: o.Compat}}
 	if o.Flavor == report.MindSpore {
 		w.std = standard.MindSpore{}
 	}
@@ -159,9 +159,8 @@ func (w *worker) judge(e *dump.Entry, plan *framework.Plan, u *unit, bench, dev 
 	case len(bench.Outputs) > len(dev.Outputs):
 		fwd = []report.Detail{{Name: e.Name + ".forward.output.0", Row: standard.Row{Status: standard.Error, Message: "bench and npu output structure is different."}}}
 	case dropout:
-		fwdStatus = standard.Pass
-		if len(idx) > 0 && !dropoutOK(bench.Outputs[idx[0]], dev.Outputs[idx[0]]) {
-			fwdStatus = standard.Error
+		if len(idx) > 0 {
+			fwdStatus, fwd = w.dropoutRow(e.Name+".forward.output.0", bench.Outputs[idx[0]], dev.Outputs[idx[0]])
 		}
 	default:
 		for k, i := range idx {
@@ -185,9 +184,8 @@ func (w *worker) judge(e *dump.Entry, plan *framework.Plan, u *unit, bench, dev 
 	} else if u.backward {
 		pairs := w.gradPairs(u, bench, dev)
 		if dropout {
-			bwdStatus = standard.Pass
-			if len(pairs) > 0 && pairs[0].bench != nil && pairs[0].dev != nil && !dropoutOK(pairs[0].bench, pairs[0].dev) {
-				bwdStatus = standard.Error
+			if len(pairs) > 0 && pairs[0].bench != nil && pairs[0].dev != nil {
+				bwdStatus, bwd = w.dropoutRow(e.Name+".backward.output.0", pairs[0].bench, pairs[0].dev)
 			}
 		} else {
 			k := 0
@@ -208,10 +206,10 @@ func (w *worker) judge(e *dump.Entry, plan *framework.Plan, u *unit, bench, dev 
 
 	api.Details = append(fwd, bwd...)
 	if fwdStatus == "" {
-		fwdStatus = aggregateRows(fwd, w.o.Flavor)
+		fwdStatus = w.aggregateRows(fwd)
 	}
 	if bwdStatus == "" {
-		bwdStatus = aggregateRows(bwd, w.o.Flavor)
+		bwdStatus = w.aggregateRows(bwd)
 	}
 	api.Forward, api.Backward = fwdStatus, bwdStatus
 	if w.o.Flavor == report.PyTorch {
@@ -221,7 +219,9 @@ func (w *worker) judge(e *dump.Entry, plan *framework.Plan, u *unit, bench, dev 
 		if u.backwardMessage != "" {
 			api.Message = u.backwardMessage
 		} else {
-			api.OmitMessage = true
+			// msprobe writes no Message cell here; probe writes an empty one
+			// so that every row has 4 fields (pytorch-precheck §12 #21).
+			api.OmitMessage = w.o.Compat
 		}
 		return api
 	}
@@ -240,23 +240,60 @@ func (w *worker) judge(e *dump.Entry, plan *framework.Plan, u *unit, bench, dev 
 }
 
 // aggregateRows is the API-level status of one direction ("" with no rows).
-func aggregateRows(rows []report.Detail, f report.Flavor) string {
+// PyTorch: any error -> error, else any Warning -> Warning, else pass; a
+// direction whose rows are all SKIP is SKIP (msprobe says pass: §12 #2).
+// With Compat, msprobe's order-dependent rule (§5.2).
+func (w *worker) aggregateRows(rows []report.Detail) string {
 	if len(rows) == 0 {
 		return ""
 	}
 	st := make([]string, len(rows))
+	allSkip := true
 	for i, r := range rows {
 		st[i] = r.Status
+		allSkip = allSkip && r.Status == standard.Skip
 	}
-	if f == report.MindSpore {
-		for _, s := range st {
-			if s != standard.Pass {
-				return standard.Error
-			}
+	if w.o.Flavor == report.PyTorch {
+		if w.o.Compat {
+			return standard.AggregateCompat(st)
 		}
-		return standard.Pass
+		if allSkip {
+			return standard.Skip
+		}
+		return standard.Aggregate(st)
 	}
-	return standard.Aggregate(st)
+	for _, s := range st { // MindSpore: pass only when every row passes
+		if s != standard.Pass {
+			return standard.Error
+		}
+	}
+	return standard.Pass
+}
+
+// dropoutRow judges a dropout output by the share of zeros
+// (pytorch-precheck §5.6). msprobe writes no details row for it (§12 #5);
+// probe writes one, unless Compat.
+func (w *worker) dropoutRow(name string, b, d *tensor.Tensor) (string, []report.Detail) {
+	st := standard.Pass
+	if !dropoutOK(b, d) {
+		st = standard.Error
+	}
+	if w.o.Compat {
+		return st, nil
+	}
+	zb, zd := zeros(b), zeros(d)
+	msg := fmt.Sprintf("Dropout: judged by the share of zeros: bench %d/%d, device %d/%d (pass when the shares differ by less than 0.1, or with fewer than 100 elements).\n", zb, b.Len(), zd, d.Len())
+	return st, []report.Detail{{Name: name, Row: standard.Row{BenchDType: b.DType.TorchName(), DeviceDType: d.DType.TorchName(), Shape: tensor.ShapeString(d.Shape), Status: st, Message: msg}}}
+}
+
+func zeros(t *tensor.Tensor) int {
+	n := 0
+	for i := 0; i < t.Len(); i++ {
+		if t.At(i) == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // dropoutOK is pytorch-precheck §5.6: with at least 100 elements, the
@@ -266,16 +303,7 @@ func dropoutOK(b, d *tensor.Tensor) bool {
 	if n < 100 || d.Len() != n {
 		return n < 100
 	}
-	zb, zd := 0, 0
-	for i := 0; i < n; i++ {
-		if b.At(i) == 0 {
-			zb++
-		}
-		if d.At(i) == 0 {
-			zd++
-		}
-	}
-	diff := zb - zd
+	diff := zeros(b) - zeros(d)
 	if diff < 0 {
 		diff = -diff
 	}
