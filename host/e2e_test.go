@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -543,7 +544,7 @@ func TestConvnetTensorColumnsMatchMsprobe(t *testing.T) {
 			var ok bool
 			switch hdr[j] {
 			case "余弦相似度", "双百指标", "双千指标", "双万指标":
-				ok = abs(gv-wv) <= 1e-6
+				ok = math.Abs(gv-wv) <= 1e-6
 			case "最大绝对误差", "均方根误差", "相对误差最大值", "相对误差平均值":
 				ok = gv <= 1e-4 && wv <= 1e-4 // both at float32 rounding level
 			case "二进制一致错误率", "inf/nan错误率", "相对误差错误率", "绝对误差错误率":
@@ -558,9 +559,48 @@ func TestConvnetTensorColumnsMatchMsprobe(t *testing.T) {
 	}
 }
 
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
+
+// mindspore-precheck §11.5: the two one-API dumps of msprobe's unit tests
+// each give a result CSV and a details CSV of exactly 2 lines; with
+// --compat msprobe the rows are msprobe's (Float32 bench, cosine 1 within
+// rounding, MaxAbsErr 0.0). The tensor dump reads 2_3_input.npy from the
+// working directory (its dump_data_dir is "").
+func TestMindSporeUnitTestRuns(t *testing.T) {
+	fixtures := filepath.Join(repo, "../shared/fixtures/msprobe-unit-tests")
+	if _, err := os.Stat(fixtures); err != nil {
+		t.Skip("../shared/fixtures is not present")
 	}
-	return x
+	for _, name := range []string{"mindspore_ut_files_api_info_statistics.json", "mindspore_ut_files_api_info_tensor.json"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, cp := range [][2]string{{name, "dump.json"}, {"mindspore_ut_files_2_3_input.npy", "2_3_input.npy"}} {
+				data, err := os.ReadFile(filepath.Join(fixtures, cp[0]))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, cp[1]), data, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd := probeCmd("run", "--framework", "mindspore", "--api-info", "dump.json", "-o", "out", "--quiet", "--compat", "msprobe")
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			rp, dp := csvPair(t, filepath.Join(dir, "out"))
+			res, det := readRows(t, rp), readRows(t, dp)
+			if len(res) != 2 || len(det) != 2 {
+				t.Fatalf("want 2 lines each, got %d and %d", len(res), len(det))
+			}
+			if strings.Join(res[1], ",") != "MintFunctional.relu.0,pass,," {
+				t.Errorf("result row %v", res[1])
+			}
+			d := det[1]
+			cos, err := strconv.ParseFloat(d[4], 64)
+			if strings.Join(d[:4], "|") != "MintFunctional.relu.0.forward.output.0|Float32|Float32|(2, 3)" ||
+				err != nil || math.Abs(cos-1) > 1e-15 || d[5] != "0.0" || d[6] != "0.0" || d[7] != "pass" || d[8] != "" {
+				t.Errorf("details row %q", d)
+			}
+		})
+	}
 }

@@ -166,6 +166,8 @@ func (w *worker) tensorFor(e *dump.Entry, tensors map[string]*dump.TensorDesc, p
 			return nil, fmt.Errorf("%s: %s: data_name %q but the dump has no tensor data directory", e.Name, path, d.DataName)
 		}
 		t, err = tensorload.Load(w.o.Dump.DataDir, d.DataName, d.DType)
+	} else if w.o.Compat && w.o.Flavor == report.MindSpore {
+		t, err = inputgen.GenerateMindSpore(d)
 	} else {
 		t, err = inputgen.Generate(d, inputgen.Seed(w.o.Seed, e.Name, path))
 	}
@@ -192,7 +194,8 @@ func equalShape(a, b []int) bool {
 }
 
 // raiser returns how a tensor is cast for the bench. probe's default raises
-// every floating tensor to float64. With Compat, msprobe's rule
+// every floating tensor to float64. With Compat, MindSpore benches at the
+// dumped dtype, and PyTorch follows msprobe's rule
 // (pytorch-precheck §4.7): the fp16/bf16/fp32 dtypes among the call's
 // tensors decide one raised dtype — a single dtype maps fp16, bf16 -> fp32
 // and fp32 -> fp64, several map to fp32 — conv1d/conv2d keep fp32 tensors
@@ -206,6 +209,11 @@ func (w *worker) raiser(e *dump.Entry, plan *framework.Plan, call *dump.Call) fu
 			}
 			return t
 		}
+	}
+	if w.o.Flavor == report.MindSpore {
+		// msprobe's MindSpore bench runs PyTorch at the dumped dtype
+		// (mindspore-precheck §4.5).
+		return func(t *tensor.Tensor) *tensor.Tensor { return t }
 	}
 	lowFloat := func(d tensor.DType) bool { return d == tensor.Float16 || d == tensor.BFloat16 || d == tensor.Float32 }
 	set := map[tensor.DType]bool{}
