@@ -559,7 +559,6 @@ func TestConvnetTensorColumnsMatchMsprobe(t *testing.T) {
 	}
 }
 
-
 // mindspore-precheck §11.5: the two one-API dumps of msprobe's unit tests
 // each give a result CSV and a details CSV of exactly 2 lines; with
 // --compat msprobe the rows are msprobe's (Float32 bench, cosine 1 within
