@@ -304,7 +304,12 @@ func chunkOf[T float](p *plan, bench, dev *tensor.Tensor, lo, hi int, g Group, a
 		}
 		a.n += m
 		ee, rr := blk.e[:m], blk.r[:m]
-		legacyLoop(bb, dd, ee, rr, eps, a)
+		if b32, ok := any(bb).([]float32); ok {
+			store := g&(GroupBenchmark|GroupAbsolute|GroupAccumulative) != 0
+			legacy32(b32, any(dd).([]float32), any(ee).([]float32), any(rr).([]float32), float32(eps), store, a)
+		} else {
+			legacyLoop(bb, dd, ee, rr, eps, a)
+		}
 		if g&GroupBinary != 0 {
 			binaryLoop(bb, dd, a)
 		}
@@ -447,9 +452,7 @@ func binaryLoop[T float](b, d []T, a *accum) {
 	d = d[:len(b)]
 	n := 0
 	for i, v := range b {
-		if v != d[i] {
-			n++
-		}
+		n += b2i(v != d[i]) // branch-free: equality is data-dependent
 	}
 	a.neq += n
 }
@@ -465,8 +468,9 @@ func b2i(c bool) int {
 
 func finite(x float64) bool { return math.Abs(x) <= math.MaxFloat64 }
 
-// finiteT is isfinite for either float type.
-func finiteT[T float](x T) bool { return x-x == 0 }
+// finite2 is isfinite(x) && isfinite(y) for either float type, with one
+// compare: x−x is 0 for a finite x and NaN otherwise.
+func finite2[T float](x, y T) bool { return (x-x)+(y-y) == 0 }
 
 func benchmarkLoop[T float](p *plan, b, bd, d, e, r []T, a *accum) {
 	bd, d, e, r = bd[:len(b)], d[:len(b)], e[:len(b)], r[:len(b)]
@@ -477,7 +481,7 @@ func benchmarkLoop[T float](p *plan, b, bd, d, e, r []T, a *accum) {
 		dv, bdv := d[i], bd[i]
 		pos += b2i(dv > bdv) // branch-free: the sign is data-dependent
 		neg += b2i(dv < bdv)
-		if !(finiteT(dv) && finiteT(bdv)) {
+		if !finite2(dv, bdv) {
 			masked++
 			continue
 		}
@@ -521,9 +525,10 @@ func ebLoop[T float](bd, d []T, a *accum) {
 func absoluteLoop[T float](p *plan, b, bd, d, e, r []T, a *accum) {
 	bd, d, e, r = bd[:len(b)], d[:len(b)], e[:len(b)], r[:len(b)]
 	sv, atol, rtol := T(p.sv), T(p.atolAbs), T(p.rtol)
+	small, smallErr, normal, normalFail := 0, 0, 0, 0
 	for i, bv := range b {
 		dv, bdv := d[i], bd[i]
-		if !(finiteT(dv) && finiteT(bdv)) {
+		if !finite2(dv, bdv) {
 			a.absInfNan++
 			if !p.infNanPass(float64(bv), float64(bdv), float64(dv), p.rtol) {
 				a.absInfNanFail++
@@ -531,25 +536,26 @@ func absoluteLoop[T float](p *plan, b, bd, d, e, r []T, a *accum) {
 			continue
 		}
 		if abs(bv) <= sv {
-			a.absSmall++
-			if e[i] > atol {
-				a.absSmallErr++
-			}
+			small++
+			smallErr += b2i(e[i] > atol)
 		} else {
-			a.absNormal++
-			if r[i] > rtol {
-				a.absNormalFail++
-			}
+			normal++
+			normalFail += b2i(r[i] > rtol)
 		}
 	}
+	a.absSmall += small
+	a.absSmallErr += smallErr
+	a.absNormal += normal
+	a.absNormalFail += normalFail
 }
 
 func accumulativeLoop[T float](p *plan, b, bd, d, e, r []T, a *accum) {
 	bd, d, e, r = bd[:len(b)], d[:len(b)], e[:len(b)], r[:len(b)]
 	bound := T(p.bound)
+	small, smallErr, normal, normalFail := 0, 0, 0, 0
 	for i, bv := range b {
 		dv, bdv := d[i], bd[i]
-		if !(finiteT(dv) && finiteT(bdv)) {
+		if !finite2(dv, bdv) {
 			a.accInfNan++
 			if !p.infNanPass(float64(bv), float64(bdv), float64(dv), p.bound) {
 				a.accInfNanFail++
@@ -557,17 +563,17 @@ func accumulativeLoop[T float](p *plan, b, bd, d, e, r []T, a *accum) {
 			continue
 		}
 		if abs(bv) <= AccumulativeSmallValue {
-			a.accSmall++
-			if e[i] > bound {
-				a.accSmallErr++
-			}
+			small++
+			smallErr += b2i(e[i] > bound)
 		} else {
-			a.accNormal++
-			if r[i] > bound {
-				a.accNormalFail++
-			}
+			normal++
+			normalFail += b2i(r[i] > bound)
 		}
 	}
+	a.accSmall += small
+	a.accSmallErr += smallErr
+	a.accNormal += normal
+	a.accNormalFail += normalFail
 }
 
 // infNanPass judges one element where the device value or the bench cast to
@@ -617,7 +623,11 @@ func ulpLoop[T float](p *plan, b, d []T, a *accum) {
 		corner = 0xfffe000000000
 	}
 	overflow32 := f32 && p.compat
-	mx, sum, over := a.ulpMax, a.ulpSum, a.ulpOver
+	// the max as the bit pattern of a non-negative float64 (ulp is an
+	// absolute value): non-negative floats order like their bits, and a NaN
+	// with its sign cleared lies above +Inf.
+	const inf64 = 0x7ff0000000000000
+	mxb, sum, over, cnt := math.Float64bits(a.ulpMax), a.ulpSum, a.ulpOver, a.ulpCnt
 	for i, bt := range b {
 		bv := float64(bt)
 		u := math.Float64bits(bv)
@@ -648,21 +658,20 @@ func ulpLoop[T float](p *plan, b, d []T, a *accum) {
 				ulp = math.Abs(diff * pow2(k))
 			}
 		}
-		if !(ulp <= mx) {
-			if ulp > mx {
-				mx = ulp
-			} else {
-				a.ulpNaN = true
-			}
+		ub := math.Float64bits(ulp) &^ (1 << 63) // ulp ≥ 0 or NaN: drops a NaN's sign only
+		mxb = max(mxb, ub)
+		if j := cnt + i; j < seqMax {
+			a.ulpFirst[j] = ulp
 		}
-		if a.ulpCnt < seqMax {
-			a.ulpFirst[a.ulpCnt] = ulp
-		}
-		a.ulpCnt++
 		sum += ulp
 		over += b2i(ulp > thr)
 	}
-	a.ulpMax, a.ulpSum, a.ulpOver = mx, sum, over
+	if mxb > inf64 {
+		a.ulpNaN = true // ULPMax is NaN whatever a.ulpMax holds
+	} else {
+		a.ulpMax = math.Float64frombits(mxb)
+	}
+	a.ulpSum, a.ulpOver, a.ulpCnt = sum, over, cnt+len(b)
 }
 
 // seqMax: NumPy sums fewer than 8 float32 values sequentially in float32
