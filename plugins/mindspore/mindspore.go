@@ -67,7 +67,8 @@ type plugin struct{}
 func New() framework.Framework { return plugin{} }
 
 // Describe lists the planned APIs ("Mint.add", "MintFunctional.relu",
-// "Tensor.view", ...) and the ops their plans use.
+// "Tensor.view", "Functional.flash_attention_score", ...) and the ops their
+// plans use.
 func (plugin) Describe(ctx context.Context) (*framework.Info, error) {
 	var apis []string
 	for _, prefix := range []string{"Mint", "MintFunctional", "Tensor"} {
@@ -78,9 +79,13 @@ func (plugin) Describe(ctx context.Context) (*framework.Info, error) {
 			apis = append(apis, prefix+"."+n)
 		}
 	}
+	for n := range fusionAPIs {
+		apis = append(apis, "Functional."+n)
+	}
 	var opsUsed []string
 	for _, op := range lower.Ops() {
-		if !strings.HasPrefix(op, "npu.") {
+		// Of the torch_npu ops only the fused attention has a MindSpore API.
+		if !strings.HasPrefix(op, "npu.") || op == "npu.fusion_attention" {
 			opsUsed = append(opsUsed, op)
 		}
 	}
@@ -110,7 +115,7 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 	ns, ok := namespaces[typ]
 	switch {
 	case typ == "Functional" && fusionAPIs[name]:
-		return skip("fused op %s is planned in a later release", name), nil
+		return planFusion(req), nil
 	case typ == "Functional":
 		return skip("API %s is not checked in MindSpore mode: only Functional.flash_attention_score is", req.API), nil
 	case !ok:
@@ -151,6 +156,23 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 		p.BackwardMessage = MsgMultiOutputBackward
 	}
 	return &framework.PlanResponse{Plan: p}, nil
+}
+
+// planFusion plans Functional.flash_attention_score with MindSpore's
+// signature and defaults (mindspore-precheck.md §5.8). The functional
+// returns attention_out only: it alone is compared and takes the sens.
+func planFusion(req *framework.PlanRequest) *framework.PlanResponse {
+	if err := lower.CheckDTypes(req.Args, req.Kwargs); err != nil {
+		return skip("%s: %v", req.API, err)
+	}
+	l, err := lower.FlashAttentionScore(req.API, req.Args, req.Kwargs)
+	if err != nil {
+		return skip("%v", err)
+	}
+	p := l.Plan
+	p.Compare = []int{0}
+	p.GradOutput = 0
+	return &framework.PlanResponse{Plan: p}
 }
 
 // adaptTensorMethod rewrites MindSpore-only forms of Tensor methods into

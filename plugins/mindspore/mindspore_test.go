@@ -54,7 +54,8 @@ func TestDescribe(t *testing.T) {
 	if info.Name != "mindspore" || info.Version != "0.1.0" {
 		t.Fatalf("info %+v", info)
 	}
-	for _, api := range []string{"Mint.add", "Mint.chunk", "MintFunctional.relu", "MintFunctional.softmax", "Tensor.view", "Tensor.add_", "Tensor.transpose"} {
+	for _, api := range []string{"Mint.add", "Mint.chunk", "MintFunctional.relu", "MintFunctional.softmax", "Tensor.view", "Tensor.add_", "Tensor.transpose",
+		"Functional.flash_attention_score"} {
 		if !slices.Contains(info.APIs, api) {
 			t.Errorf("APIs lacks %s", api)
 		}
@@ -65,9 +66,12 @@ func TestDescribe(t *testing.T) {
 		}
 	}
 	for _, op := range info.Ops {
-		if _, ok := ops.Lookup(op); !ok || strings.HasPrefix(op, "npu.") {
+		if _, ok := ops.Lookup(op); !ok || (strings.HasPrefix(op, "npu.") && op != "npu.fusion_attention") {
 			t.Errorf("op %s", op)
 		}
+	}
+	if !slices.Contains(info.Ops, "npu.fusion_attention") {
+		t.Error("ops lack npu.fusion_attention")
 	}
 	if len(checkerTensorAPIs) != 59 {
 		t.Errorf("checker_support_api.yaml has 59 names, got %d", len(checkerTensorAPIs))
@@ -128,7 +132,16 @@ func TestPlans(t *testing.T) {
 		// skips
 		{req: framework.PlanRequest{API: "Tensor.__add__.0", Args: []framework.Arg{x, iv(1)}}, skip: "Tensor.__add__ is not in checker_support_api.yaml"},
 		{req: framework.PlanRequest{API: "Tensor.topk.0", Args: []framework.Arg{x, iv(1)}}, skip: "API Tensor.topk is not supported by the mindspore framework plugin yet"},
-		{req: framework.PlanRequest{API: "Functional.flash_attention_score.0", Args: []framework.Arg{x}}, skip: "fused op flash_attention_score is planned in a later release"},
+		{req: framework.PlanRequest{API: "Functional.flash_attention_score.0", Args: []framework.Arg{x}}, skip: `Functional.flash_attention_score.0: missing required argument "key"`},
+		{req: framework.PlanRequest{API: "Functional.flash_attention_score.1", Args: []framework.Arg{f32("args.0", 6, 2, 4), f32("args.1", 6, 2, 4), f32("args.2", 6, 2, 4), iv(2)},
+			Kwargs: []framework.NamedArg{kw("input_layout", framework.Arg{Kind: framework.ArgString, Str: "TND"})}}, skip: "layout TND (variable-length sequences) is not supported"},
+		{req: framework.PlanRequest{API: "Functional.flash_attention_score.2", Args: []framework.Arg{f32("args.0", 2, 3, 8), f32("args.1", 2, 3, 8), f32("args.2", 2, 3, 8), iv(2)},
+			Kwargs: []framework.NamedArg{kw("keep_prob", framework.Arg{Kind: framework.ArgFloat, Float: 0.9})}}, skip: "keep_prob < 1 (dropout) is not supported"},
+		// MindSpore's defaults: input_layout BSH, scalar_value 1.0.
+		{req: framework.PlanRequest{API: "Functional.flash_attention_score.3", Args: []framework.Arg{f32("args.0", 2, 3, 8), f32("args.1", 2, 3, 8), f32("args.2", 2, 3, 8), iv(2)},
+			Outputs: []framework.Arg{f32("output.0", 2, 3, 8)}},
+			op: "npu.fusion_attention", attrs: ops.Attrs{"input_layout": ops.StringAttr("BSH"), "scale": ops.FloatAttr(1), "head_num": ops.IntAttr(2)},
+			in: []string{"args.0", "args.1", "args.2", "none", "none"}, compare: []int{0}},
 		{req: framework.PlanRequest{API: "Functional.relu.0", Args: []framework.Arg{x}}, skip: "only Functional.flash_attention_score is"},
 		{req: framework.PlanRequest{API: "Primitive.norm.RmsNorm.0", Args: []framework.Arg{x}}, skip: "is not of the form <type>.<api>.<count>"},
 		{req: framework.PlanRequest{API: "Distributed.all_reduce.0", Args: []framework.Arg{x}}, skip: "not checked in MindSpore mode"},
@@ -203,9 +216,44 @@ func TestFixtureDumps(t *testing.T) {
 			}
 		}
 	}
-	for _, api := range []string{"Mint.cos.0", "MintFunctional.relu.0"} {
+	for _, api := range []string{"Mint.cos.0", "MintFunctional.relu.0", "Functional.flash_attention_score.0"} {
 		if !planned[api] {
 			t.Errorf("%s was not planned", api)
 		}
 	}
+}
+
+// TestFlashAttentionFixture plans the dumped flash_attention_score call
+// (SBH, 12 heads, uint8 attn_mask, MindSpore keyword names).
+func TestFlashAttentionFixture(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "fixtures", "msprobe-unit-tests", "mindspore_ut_compare_dump_file_mindspore_data_dump.json"))
+	if err != nil {
+		t.Skipf("fixture not available: %v", err)
+	}
+	reqs, err := dumpjson.Forward(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range reqs {
+		if reqs[i].API != "Functional.flash_attention_score.0" {
+			continue
+		}
+		resp := plan(t, &reqs[i])
+		if resp.Plan == nil {
+			t.Fatalf("skipped: %s", resp.Skip)
+		}
+		p := resp.Plan
+		if p.Op != "npu.fusion_attention" || !slices.Equal(p.Compare, []int{0}) || p.GradOutput != 0 || p.BackwardMessage != "" {
+			t.Errorf("plan op %s compare %v grad %d msg %q", p.Op, p.Compare, p.GradOutput, p.BackwardMessage)
+		}
+		if p.Attrs.Str("input_layout", "") != "SBH" || p.Attrs.Int("head_num", 0) != 12 || p.Attrs.Float("scale", 0) != 0.08838834764831843 ||
+			p.Attrs.Int("pre_tockens", 0) != 65536 || p.Attrs.Int("next_tockens", -1) != 0 {
+			t.Errorf("attrs %v", p.Attrs)
+		}
+		if len(p.Inputs) != 5 || p.Inputs[4].Path != "kwargs.attn_mask" {
+			t.Errorf("inputs %+v", p.Inputs)
+		}
+		return
+	}
+	t.Fatal("Functional.flash_attention_score.0 not found in the dump")
 }

@@ -2,7 +2,9 @@
 // calls of a msprobe PyTorch dump (Functional., Torch., Tensor. and NPU.
 // entries) as canonical ops, with PyTorch 1.13 semantics, and applies
 // msprobe run_ut's policies: the backward messages (out=, multi-output),
-// and HF32 rounding of float32 conv1d/conv2d inputs.
+// HF32 rounding of float32 conv1d/conv2d inputs, and for
+// npu_fusion_attention the comparison of attention_out only with the
+// gradient fed to it (grad_index 0).
 package pytorch
 
 import (
@@ -30,9 +32,6 @@ const (
 // gradIndex is msprobe's torch_ut_setting.json: the APIs whose tuple output
 // still gets a backward, through output grad_index.
 var gradIndex = map[string]int{"topk": 0, "npu_fusion_attention": 0}
-
-// plannedLater are fused ops with a dedicated release.
-var plannedLater = map[string]bool{"npu_fusion_attention": true}
 
 // hf32APIs get msprobe's HF32 rounding of float32 inputs (§4.3).
 var hf32APIs = map[string]bool{"conv1d": true, "conv2d": true}
@@ -101,8 +100,6 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 		return skip("API %s not support for run ut. SKIP.", req.API), nil
 	case !ok:
 		return skip("API %s.%s is not supported by the pytorch framework plugin yet", typ, name), nil
-	case ns == lower.NPU && plannedLater[name]:
-		return skip("fused op %s is planned in a later release", name), nil
 	case !lower.Supported(ns, name):
 		return skip("API %s.%s is not supported by the pytorch framework plugin yet", typ, name), nil
 	}

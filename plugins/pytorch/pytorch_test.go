@@ -50,12 +50,12 @@ func TestDescribe(t *testing.T) {
 		t.Fatalf("info %+v", info)
 	}
 	for _, api := range []string{"Functional.conv2d", "Functional.softmax", "Tensor.__radd__", "Tensor.add_", "Torch.chunk",
-		"Torch.true_divide", "Torch.clip", "Torch.concat", "NPU.npu_rms_norm", "Tensor.view"} {
+		"Torch.true_divide", "Torch.clip", "Torch.concat", "NPU.npu_rms_norm", "NPU.npu_fusion_attention", "Tensor.view"} {
 		if !slices.Contains(info.APIs, api) {
 			t.Errorf("APIs lacks %s", api)
 		}
 	}
-	if slices.Contains(info.APIs, "Tensor.__getitem__") || slices.Contains(info.APIs, "NPU.npu_fusion_attention") {
+	if slices.Contains(info.APIs, "Tensor.__getitem__") {
 		t.Error("APIs lists an API it skips")
 	}
 	for _, op := range info.Ops {
@@ -63,7 +63,7 @@ func TestDescribe(t *testing.T) {
 			t.Errorf("unknown op %s", op)
 		}
 	}
-	if !slices.Contains(info.Ops, "npu.rms_norm") || !slices.Contains(info.Ops, "convolution") {
+	if !slices.Contains(info.Ops, "npu.rms_norm") || !slices.Contains(info.Ops, "npu.fusion_attention") || !slices.Contains(info.Ops, "convolution") {
 		t.Errorf("ops %v", info.Ops)
 	}
 }
@@ -79,7 +79,10 @@ func TestSkips(t *testing.T) {
 		{framework.PlanRequest{API: "Functional.dropout2d.0", Args: []framework.Arg{x}},
 			"API Functional.dropout2d is not supported by the pytorch framework plugin yet"},
 		{framework.PlanRequest{API: "NPU.npu_fusion_attention.0", Args: []framework.Arg{x}},
-			"fused op npu_fusion_attention is planned in a later release"},
+			`NPU.npu_fusion_attention.0: missing required argument "key"`},
+		{framework.PlanRequest{API: "NPU.npu_fusion_attention.1", Args: []framework.Arg{tn("args.0", tensor.Float16, 6, 2, 4), tn("args.1", tensor.Float16, 6, 2, 4),
+			tn("args.2", tensor.Float16, 6, 2, 4), iv(2), sv("TND")}},
+			`NPU.npu_fusion_attention.1: argument "input_layout": layout TND (variable-length sequences) is not supported`},
 		{framework.PlanRequest{API: "Distributed.all_reduce.0", Args: []framework.Arg{x}},
 			"API Distributed.all_reduce.0 not support for run ut. SKIP."},
 		{framework.PlanRequest{API: "Aten.add.Tensor.0", Args: []framework.Arg{x, x}},
@@ -192,7 +195,7 @@ func TestFixtureDumps(t *testing.T) {
 	for _, api := range []string{"Functional.conv2d.0", "Tensor.add_.0", "Functional.batch_norm.0", "Functional.max_pool2d.0",
 		"Functional.adaptive_avg_pool2d.0", "Tensor.flatten.0", "Functional.linear.0", "Functional.log_softmax.0",
 		"Functional.nll_loss.0", "Torch.ones_like.0", "Torch.clone.0", "Torch.chunk.4", "Torch.cat.8", "Tensor.__mul__.7",
-		"NPU.npu_rms_norm.0", "Torch.cos.0", "Tensor.__add__.0"} {
+		"NPU.npu_rms_norm.0", "NPU.npu_fusion_attention.0", "Torch.cos.0", "Tensor.__add__.0"} {
 		if !planned[api] {
 			t.Errorf("%s was not planned", api)
 		}
@@ -233,4 +236,40 @@ func TestFixtureDetails(t *testing.T) {
 	if !p.Attrs.Bool("training", false) || p.Attrs.Float("momentum", 0) != 0.1 {
 		t.Errorf("batch_norm plan %+v", p)
 	}
+}
+
+// TestFusionAttentionFixture plans the dumped npu_fusion_attention call:
+// attention_out alone is compared and receives the gradient (grad_index 0),
+// so its backward runs.
+func TestFusionAttentionFixture(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(fixtureDir(t), "msprobe-unit-tests", "mindspore_ut_compare_dump_file_pytorch_data_dump.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs, err := dumpjson.Forward(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range reqs {
+		if reqs[i].API != "NPU.npu_fusion_attention.0" {
+			continue
+		}
+		resp := plan(t, &reqs[i])
+		if resp.Plan == nil {
+			t.Fatalf("skipped: %s", resp.Skip)
+		}
+		p := resp.Plan
+		if p.Op != "npu.fusion_attention" || !slices.Equal(p.Compare, []int{0}) || p.GradOutput != 0 || p.BackwardMessage != "" {
+			t.Errorf("plan op %s compare %v grad %d msg %q", p.Op, p.Compare, p.GradOutput, p.BackwardMessage)
+		}
+		if p.Attrs.Str("input_layout", "") != "SBH" || p.Attrs.Int("head_num", 0) != 12 || p.Attrs.Float("scale", 0) != 0.08838834764831843 ||
+			p.Attrs.Int("pre_tockens", 0) != 65536 || p.Attrs.Int("next_tockens", -1) != 0 || p.Attrs.Int("sparse_mode", -1) != 0 {
+			t.Errorf("attrs %v", p.Attrs)
+		}
+		if len(p.Inputs) != 5 || p.Inputs[3].Kind != framework.BindNone || p.Inputs[4].Path != "kwargs.atten_mask" {
+			t.Errorf("inputs %+v", p.Inputs)
+		}
+		return
+	}
+	t.Fatal("NPU.npu_fusion_attention.0 not found in the dump")
 }

@@ -139,6 +139,22 @@ var schemas = []Schema{
 	{Name: "ones_like", Inputs: []InputSpec{idx("self")}, Attrs: []AttrSpec{dtypeOpt}, Outputs: 1},
 	{Name: "npu.rms_norm", Doc: "torch_npu.npu_rms_norm: (x*rstd*gamma, rstd), rstd = 1/sqrt(mean(x^2 over gamma's dims)+epsilon), fp32 rstd",
 		Inputs: []InputSpec{in("x"), in("gamma")}, Attrs: []AttrSpec{attr("epsilon", AttrFloat, FloatAttr(1e-6), "")}, Outputs: 2},
+	{Name: "npu.fusion_attention", Doc: "torch_npu.npu_fusion_attention / MindSpore flash_attention_score, float64 reference (fused-ops.md §7): " +
+		"softmax((Q·Kᵀ + pse)·scale − 40000·mask)·V per head, GQA kv heads shared by consecutive query heads; " +
+		"outputs (attention_out in the query's layout, softmax_max and softmax_sum of shape [B, N1, S1, 8], float32 unless the query is float64)",
+		Inputs: []InputSpec{in("query"), in("key"), in("value"), opt("pse"), {Name: "atten_mask", Optional: true}},
+		Attrs: []AttrSpec{
+			req("head_num", AttrInt, "query heads N1 (BSH/SBH); BSND/BNSD read the heads from the shapes"),
+			req("input_layout", AttrString, "BSH, SBH, BSND or BNSD (TND is not supported)"),
+			attr("scale", AttrFloat, FloatAttr(1), "multiplier of Q·Kᵀ + pse"),
+			attr("keep_prob", AttrFloat, FloatAttr(1), "dropout keep ratio; only 1 (no dropout) is supported"),
+			attr("pre_tockens", AttrInt, IntAttr(2147483647), "band width before the diagonal (sparse_mode 0 and 4)"),
+			attr("next_tockens", AttrInt, IntAttr(2147483647), "band width after the diagonal (sparse_mode 0 and 4)"),
+			attr("inner_precise", AttrInt, IntAttr(0), "device precision mode; recorded, no effect on the float64 reference"),
+			attr("sparse_mode", AttrInt, IntAttr(0), "0 default, 1 all, 2 left-up causal, 3 right-down causal, 4 band; 5-8 only with an explicit atten_mask used as given"),
+			attr("band_anchor", AttrString, StringAttr("top_left"), "sparse_mode 4 band: \"top_left\" (msprobe's reference) or \"bottom_right\" (torch_npu's documentation); equal when S1 = S2"),
+			attr("zero_masked_rows", AttrBool, BoolAttr(false), "give fully masked query rows a zero output (device invalid-row handling) instead of the reference's unmasked softmax"),
+		}, Outputs: 3},
 	{Name: "echo", Doc: "returns its input unchanged; used to measure tensor transport", Inputs: []InputSpec{idx("self")}, Outputs: 1},
 }
 

@@ -215,11 +215,12 @@ var usedOps = []string{
 	"abs", "adaptive_avg_pool2d", "add", "addmm", "batch_norm", "bmm", "cat", "clamp", "clone", "convolution",
 	"cos", "cross_entropy", "cumsum", "div", "dropout", "embedding", "exp", "gelu", "layer_norm", "linear", "log",
 	"log_softmax", "masked_fill", "matmul", "max", "max_dim", "max_pool2d", "maximum", "mean", "min", "min_dim",
-	"minimum", "mm", "mul", "neg", "nll_loss", "npu.rms_norm", "ones_like", "permute", "pow", "reciprocal", "relu",
+	"minimum", "mm", "mul", "neg", "nll_loss", "npu.fusion_attention", "npu.rms_norm", "ones_like", "permute", "pow", "reciprocal", "relu",
 	"reshape", "rsqrt", "sigmoid", "silu", "sin", "softmax", "split_with_sizes", "sqrt", "stack", "sub", "sum",
 	"tanh", "transpose", "where",
 }
 
 // Ops lists the canonical ops that lowerings produce, sorted; npu.rms_norm
-// comes only from the NPU namespace.
+// comes only from the NPU namespace, npu.fusion_attention from the NPU
+// namespace and FlashAttentionScore.
 func Ops() []string { return append([]string{}, usedOps...) }

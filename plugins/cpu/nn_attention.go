@@ -1,0 +1,594 @@
+package cpu
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// npu.fusion_attention: the float64 reference of torch_npu's
+// npu_fusion_attention and MindSpore's flash_attention_score, after
+// msprobe's bench (fused-ops.md §7, mindspore-precheck.md §5):
+//
+//	S = (Q·Kᵀ + pse)·scale − 40000·M      per batch b and query head h
+//	P = softmax(S) over the key axis       (max-subtracted)
+//	O = P·V                                back in the query's layout
+//
+// Q is [B, N1, S1, D], K and V are [B, N2, S2, D] once converted from the
+// layout (BSH, SBH, BSND or BNSD); query head h reads kv head h / (N1/N2).
+// The mask M (1 = masked) is the given atten_mask, or one built from
+// sparse_mode and the pre/next tokens; its additive −40000 underflows to
+// an exact 0 in float64 exp, and a fully masked row shifts uniformly, so
+// such a row keeps its unmasked attention as in the reference (unless
+// zero_masked_rows). The outputs are attention_out, softmax_max and
+// softmax_sum ([B, N1, S1, 8], each row's max and exp-sum repeated 8
+// times). Dropout (keep_prob < 1) cannot be reproduced and is refused.
+//
+// The backward is autograd of this forward for attention_out (msprobe's
+// grad_index 0): dq, dk, dv (summed over the query heads sharing a kv
+// head) and dpse (summed over its broadcast axes). Gradients given for
+// softmax_max/softmax_sum are ignored, as the device's autograd does.
+
+func init() {
+	register("npu.fusion_attention", &kernel{forward: attnForward, backward: attnBackward})
+}
+
+// attnMaskValue is the reference's additive mask constant.
+const attnMaskValue = -40000.0
+
+// attnCompressed is the side of the compressed causal mask of sparse
+// modes 2, 3 and 4.
+const attnCompressed = 2048
+
+// attnDims are the sizes parse_bsnd_args derives.
+type attnDims struct {
+	B, S1, S2, N1, N2, D, H1, H2 int
+}
+
+// attnParseBSND derives the sizes from the query and key shapes, the head
+// count and the layout, with the reference's checks.
+func attnParseBSND(q, k []int, headNum int, layout string) (attnDims, error) {
+	var d attnDims
+	if headNum <= 0 {
+		return d, fmt.Errorf("npu_fusion_attention: head_num must be positive, got %d", headNum)
+	}
+	want := map[string]int{"BSH": 3, "SBH": 3, "BSND": 4, "BNSD": 4}
+	r, ok := want[layout]
+	switch {
+	case layout == "TND":
+		return d, errors.New("npu_fusion_attention: input_layout TND is not supported")
+	case !ok:
+		return d, fmt.Errorf("npu_fusion_attention: input_layout %q is not one of BSH, SBH, BSND, BNSD, TND", layout)
+	case len(q) != r || len(k) != r:
+		return d, fmt.Errorf("npu_fusion_attention: input_layout %s needs %d-d query and key, got query %s and key %s", layout, r, shapeList(q), shapeList(k))
+	}
+	switch layout {
+	case "BSH", "SBH":
+		if layout == "BSH" {
+			d.B, d.S1, d.H1, d.S2, d.H2 = q[0], q[1], q[2], k[1], k[2]
+		} else {
+			d.S1, d.B, d.H1, d.S2, d.H2 = q[0], q[1], q[2], k[0], k[2]
+		}
+		kb := k[0]
+		if layout == "SBH" {
+			kb = k[1]
+		}
+		if kb != d.B {
+			return d, fmt.Errorf("npu_fusion_attention: query batch %d and key batch %d differ", d.B, kb)
+		}
+		d.N1 = headNum
+		d.D = d.H1 / d.N1
+		if d.D == 0 {
+			return d, fmt.Errorf("npu_fusion_attention: head dim D = H1 / head_num = %d / %d is 0", d.H1, d.N1)
+		}
+		d.N2 = d.H2 / d.D
+	case "BSND":
+		d.B, d.S1, d.N1, d.D = q[0], q[1], q[2], q[3]
+		d.S2, d.N2 = k[1], k[2]
+		if k[0] != d.B || k[3] != d.D {
+			return d, fmt.Errorf("npu_fusion_attention: query %s and key %s disagree on B or D", shapeList(q), shapeList(k))
+		}
+	case "BNSD":
+		d.B, d.N1, d.S1, d.D = q[0], q[1], q[2], q[3]
+		d.N2, d.S2 = k[1], k[2]
+		if k[0] != d.B || k[3] != d.D {
+			return d, fmt.Errorf("npu_fusion_attention: query %s and key %s disagree on B or D", shapeList(q), shapeList(k))
+		}
+	}
+	if layout == "BSND" || layout == "BNSD" {
+		d.H1, d.H2 = d.N1*d.D, d.N2*d.D
+		if d.D == 0 {
+			return d, errors.New("npu_fusion_attention: head dim D is 0")
+		}
+	}
+	if d.N1 == 0 || d.N2 == 0 || d.N1%d.N2 != 0 || d.N1 < d.N2 {
+		return d, fmt.Errorf("npu_fusion_attention: query heads N1 = %d and key heads N2 = %d do not match (N1 must be a multiple of N2)", d.N1, d.N2)
+	}
+	if d.H1 != d.N1*d.D || d.H2 != d.N2*d.D {
+		return d, fmt.Errorf("npu_fusion_attention: hidden sizes H1 = %d, H2 = %d are not multiples of the head dim D = %d", d.H1, d.H2, d.D)
+	}
+	return d, nil
+}
+
+// attnLayoutShape is the shape of a tensor of n heads and s positions in
+// the layout.
+func attnLayoutShape(layout string, b, n, s, d int) []int {
+	switch layout {
+	case "BSH":
+		return []int{b, s, n * d}
+	case "SBH":
+		return []int{s, b, n * d}
+	case "BSND":
+		return []int{b, s, n, d}
+	}
+	return []int{b, n, s, d}
+}
+
+// attnLayoutIndex is the flat index, in the layout, of element (b, n, s, d)
+// of the BNSD form (H layouts are head-major: h = n·D + d).
+func attnLayoutIndex(layout string, B, N, S, D, b, n, s, d int) int {
+	switch layout {
+	case "BSH", "BSND":
+		return ((b*S+s)*N+n)*D + d
+	case "SBH":
+		return ((s*B+b)*N+n)*D + d
+	}
+	return ((b*N+n)*S+s)*D + d
+}
+
+// attnToBNSD converts data in the layout to BNSD order.
+func attnToBNSD(x []float64, layout string, B, N, S, D int) []float64 {
+	out := make([]float64, B*N*S*D)
+	if layout == "BNSD" {
+		copy(out, x)
+		return out
+	}
+	k := 0
+	for b := 0; b < B; b++ {
+		for n := 0; n < N; n++ {
+			for s := 0; s < S; s++ {
+				base := attnLayoutIndex(layout, B, N, S, D, b, n, s, 0)
+				copy(out[k:k+D], x[base:base+D])
+				k += D
+			}
+		}
+	}
+	return out
+}
+
+// attnFromBNSD converts BNSD data to the layout.
+func attnFromBNSD(x []float64, layout string, B, N, S, D int) []float64 {
+	out := make([]float64, B*N*S*D)
+	if layout == "BNSD" {
+		copy(out, x)
+		return out
+	}
+	k := 0
+	for b := 0; b < B; b++ {
+		for n := 0; n < N; n++ {
+			for s := 0; s < S; s++ {
+				base := attnLayoutIndex(layout, B, N, S, D, b, n, s, 0)
+				copy(out[base:base+D], x[k:k+D])
+				k += D
+			}
+		}
+	}
+	return out
+}
+
+// attnBroadcastKV repeats each of the numKVHeads heads of a BNSD tensor
+// numHeads/numKVHeads times (query head h uses kv head h / G).
+func attnBroadcastKV(numHeads, numKVHeads int, kv *array) (*array, error) {
+	if kv.rank() != 4 {
+		return nil, fmt.Errorf("npu_fusion_attention: kv heads broadcast needs a 4-d BNSD tensor, got shape %s", shapeList(kv.shape))
+	}
+	if numKVHeads <= 0 || numHeads <= 0 || numHeads%numKVHeads != 0 || numHeads < numKVHeads {
+		return nil, fmt.Errorf("npu_fusion_attention: cannot share %d kv heads among %d query heads", numKVHeads, numHeads)
+	}
+	if kv.shape[1] != numKVHeads {
+		return nil, fmt.Errorf("npu_fusion_attention: kv tensor %s does not have %d heads", shapeList(kv.shape), numKVHeads)
+	}
+	B, S, D := kv.shape[0], kv.shape[2], kv.shape[3]
+	g := numHeads / numKVHeads
+	out := nnNew([]int{B, numHeads, S, D}, kv.dtype)
+	blk := S * D
+	for b := 0; b < B; b++ {
+		for h := 0; h < numHeads; h++ {
+			src := (b*numKVHeads + h/g) * blk
+			copy(out.data[(b*numHeads+h)*blk:], kv.data[src:src+blk])
+		}
+	}
+	return out, nil
+}
+
+// attnIsCompressedCausal reports whether m is the 2048×2048 compressed
+// causal mask triu(ones, 1).
+func attnIsCompressedCausal(m *array) bool {
+	if m.rank() != 2 || m.shape[0] != attnCompressed || m.shape[1] != attnCompressed {
+		return false
+	}
+	for i := 0; i < attnCompressed; i++ {
+		row := m.data[i*attnCompressed : (i+1)*attnCompressed]
+		for j, v := range row {
+			if (v != 0) != (j > i) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// attnBand builds an [S1, S2] mask that masks j − i − shift > next and
+// j − i − shift < −pre.
+func attnBand(s1, s2 int, pre, next int64, shift int) *array {
+	m := nnNew([]int{s1, s2}, tensor.Bool)
+	for i := 0; i < s1; i++ {
+		for j := 0; j < s2; j++ {
+			r := int64(j - i - shift)
+			if r > next || r < -pre {
+				m.data[i*s2+j] = 1
+			}
+		}
+	}
+	return m
+}
+
+// attnTokens clamps a pre/next token count to the int32 range of the
+// device attribute, so that −pre cannot overflow.
+func attnTokens(v int64) int64 { return max(min(v, math.MaxInt32), math.MinInt32) }
+
+// attnMask returns the mask applied to the scores (nonzero = masked): the
+// given one, or the one the reference builds from sparse_mode; nil means
+// nothing is masked. bottomRight anchors the mode-4 band at the
+// bottom-right corner (torch_npu's documentation) instead of the top-left
+// (msprobe's reference).
+func attnMask(given *array, mode, s1, s2 int, pre, next int64, bottomRight bool) (*array, error) {
+	if mode < 0 || mode > 8 {
+		return nil, fmt.Errorf("npu_fusion_attention: sparse_mode %d is not in 0..8", mode)
+	}
+	band4 := func() *array {
+		shift := 0
+		if bottomRight {
+			shift = s2 - s1
+		}
+		return attnBand(s1, s2, pre, next, shift)
+	}
+	if given != nil {
+		if mode >= 2 && mode <= 4 && attnIsCompressedCausal(given) {
+			switch mode {
+			case 2:
+				return attnBand(s1, s2, math.MaxInt64, 0, 0), nil
+			case 3:
+				return attnBand(s1, s2, math.MaxInt64, 0, s2-s1), nil
+			default:
+				return band4(), nil
+			}
+		}
+		return given, nil
+	}
+	switch mode {
+	case 0:
+		return attnBand(s1, s2, pre, next, 0), nil
+	case 1:
+		return nnNew([]int{s1, s2}, tensor.Bool), nil
+	case 2:
+		return attnBand(s1, s2, math.MaxInt64, 0, 0), nil
+	case 3:
+		return attnBand(s1, s2, math.MaxInt64, 0, s2-s1), nil
+	case 4:
+		return band4(), nil
+	}
+	return nil, fmt.Errorf("npu_fusion_attention: sparse_mode %d needs an atten_mask", mode)
+}
+
+// attnView reads a tensor broadcast to [B, N1, S1, S2] one (b, h) block at
+// a time without materialising the broadcast.
+type attnView struct {
+	a              *array
+	sb, sn, si, sj int // strides in a's data (0 on broadcast axes)
+	nonzero        bool
+}
+
+// newAttnView checks that a broadcasts to [B, N1, S1, S2].
+func newAttnView(a *array, name string, B, N1, S1, S2 int) (*attnView, error) {
+	target := []int{B, N1, S1, S2}
+	if a.rank() > 4 {
+		return nil, fmt.Errorf("npu_fusion_attention: %s of shape %s does not broadcast to %s", name, shapeList(a.shape), shapeList(target))
+	}
+	shape := make([]int, 4)
+	for i := range shape {
+		shape[i] = 1
+	}
+	copy(shape[4-a.rank():], a.shape)
+	st := contiguousStrides(shape)
+	for i := range shape {
+		switch {
+		case shape[i] == 1:
+			st[i] = 0
+		case shape[i] != target[i]:
+			return nil, fmt.Errorf("npu_fusion_attention: %s of shape %s does not broadcast to %s", name, shapeList(a.shape), shapeList(target))
+		}
+	}
+	v := &attnView{a: a, sb: st[0], sn: st[1], si: st[2], sj: st[3]}
+	for _, x := range a.data {
+		if x != 0 {
+			v.nonzero = true
+			break
+		}
+	}
+	return v, nil
+}
+
+// index is the data index of element (b, h, i, j).
+func (v *attnView) index(b, h, i, j int) int { return b*v.sb + h*v.sn + i*v.si + j*v.sj }
+
+// attention is one validated call.
+type attention struct {
+	dims             attnDims
+	layout           string
+	q, k, v          []float64 // BNSD; k and v broadcast to the N1 query heads
+	pse, mask        *attnView
+	scale            float64
+	zeroMasked       bool
+	outDType, statDT tensor.DType
+	qShape           []int
+}
+
+func attnSetup(c *call) (*attention, error) {
+	q, err := nnNeed(c, 0, "query")
+	if err != nil {
+		return nil, err
+	}
+	k, err := nnNeed(c, 1, "key")
+	if err != nil {
+		return nil, err
+	}
+	v, err := nnNeed(c, 2, "value")
+	if err != nil {
+		return nil, err
+	}
+	pse, mask := nnInput(c, 3), nnInput(c, 4)
+	dt, err := nnFloatOnly("npu_fusion_attention", q, k, v, pse)
+	if err != nil {
+		return nil, err
+	}
+	if kp := c.attrs.Float("keep_prob", 1); kp != 1 {
+		if kp <= 0 || kp > 1 {
+			return nil, fmt.Errorf("npu_fusion_attention: keep_prob must be in (0, 1], got %g", kp)
+		}
+		return nil, errors.New("keep_prob < 1 is not supported: the device's dropout mask cannot be reproduced")
+	}
+	layout := c.attrs.Str("input_layout", "")
+	dims, err := attnParseBSND(q.shape, k.shape, int(c.attrs.Int("head_num", 0)), layout)
+	if err != nil {
+		return nil, err
+	}
+	if !sameShape(k.shape, v.shape) {
+		return nil, fmt.Errorf("npu_fusion_attention: key %s and value %s must have the same shape", shapeList(k.shape), shapeList(v.shape))
+	}
+	a := &attention{dims: dims, layout: layout, scale: c.attrs.Float("scale", 1), zeroMasked: c.attrs.Bool("zero_masked_rows", false),
+		outDType: dt, statDT: tensor.Float32, qShape: q.shape}
+	if dt == tensor.Float64 {
+		a.statDT = tensor.Float64
+	}
+	a.q = attnToBNSD(q.data, layout, dims.B, dims.N1, dims.S1, dims.D)
+	kvShape := []int{dims.B, dims.N2, dims.S2, dims.D}
+	kb, err := attnBroadcastKV(dims.N1, dims.N2, &array{shape: kvShape, data: attnToBNSD(k.data, layout, dims.B, dims.N2, dims.S2, dims.D), dtype: dt})
+	if err != nil {
+		return nil, err
+	}
+	vb, err := attnBroadcastKV(dims.N1, dims.N2, &array{shape: kvShape, data: attnToBNSD(v.data, layout, dims.B, dims.N2, dims.S2, dims.D), dtype: dt})
+	if err != nil {
+		return nil, err
+	}
+	a.k, a.v = kb.data, vb.data
+	if pse != nil && pse.rank() > 0 {
+		if a.pse, err = newAttnView(pse, "pse", dims.B, dims.N1, dims.S1, dims.S2); err != nil {
+			return nil, err
+		}
+	}
+	anchor := c.attrs.Str("band_anchor", "top_left")
+	if anchor != "top_left" && anchor != "bottom_right" {
+		return nil, fmt.Errorf("npu_fusion_attention: band_anchor must be \"top_left\" or \"bottom_right\", got %q", anchor)
+	}
+	if mask != nil && mask.rank() == 0 {
+		mask = nil // the reference ignores a 0-d mask
+	}
+	m, err := attnMask(mask, int(c.attrs.Int("sparse_mode", 0)), dims.S1, dims.S2,
+		attnTokens(c.attrs.Int("pre_tockens", math.MaxInt32)), attnTokens(c.attrs.Int("next_tockens", math.MaxInt32)), anchor == "bottom_right")
+	if err != nil {
+		return nil, err
+	}
+	if a.mask, err = newAttnView(m, "atten_mask", dims.B, dims.N1, dims.S1, dims.S2); err != nil {
+		return nil, err
+	}
+	if !a.mask.nonzero {
+		a.mask = nil
+	}
+	return a, nil
+}
+
+// headScores computes the masked scores (Q·Kᵀ + pse)·scale − 40000·M of
+// batch b and query head h into s ([S1, S2]); masked[i] reports whether row
+// i is fully masked.
+func (a *attention) headScores(b, h int, s []float64, masked []bool) {
+	d := a.dims
+	qh := a.q[(b*d.N1+h)*d.S1*d.D:][:d.S1*d.D]
+	kk := a.k[(b*d.N1+h)*d.S2*d.D:][:d.S2*d.D]
+	nnGemm(false, true, d.S1, d.S2, d.D, qh, kk, s, false)
+	for i := 0; i < d.S1; i++ {
+		row := s[i*d.S2 : (i+1)*d.S2]
+		if a.pse != nil {
+			for j := range row {
+				row[j] += a.pse.a.data[a.pse.index(b, h, i, j)]
+			}
+		}
+		all := a.mask != nil && d.S2 > 0
+		for j := range row {
+			row[j] *= a.scale
+			if a.mask != nil && a.mask.a.data[a.mask.index(b, h, i, j)] != 0 {
+				row[j] += attnMaskValue
+			} else {
+				all = false
+			}
+		}
+		masked[i] = all
+	}
+}
+
+// attnSoftmaxRows turns each row of s (rows of n values) into its softmax
+// in place and returns each row's max and exp-sum in rowMax and rowSum.
+func attnSoftmaxRows(s []float64, n int, rowMax, rowSum []float64) {
+	for i := range rowMax {
+		row := s[i*n : (i+1)*n]
+		m := math.Inf(-1)
+		for _, x := range row {
+			if x > m || math.IsNaN(x) {
+				m = x
+			}
+		}
+		sum := 0.0
+		for j, x := range row {
+			row[j] = math.Exp(x - m)
+			sum += row[j]
+		}
+		for j := range row {
+			row[j] /= sum
+		}
+		rowMax[i], rowSum[i] = m, sum
+	}
+}
+
+// headProbs computes the attention probabilities P of batch b and query
+// head h into s, with each row's max and exp-sum.
+func (a *attention) headProbs(b, h int, s, rowMax, rowSum []float64, masked []bool) {
+	a.headScores(b, h, s, masked)
+	attnSoftmaxRows(s, a.dims.S2, rowMax, rowSum)
+	if !a.zeroMasked {
+		return
+	}
+	for i, m := range masked {
+		if m {
+			clear(s[i*a.dims.S2 : (i+1)*a.dims.S2])
+		}
+	}
+}
+
+func attnForward(c *call) ([]*array, error) {
+	a, err := attnSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	d := a.dims
+	o := make([]float64, d.B*d.N1*d.S1*d.D)
+	smax := nnNew([]int{d.B, d.N1, d.S1, 8}, a.statDT)
+	ssum := nnNew([]int{d.B, d.N1, d.S1, 8}, a.statDT)
+	s := make([]float64, d.S1*d.S2)
+	rowMax, rowSum := make([]float64, d.S1), make([]float64, d.S1)
+	masked := make([]bool, d.S1)
+	for b := 0; b < d.B; b++ {
+		for h := 0; h < d.N1; h++ {
+			a.headProbs(b, h, s, rowMax, rowSum, masked)
+			vv := a.v[(b*d.N1+h)*d.S2*d.D:][:d.S2*d.D]
+			nnGemm(false, false, d.S1, d.D, d.S2, s, vv, o[(b*d.N1+h)*d.S1*d.D:][:d.S1*d.D], false)
+			for i := 0; i < d.S1; i++ {
+				base := ((b*d.N1+h)*d.S1 + i) * 8
+				for r := 0; r < 8; r++ {
+					smax.data[base+r] = rowMax[i]
+					ssum.data[base+r] = rowSum[i]
+				}
+			}
+		}
+	}
+	out := &array{shape: attnLayoutShape(a.layout, d.B, d.N1, d.S1, d.D), data: attnFromBNSD(o, a.layout, d.B, d.N1, d.S1, d.D), dtype: a.outDType}
+	return []*array{out, smax, ssum}, nil
+}
+
+func attnBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	gq, gk, gv, gp := nnGradFor(c, 0), nnGradFor(c, 1), nnGradFor(c, 2), nnGradFor(c, 3)
+	res := []*array{gq, gk, gv, gp, nil}
+	dy := nnGradOut(gradOuts, 0)
+	if dy == nil || (gq == nil && gk == nil && gv == nil && gp == nil) {
+		return res, nil
+	}
+	a, err := attnSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	d := a.dims
+	if !sameShape(dy.shape, a.qShape) {
+		return nil, fmt.Errorf("npu_fusion_attention: gradient of attention_out has shape %s, want %s", shapeList(dy.shape), shapeList(a.qShape))
+	}
+	if gp != nil && a.pse == nil {
+		res[3], gp = nil, nil // a 0-d pse is ignored by the forward
+	}
+	dO := attnToBNSD(dy.data, a.layout, d.B, d.N1, d.S1, d.D)
+	// Gradients per query head; dk and dv are summed over the query heads
+	// that share a kv head at the end.
+	dq := make([]float64, len(a.q))
+	dk := make([]float64, len(a.k))
+	dv := make([]float64, len(a.v))
+	p := make([]float64, d.S1*d.S2)
+	dp := make([]float64, d.S1*d.S2)
+	rowMax, rowSum := make([]float64, d.S1), make([]float64, d.S1)
+	masked := make([]bool, d.S1)
+	for b := 0; b < d.B; b++ {
+		for h := 0; h < d.N1; h++ {
+			a.headProbs(b, h, p, rowMax, rowSum, masked)
+			qOff, kOff := (b*d.N1+h)*d.S1*d.D, (b*d.N1+h)*d.S2*d.D
+			dOh := dO[qOff:][:d.S1*d.D]
+			// dV = Pᵀ·dO; dP = dO·Vᵀ; dS = scale·P ⊙ (dP − Σ_j dP ⊙ P).
+			nnGemm(true, false, d.S2, d.D, d.S1, p, dOh, dv[kOff:][:d.S2*d.D], false)
+			nnGemm(false, true, d.S1, d.S2, d.D, dOh, a.v[kOff:][:d.S2*d.D], dp, false)
+			for i := 0; i < d.S1; i++ {
+				pr, dr := p[i*d.S2:(i+1)*d.S2], dp[i*d.S2:(i+1)*d.S2]
+				dot := 0.0
+				for j := range pr {
+					dot += pr[j] * dr[j]
+				}
+				for j := range pr {
+					dr[j] = pr[j] * (dr[j] - dot) * a.scale
+				}
+				if gp != nil {
+					for j := range dr {
+						gp.data[a.pse.index(b, h, i, j)] += dr[j]
+					}
+				}
+			}
+			// dQ = dS·K; dK = dSᵀ·Q (dS carries the scale).
+			nnGemm(false, false, d.S1, d.D, d.S2, dp, a.k[kOff:][:d.S2*d.D], dq[qOff:][:d.S1*d.D], false)
+			nnGemm(true, false, d.S2, d.D, d.S1, dp, a.q[qOff:][:d.S1*d.D], dk[kOff:][:d.S2*d.D], false)
+		}
+	}
+	if gq != nil {
+		gq.data = attnFromBNSD(dq, a.layout, d.B, d.N1, d.S1, d.D)
+	}
+	if gk != nil {
+		gk.data = attnFromBNSD(attnReduceKV(dk, d), a.layout, d.B, d.N2, d.S2, d.D)
+	}
+	if gv != nil {
+		gv.data = attnFromBNSD(attnReduceKV(dv, d), a.layout, d.B, d.N2, d.S2, d.D)
+	}
+	return res, nil
+}
+
+// attnReduceKV sums a BNSD gradient of the N1 broadcast kv heads back to
+// the N2 kv heads: the gradient of attnBroadcastKV.
+func attnReduceKV(g []float64, d attnDims) []float64 {
+	if d.N1 == d.N2 {
+		return g
+	}
+	grp, blk := d.N1/d.N2, d.S2*d.D
+	out := make([]float64, d.B*d.N2*blk)
+	for b := 0; b < d.B; b++ {
+		for h := 0; h < d.N1; h++ {
+			dst := out[(b*d.N2+h/grp)*blk:][:blk]
+			for i, x := range g[(b*d.N1+h)*blk:][:blk] {
+				dst[i] += x
+			}
+		}
+	}
+	return out
+}
