@@ -3,6 +3,7 @@ package run
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/probe-dev/probe/host/internal/dump"
@@ -174,23 +175,11 @@ func (w *worker) tensorFor(e *dump.Entry, tensors map[string]*dump.TensorDesc, p
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", e.Name, path, err)
 	}
-	if !equalShape(t.Shape, d.Shape) {
+	if !slices.Equal(t.Shape, d.Shape) {
 		return nil, fmt.Errorf("%s: %s: data has shape %v but the dump says %v", e.Name, path, t.Shape, d.Shape)
 	}
 	cache[path] = t
 	return t, nil
-}
-
-func equalShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // raiser returns how a tensor is cast for the bench. probe's default raises

@@ -65,7 +65,9 @@ func (w *worker) exec(ctx context.Context, r *role, req *device.ExecRequest) (*d
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	hung := errors.Is(cctx.Err(), context.DeadlineExceeded)
+	// gRPC may report the deadline a moment before the context's own timer
+	// fires, so the error itself counts too.
+	hung := errors.Is(cctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded)
 	if !hung && (w.o.IsCrash == nil || !w.o.IsCrash(err)) {
 		return nil, err
 	}
