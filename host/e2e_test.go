@@ -606,3 +606,85 @@ func TestMindSporeUnitTestRuns(t *testing.T) {
 		})
 	}
 }
+
+// --black-list turns an API into msprobe's SKIP row; --white-list keeps
+// only the listed APIs; the other rows are unchanged.
+func TestBlackWhiteList(t *testing.T) {
+	clean, black, white := t.TempDir(), t.TempDir(), t.TempDir()
+	probeRun(t, "run", "--api-info", fp16Dump, "-o", clean, "--quiet")
+	probeRun(t, "run", "--api-info", fp16Dump, "-o", black, "--quiet", "--black-list", "gelu")
+	probeRun(t, "run", "--api-info", fp16Dump, "-o", white, "--quiet", "--white-list", "gelu,softmax")
+	const msg = "API gelu in black list or not in white list. SKIP."
+	cres, _, _ := statuses(t, clean)
+	rp, dp := csvPair(t, black)
+	found := false
+	for _, r := range readRows(t, rp)[1:] {
+		if r[0] == "Functional.gelu.0" {
+			found = true
+			if r[1] != "SKIP" || r[2] != "SKIP" || r[3] != msg {
+				t.Errorf("black-listed gelu: %q", r)
+			}
+		} else if [2]string{r[1], r[2]} != cres[r[0]] {
+			t.Errorf("%s changed from %v to %q", r[0], cres[r[0]], r[1:3])
+		}
+	}
+	if !found {
+		t.Error("no row for Functional.gelu.0")
+	}
+	for _, r := range readRows(t, dp)[1:] {
+		if strings.HasPrefix(r[0], "Functional.gelu.0.") && (r[0] != "Functional.gelu.0.forward.output.0" || r[len(r)-2] != "SKIP" || r[len(r)-1] != msg) {
+			t.Errorf("details row %q", r)
+		}
+	}
+	wres, _, _ := statuses(t, white)
+	for name, st := range wres {
+		listed := name == "Functional.gelu.0" || name == "Functional.softmax.0"
+		if listed != (st[0] != "SKIP") {
+			t.Errorf("white list: %s is %v", name, st)
+		}
+	}
+}
+
+// -f checks only the first of identical calls: the second gelu call (same
+// descriptors except the statistics) gets no row; a call with another
+// shape is kept.
+func TestFilterAPI(t *testing.T) {
+	desc := func(shape string, max float64) string {
+		return fmt.Sprintf(`{"type": "torch.Tensor", "dtype": "torch.float16", "shape": %s, "Max": %g, "Min": -1.0, "Mean": 0.1, "Norm": 3.0, "requires_grad": false}`, shape, max)
+	}
+	call := func(shape string, max float64) string {
+		return fmt.Sprintf(`{"input_args": [%s], "input_kwargs": {}, "output": [%s]}`, desc(shape, max), desc(shape, max))
+	}
+	dumpJSON := fmt.Sprintf(`{"task": "statistics", "level": "L1", "framework": "pytorch", "dump_data_dir": null, "data": {
+		"Functional.gelu.0.forward": %s, "Functional.gelu.1.forward": %s, "Functional.gelu.2.forward": %s}}`,
+		call("[4, 8]", 2), call("[4, 8]", 3), call("[8, 8]", 2))
+	dir := t.TempDir()
+	p := filepath.Join(dir, "dump.json")
+	if err := os.WriteFile(p, []byte(dumpJSON), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	all, filtered, compat := filepath.Join(dir, "all"), filepath.Join(dir, "f"), filepath.Join(dir, "compat")
+	probeRun(t, "run", "--api-info", p, "-o", all, "--quiet")
+	out := probeRun(t, "run", "--api-info", p, "-o", filtered, "--quiet", "-f")
+	probeRun(t, "run", "--api-info", p, "-o", compat, "--quiet", "-f", "--compat", "msprobe")
+	rows := func(d string) string {
+		rp, _ := csvPair(t, d)
+		var n []string
+		for _, r := range readRows(t, rp)[1:] {
+			n = append(n, r[0])
+		}
+		return strings.Join(n, " ")
+	}
+	if got := rows(all); got != "Functional.gelu.0 Functional.gelu.1 Functional.gelu.2" {
+		t.Errorf("without -f: %s", got)
+	}
+	// Max differs: a duplicate under both rules (Mean and Norm are equal).
+	for _, d := range []string{filtered, compat} {
+		if got := rows(d); got != "Functional.gelu.0 Functional.gelu.2" {
+			t.Errorf("%s: rows %s", d, got)
+		}
+	}
+	if !strings.Contains(out, "duplicate calls not checked, -f: 1") {
+		t.Errorf("summary does not count the dropped call:\n%s", out)
+	}
+}

@@ -29,6 +29,7 @@ type runFlags struct {
 	deviceOpts, benchOpts                                             listFlag
 	quiet, filterAPI, saveErrorData, jit                              bool
 	msprobeConfig, compat                                             string
+	whiteList, blackList                                              *string
 }
 
 // msprobeArgs rewrites msprobe's multi-value "-d 0 1 2" into "-d 0,1,2",
@@ -82,8 +83,11 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	fs.BoolVar(&f.quiet, "quiet", false, "no per-API progress lines on stderr")
 	fs.StringVar(&f.compat, "compat", "", "\"msprobe\": reproduce msprobe's output where probe fixes its defects (see docs/compat.md)")
 	for _, n := range []string{"f", "filter_api"} {
-		fs.BoolVar(&f.filterAPI, n, false, "msprobe's de-duplication of identical calls (not implemented: every API is checked)")
+		fs.BoolVar(&f.filterAPI, n, false, "check only the first of identical calls of an API (msprobe's -f; see docs/compat.md)")
 	}
+	var white, black string
+	fs.StringVar(&white, "white-list", "", "comma-separated short API names: check only these (default: run.white_list)")
+	fs.StringVar(&black, "black-list", "", "comma-separated short API names not to check (default: run.black_list)")
 	fs.BoolVar(&f.saveErrorData, "save_error_data", false, "msprobe's error-data saving (not implemented yet)")
 	for _, n := range []string{"j", "jit_compile"} {
 		fs.BoolVar(&f.jit, n, false, "msprobe NPU jit compile mode (no effect)")
@@ -98,6 +102,14 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
+	fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "white-list":
+			f.whiteList = &white
+		case "black-list":
+			f.blackList = &black
+		}
+	})
 	if f.apiInfo == "" {
 		return fmt.Errorf("%w: --api-info dump.json is required (Please provide api_info_file for offline run ut.)", errUsage)
 	}
@@ -110,7 +122,7 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	for _, w := range []struct {
 		on   bool
 		text string
-	}{{f.filterAPI, "-f/--filter_api is not implemented yet: every API is checked"}, {f.saveErrorData, "-save_error_data is not implemented yet: no error data is saved"}, {f.jit, "-j/--jit_compile has no effect in probe"}} {
+	}{{f.saveErrorData, "-save_error_data is not implemented yet: no error data is saved"}, {f.jit, "-j/--jit_compile has no effect in probe"}} {
 		if w.on {
 			fmt.Fprintln(stderr, "probe: warning:", w.text)
 		}
@@ -149,6 +161,12 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	}
 	if f.apiTimeout > 0 {
 		cfg.Run.APITimeout.Duration = f.apiTimeout
+	}
+	if f.whiteList != nil {
+		cfg.Run.WhiteList = splitNames(*f.whiteList)
+	}
+	if f.blackList != nil {
+		cfg.Run.BlackList = splitNames(*f.blackList)
 	}
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -203,6 +221,9 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 		Writer:      w,
 		Done:        done,
 		Compat:      f.compat == "msprobe",
+		WhiteList:   cfg.Run.WhiteList,
+		BlackList:   cfg.Run.BlackList,
+		FilterAPI:   f.filterAPI,
 	}
 	if !f.quiet {
 		opts.Progress = stderr
@@ -232,6 +253,17 @@ func parseIDs(s string) ([]int, error) {
 	return ids, nil
 }
 
+// splitNames splits a comma-separated list of API names, dropping blanks.
+func splitNames(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 func parseOptions(l listFlag) (map[string]string, error) {
 	m := map[string]string{}
 	for _, kv := range l {
@@ -253,6 +285,9 @@ func printSummary(out io.Writer, d *dump.Dump, cfg *config.Config, s *run.Summar
 	fmt.Fprintf(out, "APIs checked: %d   pass: %d   warning: %d   error: %d   skip: %d", s.Total, s.Pass, s.Warning, s.Error, s.Skip)
 	if s.Resumed > 0 {
 		fmt.Fprintf(out, "   (already done before resume: %d)", s.Resumed)
+	}
+	if s.Filtered > 0 {
+		fmt.Fprintf(out, "   (duplicate calls not checked, -f: %d)", s.Filtered)
 	}
 	fmt.Fprintln(out)
 	if len(s.Worst) > 0 {

@@ -62,6 +62,8 @@ type Config struct {
 		Seed       uint64   `toml:"seed"`
 		APITimeout Duration `toml:"api_timeout"`
 		Precision  int      `toml:"precision"`
+		WhiteList  []string `toml:"white_list"`
+		BlackList  []string `toml:"black_list"`
 	} `toml:"run"`
 	Plugins struct {
 		Dirs         []string          `toml:"dirs"`

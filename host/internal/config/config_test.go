@@ -60,3 +60,23 @@ func TestOverrideAndErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestLists(t *testing.T) {
+	c, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Run.WhiteList) != 0 || len(c.Run.BlackList) != 0 {
+		t.Errorf("default lists: %v %v", c.Run.WhiteList, c.Run.BlackList)
+	}
+	p := filepath.Join(t.TempDir(), "probe.toml")
+	if err := os.WriteFile(p, []byte("version = 1\n[run]\nwhite_list = [\"conv2d\", \"gelu\"]\nblack_list = [\"gelu\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c, err = Load(p); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(c.Run.WhiteList, ",") != "conv2d,gelu" || strings.Join(c.Run.BlackList, ",") != "gelu" {
+		t.Errorf("lists: %v %v", c.Run.WhiteList, c.Run.BlackList)
+	}
+}

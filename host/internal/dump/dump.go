@@ -112,6 +112,12 @@ type Call struct {
 	// Tensors holds the descriptor of every tensor in Args, Kwargs and
 	// Outputs (nested ones included), by Arg.Path.
 	Tensors map[string]*TensorDesc
+	// FilterSig and FilterSigMsprobe identify the call for -f/--filter_api
+	// (pytorch-precheck §3.6): calls of one API with equal signatures are
+	// duplicates. FilterSig compares every input descriptor, list contents
+	// included, without statistics and data file names (§12 #15);
+	// FilterSigMsprobe is msprobe's rule. Both are opaque digests.
+	FilterSig, FilterSigMsprobe string
 }
 
 // Backward is the backward entry paired with a forward call.
@@ -536,6 +542,9 @@ func (c *converter) rawEntry(key string, off int, body *jvalue) *rawEntry {
 	r.dir = last
 	if last == "forward" {
 		r.fwd, r.ferr = c.forward(body)
+		if r.fwd != nil {
+			r.fwd.FilterSig, r.fwd.FilterSigMsprobe = signatures(body)
+		}
 	} else {
 		r.bwd, r.berr = c.backward(body)
 	}

@@ -18,8 +18,9 @@ import (
 
 // build turns a plan into the device and bench requests: it loads or
 // generates every bound tensor, decides which inputs take gradients, and
-// prepares the dumped gradient for the backward pass.
-func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
+// prepares the dumped gradient for the backward pass. call is the entry's
+// forward call after convertCall.
+func (w *worker) build(e *dump.Entry, call *dump.Call, plan *framework.Plan) (*unit, error) {
 	schema, ok := ops.Lookup(plan.Op)
 	if !ok {
 		return nil, fmt.Errorf("the framework plugin planned unknown op %q", plan.Op)
@@ -27,7 +28,6 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
 	if err := checkArity(schema, len(plan.Inputs)); err != nil {
 		return nil, fmt.Errorf("plan for op %s: %w", plan.Op, err)
 	}
-	call := e.Forward
 	u := &unit{}
 	cache := map[string]*tensor.Tensor{}
 	raise := w.raiser(e, plan, call)

@@ -52,8 +52,15 @@ type Options struct {
 	Progress io.Writer
 	// Compat reproduces msprobe's output where probe fixes a defect
 	// (docs/compat.md): msprobe's bench precisions, status aggregation,
-	// 3-field result rows, no dropout rows, no rows for Module entries.
+	// 3-field result rows, no dropout rows, no rows for Module entries,
+	// msprobe's -f signature.
 	Compat bool
+	// WhiteList and BlackList filter APIs by short name (pytorch-precheck
+	// §3.5); a filtered API gets a SKIP row.
+	WhiteList, BlackList []string
+	// FilterAPI drops repeated identical calls of an API before the run
+	// (-f/--filter_api, §3.6); dropped calls get no row.
+	FilterAPI bool
 }
 
 // Worst is an API that did not pass, for the summary.
@@ -64,7 +71,9 @@ type Worst struct {
 // Summary counts the APIs written by this run.
 type Summary struct {
 	Total, Pass, Warning, Error, Skip, Resumed int
-	Worst                                      []Worst
+	// Filtered counts the calls dropped as duplicates by FilterAPI.
+	Filtered int
+	Worst    []Worst
 }
 
 type job struct {
@@ -84,7 +93,11 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	}
 	var entries []*dump.Entry
 	sum := &Summary{}
-	for _, e := range o.Dump.Entries {
+	all := o.Dump.Entries
+	if o.FilterAPI {
+		all, sum.Filtered = dedup(all, o.Compat)
+	}
+	for _, e := range all {
 		if !writesRow(e) || (o.Compat && e.Silent) {
 			continue
 		}

@@ -89,7 +89,13 @@ func (w *worker) check(ctx context.Context, e *dump.Entry) *report.API {
 	if e.Skip != "" {
 		return w.skipAPI(e.Name, e.Skip)
 	}
+	if listed(e.API, w.o.BlackList, w.o.WhiteList) {
+		return w.skipAPI(e.Name, listedMessage(e.API))
+	}
 	call := e.Forward
+	if w.o.Flavor == report.PyTorch {
+		call = convertCall(e.API, call)
+	}
 	req := &framework.PlanRequest{API: e.Name, Args: call.Args, Kwargs: call.Kwargs, Outputs: call.Outputs, HasBackward: e.Backward != nil}
 	pctx, cancel := context.WithTimeout(ctx, w.o.APITimeout)
 	resp, err := w.o.Framework.Plan(pctx, req)
@@ -101,7 +107,7 @@ func (w *worker) check(ctx context.Context, e *dump.Entry) *report.API {
 		return w.skipAPI(e.Name, resp.Skip)
 	}
 	plan := resp.Plan
-	u, err := w.build(e, plan)
+	u, err := w.build(e, call, plan)
 	if err != nil {
 		return w.skipAPI(e.Name, err.Error())
 	}
