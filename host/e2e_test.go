@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/probe-dev/probe/host/internal/report"
+	"github.com/probe-dev/probe/host/internal/tensorload"
+	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 var (
@@ -686,5 +688,38 @@ func TestFilterAPI(t *testing.T) {
 	}
 	if !strings.Contains(out, "duplicate calls not checked, -f: 1") {
 		t.Errorf("summary does not count the dropped call:\n%s", out)
+	}
+}
+
+// -save_error_data writes the data of exactly the APIs that did not pass.
+func TestSaveErrorData(t *testing.T) {
+	out := t.TempDir()
+	probeRun(t, "run", "--api-info", fp16Dump, "-o", out, "--quiet", "-save_error_data", "--device-option", "defect=gelu:ulp=64")
+	rp, _ := csvPair(t, out)
+	ts := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(rp), "accuracy_checking_result_"), ".csv")
+	dir := filepath.Join(out, "ut_error_data"+ts)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), "Functional.gelu.0.") {
+			t.Errorf("data saved for a passing API: %s", e.Name())
+		}
+		names[e.Name()] = true
+	}
+	for _, want := range []string{"forward.input.args.0.npy", "forward.output.bench.0.npy", "forward.output.device.0.npy",
+		"backward.input.0.npy", "backward.output.bench.0.npy", "backward.output.device.0.npy"} {
+		if !names["Functional.gelu.0."+want] {
+			t.Errorf("missing Functional.gelu.0.%s (have %v)", want, names)
+		}
+	}
+	dev, err := tensorload.Load(dir, "Functional.gelu.0.forward.output.device.0.npy", tensor.Invalid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dev.DType != tensor.Float16 || len(dev.Shape) != 2 || dev.Shape[0] != 32 || dev.Shape[1] != 64 {
+		t.Errorf("device output saved as %s %v", dev.DType, dev.Shape)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/probe-dev/probe/host/internal/config"
 	"github.com/probe-dev/probe/host/internal/dump"
+	"github.com/probe-dev/probe/host/internal/errordata"
 	"github.com/probe-dev/probe/host/internal/report"
 	"github.com/probe-dev/probe/host/internal/run"
 )
@@ -88,7 +89,9 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	var white, black string
 	fs.StringVar(&white, "white-list", "", "comma-separated short API names: check only these (default: run.white_list)")
 	fs.StringVar(&black, "black-list", "", "comma-separated short API names not to check (default: run.black_list)")
-	fs.BoolVar(&f.saveErrorData, "save_error_data", false, "msprobe's error-data saving (not implemented yet)")
+	for _, n := range []string{"save-error-data", "save_error_data"} {
+		fs.BoolVar(&f.saveErrorData, n, false, "save inputs, outputs and gradients of APIs that do not pass as .npy files under OUT/ut_error_data<ts>/ (MindSpore: OUT/error_data/)")
+	}
 	for _, n := range []string{"j", "jit_compile"} {
 		fs.BoolVar(&f.jit, n, false, "msprobe NPU jit compile mode (no effect)")
 	}
@@ -122,7 +125,7 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	for _, w := range []struct {
 		on   bool
 		text string
-	}{{f.saveErrorData, "-save_error_data is not implemented yet: no error data is saved"}, {f.jit, "-j/--jit_compile has no effect in probe"}} {
+	}{{f.jit, "-j/--jit_compile has no effect in probe"}} {
 		if w.on {
 			fmt.Fprintln(stderr, "probe: warning:", w.text)
 		}
@@ -202,6 +205,13 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 		return err
 	}
 	defer w.Close()
+	var saver *errordata.Saver
+	if f.saveErrorData {
+		ts := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(w.ResultPath), "accuracy_checking_result_"), ".csv")
+		if saver, err = errordata.New(filepath.Dir(w.ResultPath), ts, cfg.Run.Framework, f.compat == "msprobe"); err != nil {
+			return err
+		}
+	}
 
 	ph := newPluginSet(cfg, stderr)
 	defer ph.closeAll()
@@ -221,6 +231,7 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 		Writer:      w,
 		Done:        done,
 		Compat:      f.compat == "msprobe",
+		ErrorData:   saver,
 		WhiteList:   cfg.Run.WhiteList,
 		BlackList:   cfg.Run.BlackList,
 		FilterAPI:   f.filterAPI,

@@ -28,8 +28,9 @@ func (w *worker) build(e *dump.Entry, call *dump.Call, plan *framework.Plan) (*u
 	if err := checkArity(schema, len(plan.Inputs)); err != nil {
 		return nil, fmt.Errorf("plan for op %s: %w", plan.Op, err)
 	}
-	u := &unit{}
+	u := &unit{call: call}
 	cache := map[string]*tensor.Tensor{}
+	u.tensors = cache
 	raise := w.raiser(e, plan, call)
 	devIn := make([]ops.Value, len(plan.Inputs))
 	benchIn := make([]ops.Value, len(plan.Inputs))
@@ -85,6 +86,7 @@ func (w *worker) build(e *dump.Entry, call *dump.Call, plan *framework.Plan) (*u
 	if err != nil {
 		return nil, fmt.Errorf("backward: %w", err)
 	}
+	u.grad = g
 	anyGrad := false
 	for _, r := range reqGrad {
 		anyGrad = anyGrad || r

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/probe-dev/probe/host/internal/dump"
+	"github.com/probe-dev/probe/host/internal/errordata"
 	"github.com/probe-dev/probe/host/internal/report"
 	"github.com/probe-dev/probe/host/internal/standard"
 	"github.com/probe-dev/probe/sdk/device"
@@ -50,6 +51,9 @@ type Options struct {
 	Done map[string]bool
 	// Progress, when not nil, receives one line per API.
 	Progress io.Writer
+	// ErrorData, when not nil, saves the data of APIs that do not pass
+	// (-save_error_data).
+	ErrorData *errordata.Saver
 	// Compat reproduces msprobe's output where probe fixes a defect
 	// (docs/compat.md): msprobe's bench precisions, status aggregation,
 	// 3-field result rows, no dropout rows, no rows for Module entries,

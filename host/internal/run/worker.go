@@ -117,7 +117,9 @@ func (w *worker) check(ctx context.Context, e *dump.Entry) *report.API {
 		var devRes *device.ExecResult
 		devRes, err = w.exec(ctx, w.device, u.devReq)
 		if err == nil {
-			return w.judge(e, plan, u, benchRes, devRes)
+			api := w.judge(e, plan, u, benchRes, devRes)
+			w.saveErrorData(api, u, benchRes, devRes)
+			return api
 		}
 	}
 	if isCrash(err) {
@@ -346,6 +348,9 @@ func (w *worker) gradPairs(u *unit, bench, dev *device.ExecResult) []gradPair {
 
 // unit is one API made concrete: the two requests and how rows map back.
 type unit struct {
+	call             *dump.Call
+	tensors          map[string]*tensor.Tensor // the loaded or generated tensors, by path
+	grad             *tensor.Tensor            // the dumped gradient, when backward runs
 	devReq, benchReq *device.ExecRequest
 	inputPaths       []string // dumped path of each op input ("" for constants)
 	gradRows         []string // tensor paths whose gradients make the backward rows
