@@ -11,8 +11,8 @@ import (
 
 func init() {
 	register("matmul", &kernel{forward: matmulForward, backward: matmulBackward})
-	register("mm", &kernel{forward: mmForward, backward: mmBackward})
-	register("bmm", &kernel{forward: bmmForward, backward: bmmBackward})
+	register("mm", &kernel{forward: checkedMatmul("addmm_impl_cpu_", mmCheck), backward: matmulBackward})
+	register("bmm", &kernel{forward: checkedMatmul("bmm", bmmCheck), backward: matmulBackward})
 	register("linear", &kernel{forward: linearForward, backward: linearBackward})
 	register("addmm", &kernel{forward: addmmForward, backward: addmmBackward})
 	for _, op := range []string{"matmul", "mm", "bmm", "linear", "addmm"} {
@@ -212,26 +212,27 @@ func mmCheck(a, b *array) error {
 	return nil
 }
 
-func mmForward(c *call) ([]*array, error) {
-	a, err := nnNeed(c, 0, "self")
-	if err != nil {
-		return nil, err
+// checkedMatmul is the forward of mm and bmm: torch.matmul's kernel after
+// the op's own dtype check (named after PyTorch's kernel, for its message)
+// and shape check.
+func checkedMatmul(kernelName string, check func(a, b *array) error) func(c *call) ([]*array, error) {
+	return func(c *call) ([]*array, error) {
+		a, err := nnNeed(c, 0, "self")
+		if err != nil {
+			return nil, err
+		}
+		b, err := nnNeed(c, 1, "mat2")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := nnNumeric(kernelName, a, b); err != nil {
+			return nil, err
+		}
+		if err := check(a, b); err != nil {
+			return nil, err
+		}
+		return matmulForward(&call{op: c.op, in: []*array{a, b}})
 	}
-	b, err := nnNeed(c, 1, "mat2")
-	if err != nil {
-		return nil, err
-	}
-	if _, err := nnNumeric("addmm_impl_cpu_", a, b); err != nil {
-		return nil, err
-	}
-	if err := mmCheck(a, b); err != nil {
-		return nil, err
-	}
-	return matmulForward(&call{op: c.op, in: []*array{a, b}})
-}
-
-func mmBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
-	return matmulBackward(c, outs, gradOuts)
 }
 
 func bmmCheck(a, b *array) error {
@@ -245,28 +246,6 @@ func bmmCheck(a, b *array) error {
 		return fmt.Errorf("Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: [%d, %d].", a.shape[0], a.shape[2], b.shape[0], b.shape[1])
 	}
 	return nil
-}
-
-func bmmForward(c *call) ([]*array, error) {
-	a, err := nnNeed(c, 0, "self")
-	if err != nil {
-		return nil, err
-	}
-	b, err := nnNeed(c, 1, "mat2")
-	if err != nil {
-		return nil, err
-	}
-	if _, err := nnNumeric("bmm", a, b); err != nil {
-		return nil, err
-	}
-	if err := bmmCheck(a, b); err != nil {
-		return nil, err
-	}
-	return matmulForward(&call{op: c.op, in: []*array{a, b}})
-}
-
-func bmmBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
-	return matmulBackward(c, outs, gradOuts)
 }
 
 // linear: input (*, in) · weightᵀ (weight (out, in) or (in)) + bias.
