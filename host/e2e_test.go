@@ -723,3 +723,27 @@ func TestSaveErrorData(t *testing.T) {
 		t.Errorf("device output saved as %s %v", dev.DType, dev.Shape)
 	}
 }
+
+// mindspore-precheck §11.8: without -o the CSVs go to the working
+// directory ("./"); -o DIR/ writes into DIR.
+func TestDefaultOutputDir(t *testing.T) {
+	dir := t.TempDir()
+	cmd := probeCmd("-f", "mindspore", "run_ut", "-api_info", mustAbs(t, filepath.Join(repo, "examples/mindspore/relu_statistics.json")), "--quiet")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	csvPair(t, dir)
+	sub := filepath.Join(dir, "sub") + "/"
+	probeRun(t, "run", "--framework", "mindspore", "--api-info", filepath.Join(repo, "examples/mindspore/relu_statistics.json"), "-o", sub, "--quiet")
+	csvPair(t, sub)
+}
+
+func mustAbs(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}

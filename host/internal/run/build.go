@@ -169,6 +169,8 @@ func (w *worker) tensorFor(e *dump.Entry, tensors map[string]*dump.TensorDesc, p
 			return nil, fmt.Errorf("%s: %s: data_name %q but the dump has no tensor data directory", e.Name, path, d.DataName)
 		}
 		t, err = tensorload.Load(w.o.Dump.DataDir, d.DataName, d.DType)
+	} else if m := causalMask(e, path, d); m != nil {
+		t = m
 	} else if w.o.Compat && w.o.Flavor == report.MindSpore {
 		t, err = inputgen.GenerateMindSpore(d)
 	} else {
@@ -262,4 +264,31 @@ func roundHF32(t *tensor.Tensor) *tensor.Tensor {
 		out.Set(i, float64(math.Float32frombits((p+0x800)&0xFFFFF000)))
 	}
 	return out
+}
+
+// causalMask is pytorch-precheck §4.6's rule for npu_fusion_attention: with
+// sparse_mode 2, 3 or 4 an atten_mask without data is the compressed causal
+// mask — true strictly above the diagonal — not random booleans. It returns
+// nil when the rule does not apply.
+func causalMask(e *dump.Entry, path string, d *dump.TensorDesc) *tensor.Tensor {
+	if e.API != "npu_fusion_attention" || path != "kwargs.atten_mask" || d.DType != tensor.Bool || len(d.Shape) < 2 {
+		return nil
+	}
+	mode := int64(0)
+	for _, kw := range e.Forward.Kwargs {
+		if kw.Name == "sparse_mode" && kw.Arg.Kind == framework.ArgInt {
+			mode = kw.Arg.Int
+		}
+	}
+	if mode < 2 || mode > 4 {
+		return nil
+	}
+	t := tensor.New(tensor.Bool, d.Shape)
+	rows, cols := d.Shape[len(d.Shape)-2], d.Shape[len(d.Shape)-1]
+	for k := 0; k < t.Len(); k++ {
+		if i, j := (k/cols)%rows, k%cols; j > i {
+			t.Data[k] = 1
+		}
+	}
+	return t
 }
