@@ -284,14 +284,14 @@ func (w *worker) aggregateRows(rows []report.Detail) string {
 // (pytorch-precheck §5.6). msprobe writes no details row for it (§12 #5);
 // probe writes one, unless Compat.
 func (w *worker) dropoutRow(name string, b, d *tensor.Tensor) (string, []report.Detail) {
+	zb, zd := zeros(b), zeros(d)
 	st := standard.Pass
-	if !dropoutOK(b, d) {
+	if !dropoutCountsOK(b.Len(), d.Len(), zb, zd) {
 		st = standard.Error
 	}
 	if w.o.Compat {
 		return st, nil
 	}
-	zb, zd := zeros(b), zeros(d)
 	msg := fmt.Sprintf("Dropout: judged by the share of zeros: bench %d/%d, device %d/%d (pass when the shares differ by less than 0.1, or with fewer than 100 elements).\n", zb, b.Len(), zd, d.Len())
 	return st, []report.Detail{{Name: name, Row: standard.Row{BenchDType: b.DType.TorchName(), DeviceDType: d.DType.TorchName(), Shape: tensor.ShapeString(d.Shape), Status: st, Message: msg}}}
 }
@@ -309,11 +309,16 @@ func zeros(t *tensor.Tensor) int {
 // dropoutOK is pytorch-precheck §5.6: with at least 100 elements, the
 // shares of zeros on both sides differ by less than 0.1.
 func dropoutOK(b, d *tensor.Tensor) bool {
-	n := b.Len()
-	if n < 100 || d.Len() != n {
+	return dropoutCountsOK(b.Len(), d.Len(), zeros(b), zeros(d))
+}
+
+// dropoutCountsOK is dropoutOK on element counts n (bench), m (device) and
+// zero counts zb, zd.
+func dropoutCountsOK(n, m, zb, zd int) bool {
+	if n < 100 || m != n {
 		return n < 100
 	}
-	diff := zeros(b) - zeros(d)
+	diff := zb - zd
 	if diff < 0 {
 		diff = -diff
 	}

@@ -2,6 +2,7 @@ package standard
 
 import (
 	"math"
+	"slices"
 
 	"github.com/probe-dev/probe/sdk/tensor"
 )
@@ -27,7 +28,7 @@ func (MindSpore) Judge(p Pair) Row {
 		return Row{Status: Error, Message: msCosSkip + msMaxAbsSkip}
 	}
 	row := Row{BenchDType: b.DType.MindSporeName(), DeviceDType: d.DType.MindSporeName(), Shape: tensor.ShapeString(b.Shape)}
-	if !shapesEqual(b.Shape, d.Shape) {
+	if !slices.Equal(b.Shape, d.Shape) {
 		row.Status, row.Message = Error, msCosSkip+msMaxAbsSkip
 		return row
 	}

@@ -2,6 +2,7 @@ package standard
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -46,7 +47,7 @@ func (s PyTorch) Judge(p Pair) Row {
 		return Row{Status: Error, Message: "invalid device output: " + err.Error()}
 	}
 	row := Row{BenchDType: b.DType.TorchName(), DeviceDType: d.DType.TorchName(), Shape: tensor.ShapeString(d.Shape)}
-	if !shapesEqual(b.Shape, d.Shape) {
+	if !slices.Equal(b.Shape, d.Shape) {
 		return row.fail(fmt.Sprintf("The shape of bench%s and npu%s not equal.", torchSize(b.Shape), torchSize(d.Shape)))
 	}
 	if !dtypesComparable(b.DType, d.DType, s.Compat) {
@@ -274,18 +275,6 @@ func pyEqual(a, b any) bool {
 func (r Row) fail(msg string) Row {
 	r.Status, r.Message = Error, msg
 	return r
-}
-
-func shapesEqual(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // dtypesComparable is §5.4 step 4: both float, both in {bool, uint8}, or
