@@ -33,7 +33,7 @@ type worker struct {
 func newWorker(ctx context.Context, o *Options, id int) (*worker, error) {
 	w := &worker{o: o, id: id, std: standard.PyTorch{Compat: o.Compat}}
 	if o.Flavor == report.MindSpore {
-		w.std = standard.MindSpore{}
+		w.std = standard.MindSpore{Compat: o.Compat}
 	}
 	dev, err := o.Device(ctx, id)
 	if err != nil {

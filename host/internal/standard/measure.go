@@ -31,6 +31,10 @@ type Stats struct {
 	// rel_err_orig is < 0.01, 0.001, 0.0001 (§6.6; Thousand is also the
 	// thousandth standard, §6.12).
 	Hundred, Thousand, TenThousand float64
+	// ThousandBF16 is the share of elements whose rel_err_orig is <
+	// BF16ThousandThreshold (2^-8): the legacy tree's bfloat16 verdict in
+	// probe's default mode. It is not a CSV column.
+	ThousandBF16 float64
 
 	// BinaryErrRate is count(b ≠ d)/N (§6.7).
 	BinaryErrRate float64
@@ -164,10 +168,11 @@ func (p *plan) finishLegacy(a *accum, s *Stats, bench, device *tensor.Tensor) {
 		s.MaxAbsErr = math.NaN()
 	}
 	if a.n == 0 {
-		s.Hundred, s.Thousand, s.TenThousand = 1, 1, 1
+		s.Hundred, s.Thousand, s.TenThousand, s.ThousandBF16 = 1, 1, 1, 1
 	} else {
 		fn := float64(a.n)
 		s.Hundred, s.Thousand, s.TenThousand = float64(a.lt2)/fn, float64(a.lt3)/fn, float64(a.lt4)/fn
+		s.ThousandBF16 = float64(a.lt3bf) / fn
 	}
 	// The cosine's all-zero tests need max |x| ≤ E of each side, and the
 	// unnormalised formula dot/(|d||b|) needs finite, non-degenerate sums.

@@ -123,6 +123,7 @@ type accum struct {
 	mae           float64
 	maeNaN        bool
 	lt2, lt3, lt4 int
+	lt3bf         int // rel_err_orig < BF16ThousandThreshold
 	// binary
 	neq int
 	// benchmark
@@ -163,6 +164,7 @@ func (a *accum) merge(b *accum) {
 	a.lt2 += b.lt2
 	a.lt3 += b.lt3
 	a.lt4 += b.lt4
+	a.lt3bf += b.lt3bf
 	a.neq += b.neq
 	a.small += b.small
 	a.smallErr += b.smallErr
@@ -386,7 +388,7 @@ func legacyLoop[T float](b, d, e, r []T, eps T, a *accum) {
 	mae := T(a.mae)
 	// buckets: < 1e-4, [1e-4, 1e-3), [1e-3, 1e-2); one compare in the
 	// common case
-	c4, c3, c2 := 0, 0, 0
+	c4, c3, c2, c3bf := 0, 0, 0, 0
 	for i, bv := range b {
 		ev := abs(d[i] - bv)
 		rv := ev / (abs(bv) + eps)
@@ -403,6 +405,9 @@ func legacyLoop[T float](b, d, e, r []T, eps T, a *accum) {
 			c3++
 		} else if rv < HundredThreshold {
 			c2++
+			if rv < BF16ThousandThreshold {
+				c3bf++
+			}
 		}
 		e[i], r[i] = ev, rv
 	}
@@ -410,6 +415,7 @@ func legacyLoop[T float](b, d, e, r []T, eps T, a *accum) {
 	a.lt4 += c4
 	a.lt3 += c4 + c3
 	a.lt2 += c4 + c3 + c2
+	a.lt3bf += c4 + c3 + c3bf
 }
 
 // maxPass scans both tensors for max |x| (NaN when a side holds a NaN) and
