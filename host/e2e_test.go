@@ -747,3 +747,32 @@ func mustAbs(t *testing.T, p string) string {
 	}
 	return a
 }
+
+// MindSpore multi-output APIs run their backward with one sens per output
+// (split: every chunk's gradient; max with indices: the integer output's
+// sens is ignored), and a correctly rounded bfloat16 output larger than 0.5
+// passes the max-abs rule by its ULP allowance (docs/compat.md rows 9, 21).
+func TestMindSporeMultiOutputBackward(t *testing.T) {
+	out := t.TempDir()
+	probeRun(t, "run", "--framework", "mindspore", "--api-info", filepath.Join(repo, "host/testdata/mindspore/multi_output_backward.json"), "-o", out, "--quiet")
+	res, det, _ := statuses(t, out)
+	want := map[string][2]string{"Mint.split.0": {"pass", "pass"}, "Tensor.max.0": {"pass", "pass"}, "Mint.exp.0": {"pass", ""}}
+	for api, w := range want {
+		if res[api] != w {
+			t.Errorf("%s: %v, want %v", api, res[api], w)
+		}
+	}
+	for _, row := range []string{"Mint.split.0.backward.output.0", "Tensor.max.0.backward.output.0"} {
+		if det[row] != "pass" {
+			t.Errorf("%s: %q", row, det[row])
+		}
+	}
+	_, dp := csvPair(t, out)
+	for _, r := range readRows(t, dp)[1:] {
+		if r[0] == "Mint.exp.0.forward.output.0" {
+			if mae, err := strconv.ParseFloat(r[5], 64); err != nil || !(mae > 0.001) {
+				t.Errorf("Mint.exp.0 max abs error %q: want bf16 rounding above 0.001", r[5])
+			}
+		}
+	}
+}

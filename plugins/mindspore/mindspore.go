@@ -19,11 +19,6 @@ import (
 // Version is the plugin version.
 const Version = "0.1.0"
 
-// MsgMultiOutputBackward turns the backward of a multi-output API into
-// SKIP: msprobe pairs each output with its own sens, which a single
-// gradient output cannot express yet.
-const MsgMultiOutputBackward = "multiple-output backward is not supported yet"
-
 // checkerTensorAPIs is msprobe's checker_support_api.yaml (key tensor): the
 // only Tensor.* methods checked in MindSpore mode (mindspore-precheck.md
 // Appendix A).
@@ -149,11 +144,18 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 			p.Compare = append(p.Compare, i)
 		}
 	}
-	// The sens list pairs with the dumped outputs; the forward output count
-	// stands for it (PlanRequest carries no backward entry). Without dumped
-	// outputs the API's own arity decides.
+	// MindSpore seeds the backward with one sens per output (msprobe's bench
+	// back-propagates each (output, sens) pair and accumulates, the same
+	// vector-Jacobian product): the sens list pairs with the dumped outputs,
+	// else with the op's outputs.
 	if len(req.Outputs) > 1 || (len(req.Outputs) == 0 && l.MultiOutput) {
-		p.BackwardMessage = MsgMultiOutputBackward
+		k := n
+		if p.Compare != nil {
+			k = len(p.Compare)
+		}
+		for i := 0; i < k; i++ {
+			p.GradOutputs = append(p.GradOutputs, i)
+		}
 	}
 	return &framework.PlanResponse{Plan: p}, nil
 }

@@ -85,6 +85,7 @@ type mcase struct {
 	in      []string
 	compare []int
 	msg     string
+	grads   []int  // GradOutputs
 	skip    string // expected skip substring
 }
 
@@ -107,7 +108,7 @@ func TestPlans(t *testing.T) {
 			op: "max_dim", attrs: ops.Attrs{"dim": ops.IntAttr(1)}, compare: []int{0}},
 		{req: framework.PlanRequest{API: "Tensor.max.1", Args: []framework.Arg{x}, Kwargs: []framework.NamedArg{kw("axis", iv(0)), kw("return_indices", bv(true))},
 			Outputs: []framework.Arg{f32("output.0", 3), tn("output.1", tensor.Int64, 3)}},
-			op: "max_dim", msg: MsgMultiOutputBackward},
+			op: "max_dim", grads: []int{0, 1}},
 		{req: framework.PlanRequest{API: "Tensor.min.0", Args: []framework.Arg{x}, Outputs: []framework.Arg{f32("output.0")}}, op: "min"},
 		{req: framework.PlanRequest{API: "Tensor.max.2", Args: []framework.Arg{x}, Kwargs: []framework.NamedArg{kw("initial", iv(0))}}, skip: `argument "initial" is not supported`},
 		// Tensor.transpose: (dim0, dim1) as PyTorch, (*axes) as a permutation.
@@ -121,8 +122,8 @@ func TestPlans(t *testing.T) {
 		{req: framework.PlanRequest{API: "Tensor.flatten.2", Args: []framework.Arg{f32("args.0", 2, 3, 4), {Kind: framework.ArgString, Str: "F"}}}, skip: "only row-major order 'C'"},
 		{req: framework.PlanRequest{API: "Tensor.split.0", Args: []framework.Arg{f32("args.0", 5, 2)}, Kwargs: []framework.NamedArg{kw("split_size_or_sections", iv(2)), kw("axis", iv(0))},
 			Outputs: []framework.Arg{f32("output.0", 2, 2), f32("output.1", 2, 2), f32("output.2", 1, 2)}},
-			op: "split_with_sizes", attrs: ops.Attrs{"split_sizes": ops.IntsAttr(2, 2, 1), "dim": ops.IntAttr(0)}, msg: MsgMultiOutputBackward},
-		{req: framework.PlanRequest{API: "Mint.chunk.0", Args: []framework.Arg{f32("args.0", 5), iv(4)}}, op: "split_with_sizes", attrs: ops.Attrs{"split_sizes": ops.IntsAttr(2, 2, 1)}, msg: MsgMultiOutputBackward},
+			op: "split_with_sizes", attrs: ops.Attrs{"split_sizes": ops.IntsAttr(2, 2, 1), "dim": ops.IntAttr(0)}, grads: []int{0, 1, 2}},
+		{req: framework.PlanRequest{API: "Mint.chunk.0", Args: []framework.Arg{f32("args.0", 5), iv(4)}}, op: "split_with_sizes", attrs: ops.Attrs{"split_sizes": ops.IntsAttr(2, 2, 1)}, grads: []int{0, 1, 2}},
 		{req: framework.PlanRequest{API: "MintFunctional.softmax.0", Args: []framework.Arg{f32("args.0", 2, 3, 5)}}, op: "softmax", attrs: ops.Attrs{"dim": ops.IntAttr(0)}},
 		{req: framework.PlanRequest{API: "MintFunctional.relu_.0", Args: []framework.Arg{x}}, op: "relu", attrs: ops.Attrs{"inplace": ops.BoolAttr(true)}},
 		{req: framework.PlanRequest{API: "MintFunctional.dropout.0", Args: []framework.Arg{x}, Kwargs: []framework.NamedArg{kw("p", framework.Arg{Kind: framework.ArgFloat, Float: 0.1})}}, op: "dropout", attrs: ops.Attrs{"p": ops.FloatAttr(0.1), "train": ops.BoolAttr(true)}},
@@ -161,8 +162,8 @@ func TestPlans(t *testing.T) {
 			continue
 		}
 		p := resp.Plan
-		if p.Op != c.op || p.BackwardMessage != c.msg || !slices.Equal(p.Compare, c.compare) || p.GradOutput != 0 {
-			t.Errorf("%s: op %s msg %q compare %v, want %s %q %v", c.req.API, p.Op, p.BackwardMessage, p.Compare, c.op, c.msg, c.compare)
+		if p.Op != c.op || p.BackwardMessage != c.msg || !slices.Equal(p.Compare, c.compare) || p.GradOutput != 0 || !slices.Equal(p.GradOutputs, c.grads) {
+			t.Errorf("%s: op %s msg %q compare %v grads %v, want %s %q %v %v", c.req.API, p.Op, p.BackwardMessage, p.Compare, p.GradOutputs, c.op, c.msg, c.compare, c.grads)
 		}
 		for k, v := range c.attrs {
 			got := p.Attrs[k]

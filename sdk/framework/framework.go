@@ -96,8 +96,15 @@ type Plan struct {
 	// Compare lists the op outputs compared, in row order; nil means all.
 	Compare []int
 	// GradOutput is the op output that receives the dumped gradient
-	// (backward input 0). Ignored when BackwardMessage is set.
+	// (backward input 0). Ignored when BackwardMessage or GradOutputs is
+	// set.
 	GradOutput int
+	// GradOutputs, when not empty, feeds every dumped gradient: backward
+	// input i is the gradient of op output GradOutputs[i] (MindSpore seeds
+	// the backward of a multi-output API with one sens per output). Extra
+	// backward inputs are ignored; a missing or non-tensor one is a zero
+	// gradient, and gradients of integer outputs are ignored.
+	GradOutputs []int
 	// BackwardMessage, when not empty, turns the API's backward into SKIP
 	// with this message (e.g. "Multiple backward is not supported.").
 	BackwardMessage string

@@ -450,6 +450,9 @@ func planToPB(p *framework.Plan) (*pb.Plan, error) {
 	for _, c := range p.Compare {
 		out.Compare = append(out.Compare, int64(c))
 	}
+	for _, g := range p.GradOutputs {
+		out.GradOutputs = append(out.GradOutputs, int64(g))
+	}
 	return out, nil
 }
 
@@ -477,6 +480,9 @@ func planFromPB(p *pb.Plan) (*framework.Plan, error) {
 			}
 		}
 		out.Inputs = append(out.Inputs, framework.Binding{Kind: k, Path: b.GetPath(), Scalar: s})
+	}
+	for _, g := range p.GetGradOutputs() {
+		out.GradOutputs = append(out.GradOutputs, int(g))
 	}
 	if p.GetHasCompare() {
 		out.Compare = make([]int, len(p.GetCompare()))

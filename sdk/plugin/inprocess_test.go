@@ -393,6 +393,7 @@ func TestFrameworkRoundTripInProcess(t *testing.T) {
 			Compare: []int{0}, GradOutput: 1, HF32Inputs: true},
 		{Op: "add", Compare: []int{}, BackwardMessage: "Multiple backward is not supported."},
 		{Op: "sum"}, // Compare nil: all outputs
+		{Op: "split_with_sizes", GradOutputs: []int{0, 1, 2}},
 	} {
 		pl.resp = &framework.PlanResponse{Plan: plan}
 		got, err := f.Plan(ctx, req)

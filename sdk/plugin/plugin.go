@@ -46,8 +46,8 @@ const (
 	// handshake version and the proto package probe.v1.
 	ProtocolVersion = 1
 	// ProtocolMinor is the protocol minor version; minors only add fields
-	// and capabilities.
-	ProtocolMinor = 0
+	// and capabilities. 1: Plan.grad_outputs (multi-output backward).
+	ProtocolMinor = 1
 	// SDKVersion is the version of this SDK, reported by Describe.
 	SDKVersion = "0.1.0"
 

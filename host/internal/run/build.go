@@ -77,16 +77,41 @@ func (w *worker) build(e *dump.Entry, call *dump.Call, plan *framework.Plan) (*u
 	}
 	u.backward = true
 	u.gradRows = w.gradRowPaths(call)
-	if len(e.Backward.Inputs) == 0 || e.Backward.Inputs[0].Kind != framework.ArgTensor {
-		u.backwardMessage = "the dumped backward entry has no gradient tensor as its input 0, skip backward."
+	// gradient i of the backward entry feeds op output outs[i]
+	outs := plan.GradOutputs
+	if len(outs) == 0 {
+		outs = []int{plan.GradOutput}
+		if len(e.Backward.Inputs) == 0 || e.Backward.Inputs[0].Kind != framework.ArgTensor {
+			u.backwardMessage = "the dumped backward entry has no gradient tensor as its input 0, skip backward."
+			u.backward = false
+			return u, nil
+		}
+	}
+	top := 0
+	for _, o := range outs {
+		if o < 0 {
+			return nil, fmt.Errorf("plan: gradient output %d", o)
+		}
+		top = max(top, o)
+	}
+	grads := make([]*tensor.Tensor, top+1)
+	loaded := false
+	for i, o := range outs {
+		if i >= len(e.Backward.Inputs) || e.Backward.Inputs[i].Kind != framework.ArgTensor {
+			continue // a zero gradient
+		}
+		g, err := w.tensorFor(e, e.Backward.Tensors, e.Backward.Inputs[i].Path, cache)
+		if err != nil {
+			return nil, fmt.Errorf("backward: %w", err)
+		}
+		grads[o], loaded = g, true
+		u.grads = append(u.grads, g)
+	}
+	if !loaded {
+		u.backwardMessage = "the dumped backward entry has no gradient tensor, skip backward."
 		u.backward = false
 		return u, nil
 	}
-	g, err := w.tensorFor(e, e.Backward.Tensors, e.Backward.Inputs[0].Path, cache)
-	if err != nil {
-		return nil, fmt.Errorf("backward: %w", err)
-	}
-	u.grad = g
 	anyGrad := false
 	for _, r := range reqGrad {
 		anyGrad = anyGrad || r
@@ -94,11 +119,14 @@ func (w *worker) build(e *dump.Entry, call *dump.Call, plan *framework.Plan) (*u
 	if !anyGrad {
 		return u, nil // every row will be "Bench output is None"
 	}
-	grads := make([]*tensor.Tensor, plan.GradOutput+1)
-	grads[plan.GradOutput] = g
 	u.devReq.Backward, u.devReq.GradOutputs = true, grads
+	raiseGrad := w.raiser(e, plan, nil)
 	bg := make([]*tensor.Tensor, len(grads))
-	bg[plan.GradOutput] = w.raiser(e, plan, nil)(g)
+	for i, g := range grads {
+		if g != nil {
+			bg[i] = raiseGrad(g)
+		}
+	}
 	u.benchReq.Backward, u.benchReq.GradOutputs = true, bg
 	return u, nil
 }

@@ -1,10 +1,13 @@
 package run
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/probe-dev/probe/host/internal/dump"
+	"github.com/probe-dev/probe/host/internal/report"
 	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
@@ -101,5 +104,67 @@ func TestHF32(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("HF32 element %d: %v, want %v", i, got[i], want[i])
 		}
+	}
+}
+
+// MindSpore seeds a multi-output backward with one sens per output
+// (mindspore-precheck §4.8, §11.2): every dumped gradient reaches the op
+// output the plan maps it to, on both sides, and the bench's is raised.
+func TestMultiOutputBackwardFeedsEveryGradient(t *testing.T) {
+	const js = `{"task": "statistics", "framework": "mindspore", "dump_data_dir": null, "data": {
+ "Mint.split.0.forward": {"input_args": [{"type": "mindspore.Tensor", "dtype": "Float32", "shape": [5, 2], "Max": 1, "Min": -1}],
+   "input_kwargs": {"split_size_or_sections": {"type": "int", "value": 2}},
+   "output": [{"type": "mindspore.Tensor", "dtype": "Float32", "shape": [2, 2], "Max": 1, "Min": -1},
+              {"type": "mindspore.Tensor", "dtype": "Float32", "shape": [2, 2], "Max": 1, "Min": -1},
+              {"type": "mindspore.Tensor", "dtype": "Float32", "shape": [1, 2], "Max": 1, "Min": -1}]},
+ "Mint.split.0.backward": {"input": [{"type": "mindspore.Tensor", "dtype": "Float32", "shape": [2, 2], "Max": 3, "Min": 2},
+              null,
+              {"type": "mindspore.Tensor", "dtype": "Float32", "shape": [1, 2], "Max": 7, "Min": 6}],
+   "output": [{"type": "mindspore.Tensor", "dtype": "Float32", "shape": [5, 2], "Max": 7, "Min": 0}]}}}`
+	d, err := dump.Parse([]byte(js), "split.json", "mindspore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e *dump.Entry
+	for i := range d.Entries {
+		if d.Entries[i].Name == "Mint.split.0" {
+			e = d.Entries[i]
+		}
+	}
+	if e == nil || e.Backward == nil {
+		t.Fatalf("no Mint.split.0 with backward in %+v", d.Entries)
+	}
+	w := &worker{o: &Options{Dump: d, Flavor: report.MindSpore, Seed: 1}}
+	plan := &framework.Plan{Op: "split_with_sizes",
+		Attrs:       ops.Attrs{"split_sizes": ops.IntsAttr(2, 2, 1)},
+		Inputs:      []framework.Binding{{Kind: framework.BindTensor, Path: "args.0"}},
+		GradOutputs: []int{0, 1, 2}}
+	u, err := w.build(e, e.Forward, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !u.devReq.Backward || !u.benchReq.Backward {
+		t.Fatalf("no backward: %q", u.backwardMessage)
+	}
+	dg, bg := u.devReq.GradOutputs, u.benchReq.GradOutputs
+	if len(dg) != 3 || len(bg) != 3 {
+		t.Fatalf("gradients %d/%d, want 3", len(dg), len(bg))
+	}
+	if dg[1] != nil || bg[1] != nil {
+		t.Errorf("the None sens must be a zero (nil) gradient")
+	}
+	for i, want := range map[int][2]float64{0: {2, 3}, 2: {6, 7}} {
+		g, b := dg[i], bg[i]
+		if g == nil || b == nil || g.DType != tensor.Float32 || b.DType != tensor.Float64 {
+			t.Fatalf("gradient %d: device %v bench %v", i, g, b)
+		}
+		gv, bv := g.Float64s(), b.Float64s()
+		// first element = Min, last = Max (statistics-mode forcing)
+		if gv[0] != want[0] || gv[len(gv)-1] != want[1] || !slices.Equal(gv, bv) {
+			t.Errorf("gradient %d: device %v bench %v, want from %v", i, gv, bv, want)
+		}
+	}
+	if len(u.grads) != 2 {
+		t.Errorf("saved gradients %d, want 2", len(u.grads))
 	}
 }

@@ -45,8 +45,11 @@ func (w *worker) saveErrorData(api *report.API, u *unit, bench, dev *device.Exec
 		return n
 	}
 	a.BenchOut, a.DeviceOut = list(bench.Outputs), list(dev.Outputs)
-	if u.devReq.Backward && u.grad != nil {
-		a.Grad = errordata.T(u.grad)
+	if u.devReq.Backward && len(u.grads) > 0 {
+		a.Grad = errordata.T(u.grads[0])
+		if len(u.grads) > 1 {
+			a.Grad = list(u.grads)
+		}
 		var bg, dg []*tensor.Tensor
 		for _, p := range w.gradPairs(u, bench, dev) {
 			bg, dg = append(bg, p.bench), append(dg, p.dev)

@@ -355,7 +355,7 @@ func (w *worker) gradPairs(u *unit, bench, dev *device.ExecResult) []gradPair {
 type unit struct {
 	call             *dump.Call
 	tensors          map[string]*tensor.Tensor // the loaded or generated tensors, by path
-	grad             *tensor.Tensor            // the dumped gradient, when backward runs
+	grads            []*tensor.Tensor          // the dumped gradients (one per fed output), when backward runs
 	devReq, benchReq *device.ExecRequest
 	inputPaths       []string // dumped path of each op input ("" for constants)
 	gradRows         []string // tensor paths whose gradients make the backward rows

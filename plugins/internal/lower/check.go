@@ -82,6 +82,11 @@ func CheckPlan(p *framework.Plan) error {
 	if p.GradOutput < 0 || p.GradOutput >= n {
 		return fmt.Errorf("op %s: gradient output %d of %d", p.Op, p.GradOutput, n)
 	}
+	for _, g := range p.GradOutputs {
+		if g < 0 || g >= n {
+			return fmt.Errorf("op %s: gradient output %d of %d", p.Op, g, n)
+		}
+	}
 	return nil
 }
 

@@ -598,8 +598,12 @@ type Plan struct {
 	GradOutput      int64   `protobuf:"varint,6,opt,name=grad_output,json=gradOutput,proto3" json:"grad_output,omitempty"`
 	BackwardMessage string  `protobuf:"bytes,7,opt,name=backward_message,json=backwardMessage,proto3" json:"backward_message,omitempty"`
 	Hf32Inputs      bool    `protobuf:"varint,8,opt,name=hf32_inputs,json=hf32Inputs,proto3" json:"hf32_inputs,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// grad_outputs, when not empty, maps backward input i to op output
+	// grad_outputs[i] (one gradient per output, MindSpore's sens list);
+	// grad_output is then ignored.
+	GradOutputs   []int64 `protobuf:"varint,9,rep,packed,name=grad_outputs,json=gradOutputs,proto3" json:"grad_outputs,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Plan) Reset() {
@@ -686,6 +690,13 @@ func (x *Plan) GetHf32Inputs() bool {
 		return x.Hf32Inputs
 	}
 	return false
+}
+
+func (x *Plan) GetGradOutputs() []int64 {
+	if x != nil {
+		return x.GradOutputs
+	}
+	return nil
 }
 
 type PlanResponse struct {
@@ -789,7 +800,7 @@ const file_probe_v1_framework_proto_rawDesc = "" +
 	"\aBinding\x12)\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x15.probe.v1.BindingKindR\x04kind\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12(\n" +
-	"\x06scalar\x18\x03 \x01(\v2\x10.probe.v1.ScalarR\x06scalar\"\xe4\x02\n" +
+	"\x06scalar\x18\x03 \x01(\v2\x10.probe.v1.ScalarR\x06scalar\"\x87\x03\n" +
 	"\x04Plan\x12\x0e\n" +
 	"\x02op\x18\x01 \x01(\tR\x02op\x12/\n" +
 	"\x05attrs\x18\x02 \x03(\v2\x19.probe.v1.Plan.AttrsEntryR\x05attrs\x12)\n" +
@@ -801,7 +812,8 @@ const file_probe_v1_framework_proto_rawDesc = "" +
 	"gradOutput\x12)\n" +
 	"\x10backward_message\x18\a \x01(\tR\x0fbackwardMessage\x12\x1f\n" +
 	"\vhf32_inputs\x18\b \x01(\bR\n" +
-	"hf32Inputs\x1aH\n" +
+	"hf32Inputs\x12!\n" +
+	"\fgrad_outputs\x18\t \x03(\x03R\vgradOutputs\x1aH\n" +
 	"\n" +
 	"AttrsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12$\n" +
