@@ -293,6 +293,39 @@ func TestWorkersSameCSVs(t *testing.T) {
 	probeRun(t, "run", "--api-info", fp16Dump, "-o", a, "--quiet")
 	probeRun(t, "run", "--api-info", fp16Dump, "-o", b, "--quiet", "--workers", "3")
 	sameCSVs(t, a, b)
+
+	// pytorch-precheck §11.6: msprobe's multi_run_ut splits 3 forward items
+	// into 2 files holding 3 in total; probe's 2 workers write every item
+	// once, in dump order, as 1 worker does.
+	raw, err := os.ReadFile(fp16Dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d map[string]any
+	if err := json.Unmarshal(raw, &d); err != nil {
+		t.Fatal(err)
+	}
+	data := d["data"].(map[string]any)
+	for k := range data {
+		if !strings.HasPrefix(k, "Functional.gelu.0.") && !strings.HasPrefix(k, "Torch.add.0.") && !strings.HasPrefix(k, "Tensor.__mul__.0.") {
+			delete(data, k)
+		}
+	}
+	three := filepath.Join(t.TempDir(), "three.json")
+	if raw, err = json.Marshal(d); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(three, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, b = t.TempDir(), t.TempDir()
+	probeRun(t, "run", "--api-info", three, "-o", a, "--quiet")
+	probeRun(t, "run", "--api-info", three, "-o", b, "--quiet", "--workers", "2")
+	sameCSVs(t, a, b)
+	rp, _ := csvPair(t, b)
+	if rows := readRows(t, rp); len(rows) != 4 {
+		t.Errorf("2 workers on 3 items: %d result rows, want 3", len(rows)-1)
+	}
 }
 
 // A plugin killed in the middle of an API yields an error row for that
