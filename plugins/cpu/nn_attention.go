@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/probe-dev/probe/sdk/tensor"
 )
@@ -485,23 +487,21 @@ func attnForward(c *call) ([]*array, error) {
 	o := make([]float64, d.B*d.N1*d.S1*d.D)
 	smax := nnNew([]int{d.B, d.N1, d.S1, 8}, a.statDT)
 	ssum := nnNew([]int{d.B, d.N1, d.S1, 8}, a.statDT)
-	s := make([]float64, d.S1*d.S2)
-	rowMax, rowSum := make([]float64, d.S1), make([]float64, d.S1)
-	masked := make([]bool, d.S1)
-	for b := 0; b < d.B; b++ {
-		for h := 0; h < d.N1; h++ {
-			a.headProbs(b, h, s, rowMax, rowSum, masked)
-			vv := a.v[(b*d.N1+h)*d.S2*d.D:][:d.S2*d.D]
-			nnGemm(false, false, d.S1, d.D, d.S2, s, vv, o[(b*d.N1+h)*d.S1*d.D:][:d.S1*d.D], false)
-			for i := 0; i < d.S1; i++ {
-				base := ((b*d.N1+h)*d.S1 + i) * 8
-				for r := 0; r < 8; r++ {
-					smax.data[base+r] = rowMax[i]
-					ssum.data[base+r] = rowSum[i]
-				}
+	bufs := make([]*attnBuf, attnWorkers(d, true))
+	attnEachHead(d, len(bufs), func(w, b, h int) {
+		buf := attnBufFor(bufs, w, d, false)
+		s, rowMax, rowSum := buf.p, buf.rowMax, buf.rowSum
+		a.headProbs(b, h, s, rowMax, rowSum, buf.masked)
+		vv := a.v[(b*d.N1+h)*d.S2*d.D:][:d.S2*d.D]
+		nnGemm(false, false, d.S1, d.D, d.S2, s, vv, o[(b*d.N1+h)*d.S1*d.D:][:d.S1*d.D], false)
+		for i := 0; i < d.S1; i++ {
+			base := ((b*d.N1+h)*d.S1 + i) * 8
+			for r := 0; r < 8; r++ {
+				smax.data[base+r] = rowMax[i]
+				ssum.data[base+r] = rowSum[i]
 			}
 		}
-	}
+	})
 	out := &array{shape: attnLayoutShape(a.layout, d.B, d.N1, d.S1, d.D), data: attnFromBNSD(o, a.layout, d.B, d.N1, d.S1, d.D), dtype: a.outDType}
 	return []*array{out, smax, ssum}, nil
 }
@@ -530,13 +530,14 @@ func attnBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	dq := make([]float64, len(a.q))
 	dk := make([]float64, len(a.k))
 	dv := make([]float64, len(a.v))
-	p := make([]float64, d.S1*d.S2)
-	dp := make([]float64, d.S1*d.S2)
-	rowMax, rowSum := make([]float64, d.S1), make([]float64, d.S1)
-	masked := make([]bool, d.S1)
-	for b := 0; b < d.B; b++ {
-		for h := 0; h < d.N1; h++ {
-			a.headProbs(b, h, p, rowMax, rowSum, masked)
+	// The pse gradient may be shared by several heads (broadcast pse): its
+	// heads then run one after the other.
+	bufs := make([]*attnBuf, attnWorkers(d, gp == nil))
+	attnEachHead(d, len(bufs), func(w, b, h int) {
+		buf := attnBufFor(bufs, w, d, true)
+		p, dp := buf.p, buf.dp
+		{
+			a.headProbs(b, h, p, buf.rowMax, buf.rowSum, buf.masked)
 			qOff, kOff := (b*d.N1+h)*d.S1*d.D, (b*d.N1+h)*d.S2*d.D
 			dOh := dO[qOff:][:d.S1*d.D]
 			// dV = Pᵀ·dO; dP = dO·Vᵀ; dS = scale·P ⊙ (dP − Σ_j dP ⊙ P).
@@ -561,7 +562,7 @@ func attnBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 			nnGemm(false, false, d.S1, d.D, d.S2, dp, a.k[kOff:][:d.S2*d.D], dq[qOff:][:d.S1*d.D], false)
 			nnGemm(true, false, d.S2, d.D, d.S1, dp, a.q[qOff:][:d.S1*d.D], dk[kOff:][:d.S2*d.D], false)
 		}
-	}
+	})
 	if gq != nil {
 		gq.data = attnFromBNSD(dq, a.layout, d.B, d.N1, d.S1, d.D)
 	}
@@ -591,4 +592,67 @@ func attnReduceKV(g []float64, d attnDims) []float64 {
 		}
 	}
 	return out
+}
+
+// attnBuf holds one worker's per-head scratch: the [S1, S2] probabilities
+// (and their gradient in backward), each row's max and exp-sum, and which
+// rows are fully masked.
+type attnBuf struct {
+	p, dp          []float64
+	rowMax, rowSum []float64
+	masked         []bool
+}
+
+// attnBufFor returns worker w's scratch, allocating it on first use (dp
+// only for backward).
+func attnBufFor(bufs []*attnBuf, w int, d attnDims, backward bool) *attnBuf {
+	if bufs[w] == nil {
+		bufs[w] = &attnBuf{p: make([]float64, d.S1*d.S2),
+			rowMax: make([]float64, d.S1), rowSum: make([]float64, d.S1), masked: make([]bool, d.S1)}
+		if backward {
+			bufs[w].dp = make([]float64, d.S1*d.S2)
+		}
+	}
+	return bufs[w]
+}
+
+// attnWorkers is how many heads run at once: one when not parallel, else
+// up to GOMAXPROCS, bounded by the head count and by the memory of two
+// [S1, S2] scratch matrices per worker (at most ~1 GiB in all).
+func attnWorkers(d attnDims, parallel bool) int {
+	if !parallel {
+		return 1
+	}
+	per := max(1, 16*d.S1*d.S2) // forward needs half of it
+	return max(1, min(runtime.GOMAXPROCS(0), d.B*d.N1, (1<<30)/per))
+}
+
+// attnEachHead calls fn(worker, b, h) for every batch b and query head h on
+// workers goroutines. Heads write disjoint parts of the results, so the
+// results do not depend on the number of workers.
+func attnEachHead(d attnDims, workers int, fn func(w, b, h int)) {
+	if workers <= 1 {
+		for b := 0; b < d.B; b++ {
+			for h := 0; h < d.N1; h++ {
+				fn(0, b, h)
+			}
+		}
+		return
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for bh := range next {
+				fn(w, bh/d.N1, bh%d.N1)
+			}
+		}(w)
+	}
+	for bh := 0; bh < d.B*d.N1; bh++ {
+		next <- bh
+	}
+	close(next)
+	wg.Wait()
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -581,6 +583,35 @@ func BenchmarkAttnForwardBackward(b *testing.B) {
 		}
 		if _, err := attnBackward(c, outs, []*array{dy, nil, nil}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// Heads run in parallel and the gemm splits rows over goroutines: the
+// results are bit-identical with one goroutine.
+func TestAttnParallelDeterministic(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	q, k, v := nnRandArray(r, 2, 100, 4*40), nnRandArray(r, 2, 100, 4*40), nnRandArray(r, 2, 100, 4*40)
+	c := attnCall(q, k, v, nil, nil, ops.Attrs{"head_num": ops.IntAttr(4), "input_layout": ops.StringAttr("BSH"),
+		"scale": ops.FloatAttr(0.15), "sparse_mode": ops.IntAttr(2)})
+	dy := nnRandArray(r, 2, 100, 4*40)
+	run := func() ([]*array, []*array) {
+		outs, err := attnForward(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		grads, err := attnBackward(c, outs, []*array{dy, nil, nil})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return outs, grads
+	}
+	o2, g2 := run()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	o1, g1 := run()
+	for i, pair := range [][2]*array{{o1[0], o2[0]}, {g1[0], g2[0]}, {g1[1], g2[1]}, {g1[2], g2[2]}} {
+		if !slices.Equal(pair[0].data, pair[1].data) {
+			t.Errorf("result %d differs between 1 and %d goroutines", i, runtime.NumCPU())
 		}
 	}
 }

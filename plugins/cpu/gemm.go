@@ -1,0 +1,162 @@
+package cpu
+
+import (
+	"math"
+	"runtime"
+	"sync"
+)
+
+// Packed dgemm (the GotoBLAS/BLIS scheme): B is packed into kc×nr column
+// strips, A into mr×kc row strips, and a register-blocked micro-kernel
+// accumulates one mr×nr tile of C per strip pair. Blocks of rows of C run on
+// separate goroutines; every tile sums its k blocks in the same order
+// whatever the number of goroutines, so results never depend on it. Every
+// product is formed (no zero skipping), so 0·Inf gives NaN as in PyTorch's
+// BLAS.
+const (
+	gemmMR = 6    // rows of a micro-tile
+	gemmNR = 8    // columns of a micro-tile
+	gemmKC = 256  // k block: an A strip and a B strip stay in L1
+	gemmMC = 96   // rows of C per goroutine task (a multiple of gemmMR)
+	gemmNC = 4096 // columns of B packed at once
+)
+
+// gemmMinWork is the m·n·k below which packing costs more than it saves.
+const gemmMinWork = 32 * 32 * 32
+
+// gemmPacked computes C += op(A)·op(B) for row-major matrices: op(A) is
+// m×k (A stored k×m when transA), op(B) is k×n (B stored n×k when transB),
+// C is m×n. kernel is the micro-kernel (C tile += A strip · B strip).
+func gemmPacked(transA, transB bool, m, n, k int, a, b, c []float64, kernel func(kc int, a, b, c []float64, ldc int)) {
+	workers := runtime.GOMAXPROCS(0)
+	mBlocks := (m + gemmMC - 1) / gemmMC
+	workers = max(1, min(workers, mBlocks))
+	aBufs := make([][]float64, workers)
+	for i := range aBufs {
+		aBufs[i] = make([]float64, gemmMC*gemmKC)
+	}
+	tiles := make([][gemmMR * gemmNR]float64, workers)
+	for jc := 0; jc < n; jc += gemmNC {
+		nc := min(gemmNC, n-jc)
+		ncPad := (nc + gemmNR - 1) / gemmNR * gemmNR
+		bp := make([]float64, gemmKC*ncPad)
+		for pc := 0; pc < k; pc += gemmKC {
+			kc := min(gemmKC, k-pc)
+			gemmPackB(bp, b, transB, pc, jc, kc, nc, n, k)
+			block := func(w, ic int) {
+				mc := min(gemmMC, m-ic)
+				ap := aBufs[w]
+				gemmPackA(ap, a, transA, ic, pc, mc, kc, m, k)
+				for jr := 0; jr < nc; jr += gemmNR {
+					bs := bp[jr*kc : (jr+gemmNR)*kc]
+					for ir := 0; ir < mc; ir += gemmMR {
+						as := ap[ir*kc : (ir+gemmMR)*kc]
+						rows, cols := min(gemmMR, mc-ir), min(gemmNR, nc-jr)
+						off := (ic+ir)*n + jc + jr
+						if rows == gemmMR && cols == gemmNR {
+							kernel(kc, as, bs, c[off:], n)
+							continue
+						}
+						t := &tiles[w]
+						clear(t[:])
+						kernel(kc, as, bs, t[:], gemmNR)
+						for i := 0; i < rows; i++ {
+							crow := c[off+i*n : off+i*n+cols]
+							for j := range crow {
+								crow[j] += t[i*gemmNR+j]
+							}
+						}
+					}
+				}
+			}
+			if workers == 1 {
+				for ic := 0; ic < m; ic += gemmMC {
+					block(0, ic)
+				}
+				continue
+			}
+			var wg sync.WaitGroup
+			next := make(chan int)
+			for w := 0; w < workers; w++ {
+				wg.Add(1)
+				go func(w int) {
+					defer wg.Done()
+					for ic := range next {
+						block(w, ic)
+					}
+				}(w)
+			}
+			for ic := 0; ic < m; ic += gemmMC {
+				next <- ic
+			}
+			close(next)
+			wg.Wait()
+		}
+	}
+}
+
+// gemmPackB copies op(B)[pc:pc+kc, jc:jc+nc] into strips of gemmNR
+// columns: strip s holds, for each l, the gemmNR values of row l (zero
+// beyond nc).
+func gemmPackB(bp, b []float64, transB bool, pc, jc, kc, nc, n, k int) {
+	for s := 0; s*gemmNR < nc; s++ {
+		dst := bp[s*gemmNR*kc : (s+1)*gemmNR*kc]
+		j0 := jc + s*gemmNR
+		cols := min(gemmNR, nc-s*gemmNR)
+		for l := 0; l < kc; l++ {
+			d := dst[l*gemmNR : (l+1)*gemmNR]
+			if transB { // B is n×k
+				for j := 0; j < cols; j++ {
+					d[j] = b[(j0+j)*k+pc+l]
+				}
+			} else {
+				copy(d[:cols], b[(pc+l)*n+j0:(pc+l)*n+j0+cols])
+			}
+			clear(d[cols:])
+		}
+	}
+}
+
+// gemmPackA copies op(A)[ic:ic+mc, pc:pc+kc] into strips of gemmMR rows:
+// strip s holds, for each l, the gemmMR values of column l (zero beyond mc).
+func gemmPackA(ap, a []float64, transA bool, ic, pc, mc, kc, m, k int) {
+	for s := 0; s*gemmMR < mc; s++ {
+		dst := ap[s*gemmMR*kc : (s+1)*gemmMR*kc]
+		i0 := ic + s*gemmMR
+		rows := min(gemmMR, mc-s*gemmMR)
+		for l := 0; l < kc; l++ {
+			d := dst[l*gemmMR : (l+1)*gemmMR]
+			for i := 0; i < rows; i++ {
+				if transA { // A is k×m
+					d[i] = a[(pc+l)*m+i0+i]
+				} else {
+					d[i] = a[(i0+i)*k+pc+l]
+				}
+			}
+			clear(d[rows:])
+		}
+	}
+}
+
+// gemmKernelGo is the portable micro-kernel: c[i*ldc+j] += Σ_l
+// a[l*gemmMR+i]·b[l*gemmNR+j] over a gemmMR×gemmNR tile, with the
+// products fused into the sums as the FMA kernel does.
+func gemmKernelGo(kc int, a, b, c []float64, ldc int) {
+	var acc [gemmMR * gemmNR]float64
+	for l := 0; l < kc; l++ {
+		av := a[l*gemmMR : (l+1)*gemmMR]
+		bv := b[l*gemmNR : (l+1)*gemmNR]
+		for i, x := range av {
+			row := acc[i*gemmNR : (i+1)*gemmNR]
+			for j, y := range bv {
+				row[j] = math.FMA(x, y, row[j])
+			}
+		}
+	}
+	for i := 0; i < gemmMR; i++ {
+		row := c[i*ldc : i*ldc+gemmNR]
+		for j := range row {
+			row[j] += acc[i*gemmNR+j]
+		}
+	}
+}
