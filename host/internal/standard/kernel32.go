@@ -31,7 +31,7 @@ func legacy32(b, d, e, r []float32, eps float32, store bool, a *accum) {
 	// mae as the bit pattern of a non-negative float32 (see above): a NaN
 	// error makes it exceed exp32.
 	mb := math.Float32bits(float32(a.mae))
-	c4, c3, c2 := 0, 0, 0
+	c4, c3, c2, c3bf := 0, 0, 0, 0
 	i := 1
 	for ; i < n; i += 2 {
 		b0, d0, b1, d1 := b[i-1], d[i-1], b[i], d[i]
@@ -56,6 +56,7 @@ func legacy32(b, d, e, r []float32, eps float32, store bool, a *accum) {
 			c3++
 		} else if rv0 < HundredThreshold {
 			c2++
+			c3bf += b2i(rv0 < BF16ThousandThreshold)
 		}
 		if rv1 < TenThousandThreshold {
 			c4++
@@ -63,6 +64,7 @@ func legacy32(b, d, e, r []float32, eps float32, store bool, a *accum) {
 			c3++
 		} else if rv1 < HundredThreshold {
 			c2++
+			c3bf += b2i(rv1 < BF16ThousandThreshold)
 		}
 		if store {
 			e[i-1], r[i-1] = ev0, rv0
@@ -85,6 +87,7 @@ func legacy32(b, d, e, r []float32, eps float32, store bool, a *accum) {
 			c3++
 		} else if rv0 < HundredThreshold {
 			c2++
+			c3bf += b2i(rv0 < BF16ThousandThreshold)
 		}
 		if store {
 			e[i], r[i] = ev0, rv0
@@ -102,4 +105,5 @@ func legacy32(b, d, e, r []float32, eps float32, store bool, a *accum) {
 	a.lt4 += c4
 	a.lt3 += c4 + c3
 	a.lt2 += c4 + c3 + c2
+	a.lt3bf += c4 + c3 + c3bf
 }

@@ -55,6 +55,17 @@ func TestPyTorchBF16Rounding(t *testing.T) {
 			t.Errorf("compat=%v, 1 ULP: %s %q", s.Compat, row.Status, row.Message)
 		}
 	}
+	// A float32 bench (an external bench plugin; msprobe's own precision)
+	// takes the float32 kernel of the pass: same verdicts.
+	b, d = correctlyRounded(tensor.BFloat16, 4096, 0.25, 4, 0)
+	b32 := tensor.FromFloat64s(tensor.Float32, b.Shape, b.Float64s())
+	p = Pair{API: "Functional.gelu.0.forward.output.0", Bench: b32, Device: d}
+	if row := (PyTorch{}).Judge(p); row.Status != Pass {
+		t.Errorf("probe, float32 bench: %s %q", row.Status, row.Message)
+	}
+	if row := (PyTorch{Compat: true}).Judge(p); row.Status != Warning {
+		t.Errorf("compat, float32 bench: %s %q", row.Status, row.Message)
+	}
 	// float16 keeps 0.001: it is above float16's rounding unit 2^-11.
 	b, d = correctlyRounded(tensor.Float16, 4096, 0.25, 4, 0)
 	p = Pair{API: "Functional.gelu.0.forward.output.0", Bench: b, Device: d}
