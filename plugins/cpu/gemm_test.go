@@ -35,7 +35,7 @@ func TestGemmPacked(t *testing.T) {
 	if gemmHasFMA {
 		kernels["fma"] = gemmKernelFMA
 	}
-	shapes := [][3]int{{1, 1, 1}, {6, 8, 1}, {5, 7, 3}, {7, 9, 300}, {13, 17, 257}, {97, 31, 64}, {200, 9, 513}, {6, 8, 0}, {192, 40, 10}}
+	shapes := [][3]int{{1, 1, 1}, {6, 8, 1}, {5, 7, 3}, {7, 9, 300}, {13, 17, 257}, {97, 31, 64}, {200, 9, 513}, {6, 8, 0}, {192, 40, 10}, {7, gemmNC + 5, 3}}
 	for name, kern := range kernels {
 		for _, s := range shapes {
 			m, n, k := s[0], s[1], s[2]
