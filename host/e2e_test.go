@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/cpu"
+
 	"github.com/probe-dev/probe/host/internal/report"
 	"github.com/probe-dev/probe/host/internal/tensorload"
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -176,11 +178,22 @@ func forwardKeys(t *testing.T, path string) int {
 }
 
 // Every PyTorch and MindSpore dump of msprobe's unit tests: one result row
-// per dumped forward API and msprobe's exact details header.
+// per dumped forward API and msprobe's exact details header; with no defect
+// planted, no API is error or Warning.
 func TestUnitTestFixtures(t *testing.T) {
 	dumps, _ := filepath.Glob(filepath.Join(repo, "../shared/fixtures/msprobe-unit-tests/*.json"))
 	if len(dumps) == 0 {
 		t.Skip("../shared/fixtures is not present")
+	}
+	// The fused-attention calls of two of these dumps (12 heads of
+	// 4096x4096, bf16, forward and backward) take ~40 s per dump with the
+	// CPU plugin's AVX2/FMA dgemm, minutes without it. Where that would be
+	// too slow (or with -short), a short API timeout turns them into error
+	// rows and only the row counts and headers are checked; the kernel is
+	// tested in plugins/cpu.
+	full := !testing.Short() && cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	if !full {
+		t.Log("fused attention runs into a 5 s API timeout (-short, or no AVX2/FMA): verdicts not checked")
 	}
 	for _, d := range dumps {
 		fw := "pytorch"
@@ -189,11 +202,11 @@ func TestUnitTestFixtures(t *testing.T) {
 		}
 		t.Run(filepath.Base(d), func(t *testing.T) {
 			out := t.TempDir()
-			// The fused-attention calls of two of these dumps (12 heads of
-			// 4096x4096) take minutes on the CPU plugin: a short API timeout
-			// turns them into error rows, which is all this test needs (one
-			// row per forward entry); the kernel is tested in plugins/cpu.
-			probeRun(t, "run", "--framework", fw, "--api-info", d, "-o", out, "--quiet", "--api-timeout", "5s")
+			args := []string{"run", "--framework", fw, "--api-info", d, "-o", out, "--quiet"}
+			if !full {
+				args = append(args, "--api-timeout", "5s")
+			}
+			probeRun(t, args...)
 			rp, dp := csvPair(t, out)
 			rows := readRows(t, rp)
 			if got, want := len(rows)-1, forwardKeys(t, d); got != want {
@@ -202,6 +215,9 @@ func TestUnitTestFixtures(t *testing.T) {
 			for _, r := range rows[1:] {
 				if r[1] == "SKIP" && strings.TrimSpace(r[3]) == "" {
 					t.Errorf("SKIP without a reason: %v", r)
+				}
+				if full && (r[1] == "error" || r[1] == "Warning" || r[2] == "error" || r[2] == "Warning") {
+					t.Errorf("no defect is planted, yet %v", r)
 				}
 			}
 			flavor := report.PyTorch
