@@ -464,6 +464,9 @@ func parse(data []byte, path, dir, fw string) (d *Dump, err error) {
 				return nil, fmt.Errorf("dump %s: tensor mode needs \"dump_data_dir\" (the directory of the .npy files) as a string, but it is %s", path, what)
 			}
 			d.DataDir = resolveMindSporeDataDir(v.s, dir)
+			if !filepath.IsAbs(v.s) && d.DataDir != filepath.Join(dir, "dump_tensor_data") {
+				d.Warnings = append(d.Warnings, fmt.Sprintf("\"dump_data_dir\" %q is relative: the tensor files are read from %s (relative to the working directory, as msprobe does)", v.s, d.DataDir))
+			}
 		}
 	}
 

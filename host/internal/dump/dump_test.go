@@ -606,6 +606,18 @@ func TestDataDir(t *testing.T) {
 	if got := ms("."); got != cwd {
 		t.Errorf("relative dir: %q", got)
 	}
+	// ...which a warning says, since the dump's own directory is the more
+	// likely guess of a user.
+	for dir, warn := range map[string]bool{"": true, ".": true, other: false} {
+		d, err := Parse([]byte(fmt.Sprintf(`{"task": "tensor", "dump_data_dir": %q, "data": {}}`, dir)), filepath.Join(real, "dump.json"), MindSpore)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Contains(strings.Join(d.Warnings, "\n"), "is relative: the tensor files are read from "+cwd)
+		if got != warn {
+			t.Errorf("dump_data_dir %q: warnings %q", dir, d.Warnings)
+		}
+	}
 	d, err := Parse([]byte(`{"task": "statistics", "dump_data_dir": "/x", "data": {}}`), filepath.Join(real, "dump.json"), MindSpore)
 	if err != nil || d.DataDir != "" {
 		t.Errorf("statistics mode: %v %q", err, d.DataDir)
