@@ -30,9 +30,10 @@ func nnNaiveGemm(transA, transB bool, m, n, k int, a, b []float64) []float64 {
 	return c
 }
 
-// TestNNGemm compares both nnGemm paths (gonum for finite data, the plain
+// TestNNGemm compares nnGemm's paths (the packed FMA dgemm for large
+// products where AVX2/FMA exist, gonum for other finite data, the plain
 // loop otherwise) with the triple loop, for every transpose combination,
-// sizes large enough for gonum's blocked parallel code, and accumulation.
+// sizes large enough for the blocked parallel code, and accumulation.
 func TestNNGemm(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, sz := range [][3]int{{3, 4, 5}, {1, 1, 1}, {70, 65, 130}} {
