@@ -142,26 +142,17 @@ func attnLayoutIndex(layout string, B, N, S, D, b, n, s, d int) int {
 
 // attnToBNSD converts data in the layout to BNSD order.
 func attnToBNSD(x []float64, layout string, B, N, S, D int) []float64 {
-	out := make([]float64, B*N*S*D)
-	if layout == "BNSD" {
-		copy(out, x)
-		return out
-	}
-	k := 0
-	for b := 0; b < B; b++ {
-		for n := 0; n < N; n++ {
-			for s := 0; s < S; s++ {
-				base := attnLayoutIndex(layout, B, N, S, D, b, n, s, 0)
-				copy(out[k:k+D], x[base:base+D])
-				k += D
-			}
-		}
-	}
-	return out
+	return attnRelayout(x, layout, B, N, S, D, true)
 }
 
 // attnFromBNSD converts BNSD data to the layout.
 func attnFromBNSD(x []float64, layout string, B, N, S, D int) []float64 {
+	return attnRelayout(x, layout, B, N, S, D, false)
+}
+
+// attnRelayout copies x between the layout and BNSD order, rows of D
+// values at a time: into BNSD when toBNSD, out of it otherwise.
+func attnRelayout(x []float64, layout string, B, N, S, D int, toBNSD bool) []float64 {
 	out := make([]float64, B*N*S*D)
 	if layout == "BNSD" {
 		copy(out, x)
@@ -172,7 +163,11 @@ func attnFromBNSD(x []float64, layout string, B, N, S, D int) []float64 {
 		for n := 0; n < N; n++ {
 			for s := 0; s < S; s++ {
 				base := attnLayoutIndex(layout, B, N, S, D, b, n, s, 0)
-				copy(out[base:base+D], x[k:k+D])
+				if toBNSD {
+					copy(out[k:k+D], x[base:base+D])
+				} else {
+					copy(out[base:base+D], x[k:k+D])
+				}
 				k += D
 			}
 		}

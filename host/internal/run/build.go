@@ -81,11 +81,6 @@ func (w *worker) build(e *dump.Entry, call *dump.Call, plan *framework.Plan) (*u
 	outs := plan.GradOutputs
 	if len(outs) == 0 {
 		outs = []int{plan.GradOutput}
-		if len(e.Backward.Inputs) == 0 || e.Backward.Inputs[0].Kind != framework.ArgTensor {
-			u.backwardMessage = "the dumped backward entry has no gradient tensor as its input 0, skip backward."
-			u.backward = false
-			return u, nil
-		}
 	}
 	top := 0
 	for _, o := range outs {
@@ -109,6 +104,9 @@ func (w *worker) build(e *dump.Entry, call *dump.Call, plan *framework.Plan) (*u
 	}
 	if !loaded {
 		u.backwardMessage = "the dumped backward entry has no gradient tensor, skip backward."
+		if len(plan.GradOutputs) == 0 {
+			u.backwardMessage = "the dumped backward entry has no gradient tensor as its input 0, skip backward."
+		}
 		u.backward = false
 		return u, nil
 	}

@@ -103,12 +103,11 @@ func newPlan(bench, dev tensor.DType, compat bool) *plan {
 		p.lo, p.hi = -math.MaxFloat64, math.MaxFloat64
 	}
 	switch dev {
-	case tensor.Float16:
-		p.ulpMant, p.ulpMinEB, p.ulpF32 = 10, -14, benchA != tensor.Float64
-	case tensor.BFloat16:
-		p.ulpMant, p.ulpMinEB, p.ulpF32 = 7, -126, benchA != tensor.Float64
-	default:
-		p.ulpMant, p.ulpMinEB = 23, -126
+	case tensor.Float16, tensor.BFloat16:
+		p.ulpMant, p.ulpMinEB, _ = ulpShape(dev)
+		p.ulpF32 = benchA != tensor.Float64
+	default: // §6.10: float32's parameters for every other dtype
+		p.ulpMant, p.ulpMinEB, _ = ulpShape(tensor.Float32)
 	}
 	p.ulpThr = ULPErrThreshold(ds)
 	p.castBench = p.devA != benchA && p.devA != tensor.Float64 && !(p.f32 && p.devA == tensor.Float32)

@@ -111,19 +111,17 @@ func (s PyTorch) Judge(p Pair) Row {
 		}
 	}
 	row.Metrics[ColThousand] = fixed(st.Thousand)
-	if half && dt == tensor.BFloat16 && !s.Compat {
-		// 0.001 is below bfloat16's rounding unit (BF16ThousandThreshold):
-		// judge by the share below 2^-8; the 双千指标 column keeps 0.001.
-		if st.ThousandBF16 > 1-ThousandThreshold {
-			return done(Pass, "Relative error is less than 0.00390625 (2^-8, the bfloat16 rounding unit), consider as pass, skip other check and set to SPACE.\n")
-		}
-		return done(Warning, "Relative error is greater than 0.00390625 (2^-8, the bfloat16 rounding unit), consider as warning, skip other check and set to SPACE.\n")
-	}
 	if half {
-		if st.Thousand > 1-ThousandThreshold {
-			return done(Pass, "Relative error is less than 0.001, consider as pass, skip other check and set to SPACE.\n")
+		share, bound := st.Thousand, "0.001"
+		if dt == tensor.BFloat16 && !s.Compat {
+			// 0.001 is below bfloat16's rounding unit (BF16ThousandThreshold):
+			// judge by the share below 2^-8; the 双千指标 column keeps 0.001.
+			share, bound = st.ThousandBF16, "0.00390625 (2^-8, the bfloat16 rounding unit)"
 		}
-		return done(Warning, "Relative error is greater than 0.001, consider as warning, skip other check and set to SPACE.\n")
+		if share > 1-ThousandThreshold {
+			return done(Pass, "Relative error is less than "+bound+", consider as pass, skip other check and set to SPACE.\n")
+		}
+		return done(Warning, "Relative error is greater than "+bound+", consider as warning, skip other check and set to SPACE.\n")
 	}
 	row.Metrics[ColTenThousand] = fixed(st.TenThousand)
 	if dt == tensor.Float32 || dt == tensor.Float64 {

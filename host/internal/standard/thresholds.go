@@ -1,6 +1,10 @@
 package standard
 
-import "math"
+import (
+	"math"
+
+	"github.com/probe-dev/probe/sdk/tensor"
+)
 
 // Threshold constants of pytorch-precheck §6.2 that do not depend on the
 // dtype.
@@ -171,4 +175,30 @@ func ULPProportionThreshold(dtype string) float64 {
 // |npu| / max(|gpu|, MinimumError(dtype)). Callers handle inf/NaN first.
 func BenchmarkRatio(npu, gpu float64, dtype string) float64 {
 	return math.Abs(npu) / math.Max(math.Abs(gpu), MinimumError(dtype))
+}
+
+// ulpShape returns the mantissa bits and minimum normal exponent of a
+// floating-point dtype (ok false for other dtypes).
+func ulpShape(dt tensor.DType) (mant, minExp int, ok bool) {
+	switch dt {
+	case tensor.Float16:
+		return 10, -14, true
+	case tensor.BFloat16:
+		return 7, -126, true
+	case tensor.Float32:
+		return 23, -126, true
+	case tensor.Float64:
+		return 52, -1022, true
+	}
+	return 0, 0, false
+}
+
+// ulpAt is the spacing of a dtype with mant mantissa bits and minimum
+// normal exponent minExp at |x| (the subnormal spacing near zero).
+func ulpAt(x float64, mant, minExp int) float64 {
+	_, e := math.Frexp(x) // |x| = f·2^e, f in [0.5, 1): floor(log2|x|) = e−1
+	if x == 0 {
+		e = minExp + 1
+	}
+	return math.Ldexp(1, max(e-1, minExp)-mant)
 }
