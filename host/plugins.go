@@ -50,15 +50,13 @@ func servePlugin(args []string) error {
 		if !ok {
 			return fmt.Errorf("%w: no built-in device plugin %q", errUsage, args[2])
 		}
-		plugin.ServeDevice(mk())
-		return nil
+		return plugin.ServeDevice(mk())
 	case "framework":
 		mk, ok := builtinFrameworks[args[2]]
 		if !ok {
 			return fmt.Errorf("%w: no built-in framework plugin %q", errUsage, args[2])
 		}
-		plugin.ServeFramework(mk())
-		return nil
+		return plugin.ServeFramework(mk())
 	}
 	return fmt.Errorf("%w: plugin kind %q: must be device or framework", errUsage, args[1])
 }

@@ -11,10 +11,11 @@ import (
 	"time"
 
 	"github.com/probe-dev/probe/host/internal/config"
-	"github.com/probe-dev/probe/host/internal/dump"
 	"github.com/probe-dev/probe/host/internal/errordata"
 	"github.com/probe-dev/probe/host/internal/report"
 	"github.com/probe-dev/probe/host/internal/run"
+	"github.com/probe-dev/probe/host/internal/standard"
+	"github.com/probe-dev/probe/internal/dump"
 )
 
 type listFlag []string
@@ -219,10 +220,19 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	if err != nil {
 		return err
 	}
+	compat := f.compat == "msprobe"
+	var std standard.Standard = standard.PyTorch{Compat: compat}
+	if flavor == report.MindSpore {
+		std = standard.MindSpore{Compat: compat}
+	}
 	opts := run.Options{
-		Dump: d, Flavor: flavor, Framework: fw,
+		Dump: d, Framework: fw,
+		Standard:    std,
+		Style:       report.Style{Flavor: flavor, Compat: compat},
 		Device:      ph.deviceOpener(cfg.Run.Device, devOpts),
 		Bench:       ph.deviceOpener(cfg.Run.Bench, benchOpts),
+		DeviceName:  cfg.Run.Device,
+		BenchName:   cfg.Run.Bench,
 		IsCrash:     isPluginCrash,
 		Workers:     cfg.Run.Workers,
 		Seed:        cfg.Run.Seed,
@@ -230,7 +240,7 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 		MaxRestarts: cfg.Plugins.MaxRestarts,
 		Writer:      w,
 		Done:        done,
-		Compat:      f.compat == "msprobe",
+		Compat:      compat,
 		ErrorData:   saver,
 		WhiteList:   cfg.Run.WhiteList,
 		BlackList:   cfg.Run.BlackList,

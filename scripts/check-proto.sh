@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Fails when the checked-in generated code in sdk/internal/pb/probev1 does not
+# Fails when the checked-in generated code in internal/pb/probev1 does not
 # match what scripts/gen-proto.sh produces from sdk/proto.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-pkg_dir="sdk/internal/pb/probev1"
+pkg_dir="internal/pb/probev1"
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/probe-check-proto.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Regenerates the Go code of probe's plugin protocol
-# (sdk/proto/probe/v1/*.proto -> sdk/internal/pb/probev1).
+# (sdk/proto/probe/v1/*.proto -> internal/pb/probev1).
 #
 # Usage: scripts/gen-proto.sh [OUT_ROOT]
 #
 # OUT_ROOT defaults to the repository root; the files land in
-# OUT_ROOT/sdk/internal/pb/probev1. The toolchain is pinned so that the
+# OUT_ROOT/internal/pb/probev1. The toolchain is pinned so that the
 # output is byte-for-byte reproducible:
 #   protoc              3.21.12 (Debian protobuf-compiler)
 #   protoc-gen-go       v1.36.12
@@ -22,7 +22,7 @@ MODULE="github.com/probe-dev/probe"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out_root="${1:-$root}"
 proto_root="$root/sdk/proto"
-pkg_dir="sdk/internal/pb/probev1"
+pkg_dir="internal/pb/probev1"
 
 die() { echo "gen-proto: $*" >&2; exit 1; }
 

@@ -1,44 +1,11 @@
 package cpu
 
 import (
-	"fmt"
-
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
-// Broadcasting per NumPy/PyTorch rules: shapes are aligned on the right and
-// each dimension must be equal or 1.
-
-// broadcastShapes returns the common shape of the given shapes with
-// PyTorch's message for a mismatch (it names operands a and b, counting
-// dimensions from the left of the result).
-func broadcastShapes(shapes ...[]int) ([]int, error) {
-	n := 0
-	for _, s := range shapes {
-		if len(s) > n {
-			n = len(s)
-		}
-	}
-	out := make([]int, n)
-	for i := range out {
-		out[i] = 1
-	}
-	for _, s := range shapes {
-		off := n - len(s)
-		for j, d := range s {
-			k := off + j
-			switch {
-			case d == out[k]:
-			case out[k] == 1:
-				out[k] = d
-			case d == 1:
-			default:
-				return nil, fmt.Errorf("The size of tensor a (%d) must match the size of tensor b (%d) at non-singleton dimension %d", out[k], d, k)
-			}
-		}
-	}
-	return out, nil
-}
+// Broadcasting per NumPy/PyTorch rules (ops.BroadcastShapes): shapes are
+// aligned on the right and each dimension must be equal or 1.
 
 // broadcastMap returns, for every flat index of shape out, the flat index
 // of the element of a tensor of shape in (broadcastable to out) that it

@@ -5,37 +5,6 @@ import (
 	"testing"
 )
 
-func TestBroadcastShapes(t *testing.T) {
-	cases := []struct {
-		in   [][]int
-		want []int
-		err  bool
-	}{
-		{[][]int{{2, 3}, {3}}, []int{2, 3}, false},
-		{[][]int{{2, 1, 3}, {4, 1}}, []int{2, 4, 3}, false},
-		{[][]int{{}, {2, 2}}, []int{2, 2}, false},
-		{[][]int{{}, {}}, []int{}, false},
-		{[][]int{{0, 3}, {3}}, []int{0, 3}, false},
-		{[][]int{{2, 0}, {1, 1}}, []int{2, 0}, false},
-		{[][]int{{1}, {0}}, []int{0}, false},
-		{[][]int{{2, 3}, {2}}, nil, true},
-		{[][]int{{3}, {2, 1}, {1, 3}}, []int{2, 3}, false},
-	}
-	for _, c := range cases {
-		got, err := broadcastShapes(c.in...)
-		if (err != nil) != c.err {
-			t.Errorf("broadcastShapes(%v) error = %v", c.in, err)
-			continue
-		}
-		if !c.err && !reflect.DeepEqual(got, c.want) {
-			t.Errorf("broadcastShapes(%v) = %v, want %v", c.in, got, c.want)
-		}
-	}
-	if _, err := broadcastShapes([]int{2, 3}, []int{4}); err == nil || err.Error() != "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1" {
-		t.Errorf("message: %v", err)
-	}
-}
-
 func TestBroadcastMapAndSum(t *testing.T) {
 	// (3,1) broadcast to (2,3,2): element [i,j,k] reads in[j].
 	m := broadcastMap([]int{3, 1}, []int{2, 3, 2})

@@ -175,6 +175,7 @@ func (d *cpuDevice) Execute(ctx context.Context, req *device.ExecRequest) (res *
 	}
 	defer func() {
 		if r := recover(); r != nil {
+			// A kernel bug: a device failure, never a SKIP.
 			res, err = nil, fmt.Errorf("%s: internal error in CPU kernel: %v", req.Op, r)
 		}
 	}()
@@ -203,7 +204,7 @@ func execute(opts Options, req *device.ExecRequest) (*device.ExecResult, error) 
 	if !ok {
 		return nil, &device.ErrUnsupported{Op: req.Op, Reason: "the CPU plugin has no kernel for it"}
 	}
-	c, specs, err := buildCall(sch, req)
+	c, specs, err := buildCall(req)
 	if err != nil {
 		return nil, err
 	}
@@ -218,13 +219,13 @@ func execute(opts Options, req *device.ExecRequest) (*device.ExecResult, error) 
 	}
 	outs, err := k.forward(c)
 	if err != nil {
-		return nil, err
+		return nil, invalid(err)
 	}
 	if sch.Outputs >= 0 && len(outs) != sch.Outputs {
 		return nil, fmt.Errorf("kernel returned %d outputs, schema has %d", len(outs), sch.Outputs)
 	}
 	unalias(c, outs)
-	if hasInplace(sch) && c.attrs.Bool("inplace", false) {
+	if sch.HasAttr("inplace") && c.attrs.Bool("inplace", false) {
 		if err := applyInplace(c, outs); err != nil {
 			return nil, err
 		}
@@ -249,10 +250,21 @@ func execute(opts Options, req *device.ExecRequest) (*device.ExecResult, error) 
 	}
 	grads, err := runBackward(opts, k, c, specs, outs, req.GradOutputs)
 	if err != nil {
-		return nil, err
+		return nil, invalid(err)
 	}
 	res.InputGrads = grads[:len(req.Inputs)]
 	return res, nil
+}
+
+// invalid classifies an error of a kernel or of the checks around it: the
+// CPU kernels compute in float64 and fail only where PyTorch rejects the
+// call (with PyTorch's message), so an error of no other kind is an invalid
+// argument. Bugs panic, and Execute reports a panic as a device failure.
+func invalid(err error) error {
+	if device.KindOf(err) != device.Failure {
+		return err
+	}
+	return &ops.ArgumentError{Msg: err.Error()}
 }
 
 // unalias copies any output whose values share memory with an input or an
@@ -277,41 +289,36 @@ func unalias(c *call, outs []*array) {
 	}
 }
 
-// buildCall validates the request against the op schema and converts its
-// inputs to arrays; it also returns the schema entry of every input.
-func buildCall(sch ops.Schema, req *device.ExecRequest) (*call, []ops.InputSpec, error) {
-	specs, err := matchInputs(sch, req.Inputs)
-	if err != nil {
-		return nil, nil, err
-	}
-	attrs, err := fillAttrs(sch, req.Attrs)
+// buildCall checks the request against the op schema (ops.Bind) and
+// converts its inputs to arrays; it also returns the schema entry of every
+// input. With Precision.HF32, float32 tensor inputs are rounded to HF32
+// (the CPU has no HF32 mode of its own).
+func buildCall(req *device.ExecRequest) (*call, []ops.InputSpec, error) {
+	b, err := ops.Bind(req.Op, req.Attrs, req.Inputs)
 	if err != nil {
 		return nil, nil, err
 	}
 	if n := len(req.RequiresGrad); n != 0 && n != len(req.Inputs) {
-		return nil, nil, fmt.Errorf("%d requires_grad flags for %d inputs", n, len(req.Inputs))
+		return nil, nil, ops.Errorf("%d requires_grad flags for %d inputs", n, len(req.Inputs))
 	}
-	// Omitted trailing optional inputs are None: kernels always see one
-	// entry per schema input (more for a variadic input).
-	n := max(len(req.Inputs), len(sch.Inputs))
-	if len(sch.Inputs) > 0 && sch.Inputs[len(sch.Inputs)-1].Variadic {
-		n = len(req.Inputs)
-	}
-	c := &call{op: req.Op, attrs: attrs, in: make([]*array, n), requiresGrad: make([]bool, n), seed: req.Seed}
-	for i, v := range req.Inputs {
+	c := &call{op: req.Op, attrs: b.Attrs, in: make([]*array, len(b.Inputs)), requiresGrad: make([]bool, len(b.Inputs)), seed: req.Seed}
+	for i, v := range b.Inputs {
 		switch v.Kind {
-		case ops.KindNone:
 		case ops.KindScalar:
 			c.in[i] = scalarArray(v.Scalar)
 		case ops.KindTensor:
-			if err := v.Tensor.Validate(); err != nil {
-				return nil, nil, fmt.Errorf("input %s: %v", specs[i].Name, err)
+			t := v.Tensor
+			if err := t.Validate(); err != nil {
+				return nil, nil, ops.Errorf("input %s: %v", b.Specs[i].Name, err)
 			}
-			c.in[i] = &array{shape: append([]int{}, v.Tensor.Shape...), data: v.Tensor.Float64s(), dtype: v.Tensor.DType}
-			c.requiresGrad[i] = specs[i].Differentiable && v.Tensor.DType.IsFloat() && i < len(req.RequiresGrad) && req.RequiresGrad[i]
+			if req.Precision.HF32 {
+				t = ops.RoundHF32Tensor(t)
+			}
+			c.in[i] = &array{shape: append([]int{}, t.Shape...), data: t.Float64s(), dtype: t.DType}
+			c.requiresGrad[i] = b.Specs[i].Differentiable && t.DType.IsFloat() && i < len(req.RequiresGrad) && req.RequiresGrad[i]
 		}
 	}
-	return c, specs, nil
+	return c, b.Specs, nil
 }
 
 // scalarArray wraps a Python number as a 0-d "wrapped number" array. Its
@@ -332,162 +339,20 @@ func scalarArray(s ops.Scalar) *array {
 	return a
 }
 
-// matchInputs checks the number and kind of every input and returns the
-// schema entry that each one fills.
-func matchInputs(sch ops.Schema, vals []ops.Value) ([]ops.InputSpec, error) {
-	specs := make([]ops.InputSpec, max(len(vals), len(sch.Inputs)))
-	copy(specs[len(vals):], sch.Inputs[min(len(vals), len(sch.Inputs)):])
-	n := len(sch.Inputs)
-	variadic := n > 0 && sch.Inputs[n-1].Variadic
-	fixed := n
-	if variadic {
-		fixed = n - 1
-	}
-	if !variadic && len(vals) > n {
-		return nil, fmt.Errorf("takes %d inputs, got %d", n, len(vals))
-	}
-	// Trailing optional inputs may be left out.
-	for j := len(vals); j < fixed; j++ {
-		if !sch.Inputs[j].Optional {
-			return nil, fmt.Errorf("missing input %s (got %d inputs)", sch.Inputs[j].Name, len(vals))
-		}
-	}
-	if variadic && len(vals) <= fixed {
-		return nil, fmt.Errorf("input %s needs at least one tensor", sch.Inputs[n-1].Name)
-	}
-	for i, v := range vals {
-		sp := sch.Inputs[min(i, n-1)]
-		specs[i] = sp
-		name := sp.Name
-		if sp.Variadic {
-			name = fmt.Sprintf("%s[%d]", sp.Name, i-fixed)
-		}
-		switch v.Kind {
-		case ops.KindTensor:
-			if v.Tensor == nil {
-				return nil, fmt.Errorf("input %s is a nil tensor", name)
-			}
-		case ops.KindScalar:
-			if !sp.ScalarOK {
-				return nil, fmt.Errorf("input %s must be a tensor, not a scalar", name)
-			}
-		case ops.KindNone:
-			if !sp.Optional {
-				return nil, fmt.Errorf("input %s must be a tensor, not None", name)
-			}
-		default:
-			return nil, fmt.Errorf("input %s has unknown kind %d", name, v.Kind)
-		}
-	}
-	return specs, nil
-}
-
-// fillAttrs checks the request's attributes against the schema and adds
-// the defaults of absent ones.
-func fillAttrs(sch ops.Schema, given ops.Attrs) (ops.Attrs, error) {
-	out := ops.Attrs{}
-	known := map[string]ops.AttrSpec{}
-	for _, a := range sch.Attrs {
-		known[a.Name] = a
-	}
-	for name, v := range given {
-		sp, ok := known[name]
-		if !ok {
-			return nil, fmt.Errorf("unknown attribute %q", name)
-		}
-		if !attrCompatible(sp.Kind, v.Kind) {
-			return nil, fmt.Errorf("attribute %s has kind %s, want %s", name, attrKindName(v.Kind), attrKindName(sp.Kind))
-		}
-		out[name] = v
-	}
-	for _, sp := range sch.Attrs {
-		v, ok := out[sp.Name]
-		if sp.Required && (!ok || v.Kind == ops.AttrNone) {
-			return nil, fmt.Errorf("missing required attribute %s", sp.Name)
-		}
-		if !ok {
-			out[sp.Name] = sp.Default
-		}
-	}
-	return out, nil
-}
-
-func attrCompatible(want, got ops.AttrKind) bool {
-	if want == got || got == ops.AttrNone {
-		return true
-	}
-	switch want {
-	case ops.AttrFloat:
-		return got == ops.AttrInt || got == ops.AttrBool
-	case ops.AttrInt:
-		return got == ops.AttrBool
-	case ops.AttrBool:
-		return got == ops.AttrInt
-	case ops.AttrInts:
-		return got == ops.AttrInt
-	case ops.AttrFloats:
-		return got == ops.AttrFloat || got == ops.AttrInts || got == ops.AttrInt
-	}
-	return false
-}
-
-func attrKindName(k ops.AttrKind) string {
-	switch k {
-	case ops.AttrNone:
-		return "none"
-	case ops.AttrInt:
-		return "int"
-	case ops.AttrFloat:
-		return "float"
-	case ops.AttrBool:
-		return "bool"
-	case ops.AttrString:
-		return "string"
-	case ops.AttrInts:
-		return "ints"
-	case ops.AttrFloats:
-		return "floats"
-	}
-	return fmt.Sprintf("AttrKind(%d)", k)
-}
-
-func hasInplace(sch ops.Schema) bool {
-	for _, a := range sch.Attrs {
-		if a.Name == "inplace" {
-			return true
-		}
-	}
-	return false
-}
-
 // applyInplace makes output 0 what PyTorch writes into input 0 for the
-// in-place variant (add_, relu_, ...): same shape as input 0 and its dtype,
-// refusing casts PyTorch refuses.
+// in-place variant (add_, relu_, ...): checked by ops.CheckInplace, then
+// rounded to input 0's dtype.
 func applyInplace(c *call, outs []*array) error {
 	self := c.in[0]
 	if self == nil || self.scalar {
-		return errors.New("in-place op needs a tensor as input 0")
+		return ops.Errorf("in-place op needs a tensor as input 0")
 	}
 	o := outs[0]
-	// transpose_ changes the tensor's shape in place; every other in-place
-	// op keeps it.
-	if c.op != "transpose" && !sameShape(o.shape, self.shape) {
-		return fmt.Errorf("output with shape %s doesn't match the broadcast shape %s", shapeList(self.shape), shapeList(o.shape))
-	}
-	if !canCast(o.dtype, self.dtype) {
-		return castError(o.dtype, self.dtype)
+	if err := ops.CheckInplace(c.op, self.shape, self.dtype, o.shape, o.dtype); err != nil {
+		return err
 	}
 	castTo(o, self.dtype)
 	return nil
-}
-
-// shapeList formats a shape as PyTorch prints sizes: [2, 3].
-func shapeList(shape []int) string {
-	parts := make([]string, len(shape))
-	for i, s := range shape {
-		parts[i] = fmt.Sprint(s)
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 // roundResult rounds values to dtype dt in place. In Emulated mode fp16 and
@@ -551,7 +416,7 @@ func runBackward(opts Options, k *kernel, c *call, specs []ops.InputSpec, outs [
 			return nil, fmt.Errorf("gradient of output %d: %v", i, err)
 		}
 		if !sameShape(g.Shape, o.shape) {
-			return nil, fmt.Errorf("gradient of output %d has shape %s, the output has %s", i, shapeList(g.Shape), shapeList(o.shape))
+			return nil, fmt.Errorf("gradient of output %d has shape %s, the output has %s", i, ops.ShapeList(g.Shape), ops.ShapeList(o.shape))
 		}
 		if !o.dtype.IsFloat() {
 			continue // integer outputs (indices) take no gradient

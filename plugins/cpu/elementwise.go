@@ -42,7 +42,7 @@ func broadcastOperands(compute tensor.DType, in ...*array) (*operands, error) {
 			shapes = append(shapes, a.shape)
 		}
 	}
-	shape, err := broadcastShapes(shapes...)
+	shape, err := ops.BroadcastShapes(shapes...)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func gradData(g *array, n int) []float64 {
 
 // notImplemented is PyTorch's dispatch error for a dtype a kernel lacks.
 func notImplemented(kernelName string, d tensor.DType) error {
-	return fmt.Errorf("%q not implemented for '%s'", kernelName, torchTypeName(d))
+	return fmt.Errorf("%q not implemented for '%s'", kernelName, ops.TypeName(d))
 }
 
 // ---- unary ops ----
@@ -197,7 +197,7 @@ func unaryKernel(u unaryOp) *kernel {
 			case !dt.IsFloat() && u.rule == floatOnly:
 				return nil, notImplemented(u.intErr, dt)
 			case !dt.IsFloat() && u.rule == floatDType:
-				dt = defaultFloat
+				dt = ops.DefaultFloat
 			}
 			xv := castValues(x, dt)
 			out := newArray(dt, x.shape)
@@ -414,7 +414,7 @@ func divKernel() *kernel {
 			var f func(x, y float64) (float64, error)
 			switch mode {
 			case "":
-				dt = toFloat(dt)
+				dt = ops.ToFloat(dt)
 				f = func(x, y float64) (float64, error) { return x / y, nil }
 			case "trunc":
 				if dt.IsFloat() {
@@ -691,7 +691,7 @@ func whereKernel() *kernel {
 		forward: func(c *call) ([]*array, error) {
 			cond, a, b := c.in[0], c.in[1], c.in[2]
 			if cond.scalar || cond.dtype != tensor.Bool {
-				return nil, fmt.Errorf("where expected condition to be a boolean tensor, but got a tensor with dtype %s", torchTypeName(cond.dtype))
+				return nil, fmt.Errorf("where expected condition to be a boolean tensor, but got a tensor with dtype %s", ops.TypeName(cond.dtype))
 			}
 			dt := resultType(a, b)
 			o, err := broadcastOperands(dt, cond, a, b)

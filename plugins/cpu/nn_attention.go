@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
@@ -64,7 +65,7 @@ func attnParseBSND(q, k []int, headNum int, layout string) (attnDims, error) {
 	case !ok:
 		return d, fmt.Errorf("npu_fusion_attention: input_layout %q is not one of BSH, SBH, BSND, BNSD, TND", layout)
 	case len(q) != r || len(k) != r:
-		return d, fmt.Errorf("npu_fusion_attention: input_layout %s needs %d-d query and key, got query %s and key %s", layout, r, shapeList(q), shapeList(k))
+		return d, fmt.Errorf("npu_fusion_attention: input_layout %s needs %d-d query and key, got query %s and key %s", layout, r, ops.ShapeList(q), ops.ShapeList(k))
 	}
 	switch layout {
 	case "BSH", "SBH":
@@ -90,13 +91,13 @@ func attnParseBSND(q, k []int, headNum int, layout string) (attnDims, error) {
 		d.B, d.S1, d.N1, d.D = q[0], q[1], q[2], q[3]
 		d.S2, d.N2 = k[1], k[2]
 		if k[0] != d.B || k[3] != d.D {
-			return d, fmt.Errorf("npu_fusion_attention: query %s and key %s disagree on B or D", shapeList(q), shapeList(k))
+			return d, fmt.Errorf("npu_fusion_attention: query %s and key %s disagree on B or D", ops.ShapeList(q), ops.ShapeList(k))
 		}
 	case "BNSD":
 		d.B, d.N1, d.S1, d.D = q[0], q[1], q[2], q[3]
 		d.N2, d.S2 = k[1], k[2]
 		if k[0] != d.B || k[3] != d.D {
-			return d, fmt.Errorf("npu_fusion_attention: query %s and key %s disagree on B or D", shapeList(q), shapeList(k))
+			return d, fmt.Errorf("npu_fusion_attention: query %s and key %s disagree on B or D", ops.ShapeList(q), ops.ShapeList(k))
 		}
 	}
 	if layout == "BSND" || layout == "BNSD" {
@@ -179,13 +180,13 @@ func attnRelayout(x []float64, layout string, B, N, S, D int, toBNSD bool) []flo
 // numHeads/numKVHeads times (query head h uses kv head h / G).
 func attnBroadcastKV(numHeads, numKVHeads int, kv *array) (*array, error) {
 	if kv.rank() != 4 {
-		return nil, fmt.Errorf("npu_fusion_attention: kv heads broadcast needs a 4-d BNSD tensor, got shape %s", shapeList(kv.shape))
+		return nil, fmt.Errorf("npu_fusion_attention: kv heads broadcast needs a 4-d BNSD tensor, got shape %s", ops.ShapeList(kv.shape))
 	}
 	if numKVHeads <= 0 || numHeads <= 0 || numHeads%numKVHeads != 0 || numHeads < numKVHeads {
 		return nil, fmt.Errorf("npu_fusion_attention: cannot share %d kv heads among %d query heads", numKVHeads, numHeads)
 	}
 	if kv.shape[1] != numKVHeads {
-		return nil, fmt.Errorf("npu_fusion_attention: kv tensor %s does not have %d heads", shapeList(kv.shape), numKVHeads)
+		return nil, fmt.Errorf("npu_fusion_attention: kv tensor %s does not have %d heads", ops.ShapeList(kv.shape), numKVHeads)
 	}
 	B, S, D := kv.shape[0], kv.shape[2], kv.shape[3]
 	g := numHeads / numKVHeads
@@ -292,7 +293,7 @@ type attnView struct {
 func newAttnView(a *array, name string, B, N1, S1, S2 int) (*attnView, error) {
 	target := []int{B, N1, S1, S2}
 	if a.rank() > 4 {
-		return nil, fmt.Errorf("npu_fusion_attention: %s of shape %s does not broadcast to %s", name, shapeList(a.shape), shapeList(target))
+		return nil, fmt.Errorf("npu_fusion_attention: %s of shape %s does not broadcast to %s", name, ops.ShapeList(a.shape), ops.ShapeList(target))
 	}
 	shape := make([]int, 4)
 	for i := range shape {
@@ -305,7 +306,7 @@ func newAttnView(a *array, name string, B, N1, S1, S2 int) (*attnView, error) {
 		case shape[i] == 1:
 			st[i] = 0
 		case shape[i] != target[i]:
-			return nil, fmt.Errorf("npu_fusion_attention: %s of shape %s does not broadcast to %s", name, shapeList(a.shape), shapeList(target))
+			return nil, fmt.Errorf("npu_fusion_attention: %s of shape %s does not broadcast to %s", name, ops.ShapeList(a.shape), ops.ShapeList(target))
 		}
 	}
 	v := &attnView{a: a, sb: st[0], sn: st[1], si: st[2], sj: st[3]}
@@ -363,7 +364,7 @@ func attnSetup(c *call) (*attention, error) {
 		return nil, err
 	}
 	if !sameShape(k.shape, v.shape) {
-		return nil, fmt.Errorf("npu_fusion_attention: key %s and value %s must have the same shape", shapeList(k.shape), shapeList(v.shape))
+		return nil, fmt.Errorf("npu_fusion_attention: key %s and value %s must have the same shape", ops.ShapeList(k.shape), ops.ShapeList(v.shape))
 	}
 	a := &attention{dims: dims, layout: layout, scale: c.attrs.Float("scale", 1), zeroMasked: c.attrs.Bool("zero_masked_rows", false),
 		outDType: dt, statDT: tensor.Float32, qShape: q.shape}
@@ -514,7 +515,7 @@ func attnBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	}
 	d := a.dims
 	if !sameShape(dy.shape, a.qShape) {
-		return nil, fmt.Errorf("npu_fusion_attention: gradient of attention_out has shape %s, want %s", shapeList(dy.shape), shapeList(a.qShape))
+		return nil, fmt.Errorf("npu_fusion_attention: gradient of attention_out has shape %s, want %s", ops.ShapeList(dy.shape), ops.ShapeList(a.qShape))
 	}
 	if gp != nil && a.pse == nil {
 		res[3], gp = nil, nil // a 0-d pse is ignored by the forward

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
@@ -81,7 +82,7 @@ func convSetup(c *call) (*nnConv, error) {
 		cv.unbatched = true
 		xs = append([]int{1}, xs...)
 	default:
-		return nil, fmt.Errorf("Expected %dD (unbatched) or %dD (batched) input to conv%dd, but got input of size: %s", nsp+1, nsp+2, nsp, shapeList(x.shape))
+		return nil, fmt.Errorf("Expected %dD (unbatched) or %dD (batched) input to conv%dd, but got input of size: %s", nsp+1, nsp+2, nsp, ops.ShapeList(x.shape))
 	}
 	kname := fmt.Sprintf("slow_conv%dd_cpu", nsp)
 	if cv.dt, err = nnNumeric(kname, x, w, b); err != nil {
@@ -107,7 +108,7 @@ func convSetup(c *call) (*nnConv, error) {
 			return nil, fmt.Errorf("negative padding is not supported")
 		}
 		if dil[i] <= 0 {
-			return nil, fmt.Errorf("dilation should be greater than zero, but got %s", shapeList(dil))
+			return nil, fmt.Errorf("dilation should be greater than zero, but got %s", ops.ShapeList(dil))
 		}
 	}
 	cv.groups = int(c.attrs.Int("groups", 1))
@@ -117,13 +118,13 @@ func convSetup(c *call) (*nnConv, error) {
 	cv.batch, cv.cin = xs[0], xs[1]
 	cv.cout = w.shape[0]
 	if cv.cout%cv.groups != 0 {
-		return nil, fmt.Errorf("Given groups=%d, expected weight to be divisible by %d at dimension 0, but got weight of size [%s] instead", cv.groups, cv.groups, shapeList(w.shape))
+		return nil, fmt.Errorf("Given groups=%d, expected weight to be divisible by %d at dimension 0, but got weight of size [%s] instead", cv.groups, cv.groups, ops.ShapeList(w.shape))
 	}
 	if cv.cin != w.shape[1]*cv.groups {
-		return nil, fmt.Errorf("Given groups=%d, weight of size %s, expected input%s to have %d channels, but got %d channels instead", cv.groups, shapeList(w.shape), shapeList(xs), w.shape[1]*cv.groups, cv.cin)
+		return nil, fmt.Errorf("Given groups=%d, weight of size %s, expected input%s to have %d channels, but got %d channels instead", cv.groups, ops.ShapeList(w.shape), ops.ShapeList(xs), w.shape[1]*cv.groups, cv.cin)
 	}
 	if b != nil && (len(b.shape) != 1 || b.shape[0] != cv.cout) {
-		return nil, fmt.Errorf("Given weight of size %s, expected bias to be 1-dimensional with %d elements, but got bias of size %s instead", shapeList(w.shape), cv.cout, shapeList(b.shape))
+		return nil, fmt.Errorf("Given weight of size %s, expected bias to be 1-dimensional with %d elements, but got bias of size %s instead", ops.ShapeList(w.shape), cv.cout, ops.ShapeList(b.shape))
 	}
 	cv.inSp = xs[2:]
 	cv.kSp = w.shape[2:]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
@@ -73,11 +74,11 @@ func lossSetup(c *call, ce bool) (*nnLoss, error) {
 		l.n, l.classes, l.d = x.shape[0], x.shape[1], tensor.NumElements(x.shape[2:])
 	}
 	if w != nil && (len(w.shape) != 1 || w.shape[0] != l.classes) {
-		return nil, fmt.Errorf("weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", l.classes, shapeList(w.shape))
+		return nil, fmt.Errorf("weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", l.classes, ops.ShapeList(w.shape))
 	}
 	if ce && t.dtype.IsFloat() {
 		if !sameShape(t.shape, x.shape) {
-			return nil, fmt.Errorf("Expected target size %s, got %s", shapeList(x.shape), shapeList(t.shape))
+			return nil, fmt.Errorf("Expected target size %s, got %s", ops.ShapeList(x.shape), ops.ShapeList(t.shape))
 		}
 		l.probTargets = true
 		l.noneShape = x.shape[:0]
@@ -87,12 +88,12 @@ func lossSetup(c *call, ce bool) (*nnLoss, error) {
 		return l, nil
 	}
 	if !t.dtype.IsInt() {
-		return nil, fmt.Errorf("expected scalar type Long but found %s", torchTypeName(t.dtype))
+		return nil, fmt.Errorf("expected scalar type Long but found %s", ops.TypeName(t.dtype))
 	}
 	switch {
 	case r == 1:
 		if len(t.shape) != 0 {
-			return nil, fmt.Errorf("size mismatch (got input: %s, target: %s)", shapeList(x.shape), shapeList(t.shape))
+			return nil, fmt.Errorf("size mismatch (got input: %s, target: %s)", ops.ShapeList(x.shape), ops.ShapeList(t.shape))
 		}
 		l.noneShape = []int{}
 	case r == 2:
@@ -106,7 +107,7 @@ func lossSetup(c *call, ce bool) (*nnLoss, error) {
 	default:
 		want := append(append([]int{}, x.shape[0]), x.shape[2:]...)
 		if !sameShape(t.shape, want) {
-			return nil, fmt.Errorf("Expected target size %s, got %s", shapeList(want), shapeList(t.shape))
+			return nil, fmt.Errorf("Expected target size %s, got %s", ops.ShapeList(want), ops.ShapeList(t.shape))
 		}
 		l.noneShape = want
 	}

@@ -3,6 +3,7 @@ package cpu
 import (
 	"fmt"
 
+	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
@@ -39,7 +40,7 @@ type nnBatchedPlan struct {
 // nnPlanBatched broadcasts the batch shapes of A (aBatch + [n, k]) and B
 // (bBatch + [k, p]).
 func nnPlanBatched(aBatch, bBatch []int, n, k, p int) (*nnBatchedPlan, error) {
-	ob, err := broadcastShapes(aBatch, bBatch)
+	ob, err := ops.BroadcastShapes(aBatch, bBatch)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +134,7 @@ func nnMatmulPlan(a, b *array) (*nnBatchedPlan, []int, error) {
 }
 
 func nnLastBatch(a, b []int) int {
-	s, err := broadcastShapes(a, b)
+	s, err := ops.BroadcastShapes(a, b)
 	if err != nil || len(s) == 0 {
 		return 1
 	}
@@ -373,10 +374,10 @@ func nnAddmmSetup(c *call) (*nnAddmmPlan, error) {
 	pl.outShape = []int{pl.n, pl.p}
 	if c.attrs.Bool("inplace", false) {
 		if !sameShape(s.shape, pl.outShape) {
-			return nil, fmt.Errorf("The input tensor must be a matrix with size %dx%d, but got a %d-D tensor with size %s", pl.n, pl.p, len(s.shape), shapeList(s.shape))
+			return nil, fmt.Errorf("The input tensor must be a matrix with size %dx%d, but got a %d-D tensor with size %s", pl.n, pl.p, len(s.shape), ops.ShapeList(s.shape))
 		}
 		if dt.IsFloat() && !s.dtype.IsFloat() {
-			return nil, fmt.Errorf("result type %s can't be cast to the desired output type %s", torchTypeName(dt), torchTypeName(s.dtype))
+			return nil, fmt.Errorf("result type %s can't be cast to the desired output type %s", ops.TypeName(dt), ops.TypeName(s.dtype))
 		}
 		pl.dt = s.dtype
 	} else if err := nnExpandCheck(s.shape, pl.outShape); err != nil {

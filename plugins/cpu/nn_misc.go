@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
@@ -25,7 +26,7 @@ func embeddingSetup(c *call) (w, idx *array, err error) {
 		return nil, nil, err
 	}
 	if idx.dtype != tensor.Int64 && idx.dtype != tensor.Int32 {
-		return nil, nil, fmt.Errorf("Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.%sTensor instead (while checking arguments for embedding)", torchTypeName(idx.dtype))
+		return nil, nil, fmt.Errorf("Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.%sTensor instead (while checking arguments for embedding)", ops.TypeName(idx.dtype))
 	}
 	if len(w.shape) != 2 {
 		return nil, nil, fmt.Errorf("'weight' must be 2-D")
@@ -114,7 +115,7 @@ func dropoutMask(c *call) ([]float64, error) {
 		return mask, nil
 	}
 	if !x.dtype.IsFloat() {
-		return nil, fmt.Errorf("result type Float can't be cast to the desired output type %s", torchTypeName(x.dtype))
+		return nil, fmt.Errorf("result type Float can't be cast to the desired output type %s", ops.TypeName(x.dtype))
 	}
 	rng := rand.New(rand.NewPCG(c.seed, 0x6a09e667f3bcc909))
 	keep, scale := 1-p, 1/(1-p)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
@@ -43,14 +44,14 @@ func layerNormSetup(c *call) (*nnLayerNorm, error) {
 		ns[i] = int(v)
 	}
 	if len(ns) < 1 {
-		return nil, fmt.Errorf("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = %s", shapeList(ns))
+		return nil, fmt.Errorf("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = %s", ops.ShapeList(ns))
 	}
 	for _, p := range []struct {
 		a    *array
 		name string
 	}{{w, "weight"}, {b, "bias"}} {
 		if p.a != nil && !sameShape(p.a.shape, ns) {
-			return nil, fmt.Errorf("Expected %s to be of same shape as normalized_shape, but got %s of shape %s and normalized_shape = %s", p.name, p.name, shapeList(p.a.shape), shapeList(ns))
+			return nil, fmt.Errorf("Expected %s to be of same shape as normalized_shape, but got %s of shape %s and normalized_shape = %s", p.name, p.name, ops.ShapeList(p.a.shape), ops.ShapeList(ns))
 		}
 	}
 	r := len(x.shape)
@@ -59,7 +60,7 @@ func layerNormSetup(c *call) (*nnLayerNorm, error) {
 		for _, s := range ns {
 			star += fmt.Sprintf(", %d", s)
 		}
-		return nil, fmt.Errorf("Given normalized_shape=%s, expected input with shape %s], but got input of size%s", shapeList(ns), star, shapeList(x.shape))
+		return nil, fmt.Errorf("Given normalized_shape=%s, expected input with shape %s], but got input of size%s", ops.ShapeList(ns), star, ops.ShapeList(x.shape))
 	}
 	return &nnLayerNorm{x: x, w: w, b: b,
 		rows: tensor.NumElements(x.shape[:r-len(ns)]), cols: tensor.NumElements(ns),
@@ -185,7 +186,7 @@ func batchNormSetup(c *call) (*nnBatchNorm, error) {
 	}
 	bn.n, bn.ch, bn.inner = x.shape[0], x.shape[1], tensor.NumElements(x.shape[2:])
 	if bn.train && bn.n*bn.inner == 1 {
-		return nil, fmt.Errorf("Expected more than 1 value per channel when training, got input size torch.Size(%s)", shapeList(x.shape))
+		return nil, fmt.Errorf("Expected more than 1 value per channel when training, got input size torch.Size(%s)", ops.ShapeList(x.shape))
 	}
 	if !bn.train {
 		if bn.rm == nil {
@@ -332,7 +333,7 @@ func rmsNormSetup(c *call) (*nnRMSNorm, error) {
 	k := len(gm.shape)
 	r := len(x.shape)
 	if k == 0 || k > r || !sameShape(x.shape[r-k:], gm.shape) {
-		return nil, fmt.Errorf("npu_rms_norm: gamma of shape %s must match the trailing dimensions of x of shape %s", shapeList(gm.shape), shapeList(x.shape))
+		return nil, fmt.Errorf("npu_rms_norm: gamma of shape %s must match the trailing dimensions of x of shape %s", ops.ShapeList(gm.shape), ops.ShapeList(x.shape))
 	}
 	rn := &nnRMSNorm{x: x, gamma: gm, rows: tensor.NumElements(x.shape[:r-k]), cols: gm.len(),
 		eps: c.attrs.Float("epsilon", 1e-6)}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
@@ -25,7 +26,7 @@ func nnPool2dInput(x *array) (planes, h, w int, err error) {
 	ok := (r == 3 && x.shape[0] != 0 && x.shape[1] != 0 && x.shape[2] != 0) ||
 		(r == 4 && x.shape[1] != 0 && x.shape[2] != 0 && x.shape[3] != 0)
 	if !ok {
-		return 0, 0, 0, fmt.Errorf("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s", shapeList(x.shape))
+		return 0, 0, 0, fmt.Errorf("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s", ops.ShapeList(x.shape))
 	}
 	h, w = x.shape[r-2], x.shape[r-1]
 	return x.len() / (h * w), h, w, nil
@@ -226,11 +227,11 @@ func adaptiveSetup(c *call) (*nnAdaptive, error) {
 	}
 	r := len(x.shape)
 	if r != 3 && r != 4 {
-		return nil, fmt.Errorf("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s", shapeList(x.shape))
+		return nil, fmt.Errorf("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s", ops.ShapeList(x.shape))
 	}
 	for i := r - 2; i < r; i++ {
 		if x.shape[i] == 0 {
-			return nil, fmt.Errorf("adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes %s with dimension %d being empty", shapeList(x.shape), i)
+			return nil, fmt.Errorf("adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes %s with dimension %d being empty", ops.ShapeList(x.shape), i)
 		}
 	}
 	os := c.attrs.Ints("output_size", nil)

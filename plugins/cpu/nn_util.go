@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/probe-dev/probe/sdk/tensor"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 // Helpers shared by the neural-network kernels (nn_*.go). They are private
@@ -15,7 +17,7 @@ import (
 
 // nnNotImpl is PyTorch's dispatch error for an unsupported dtype.
 func nnNotImpl(kernelName string, d tensor.DType) error {
-	return fmt.Errorf("%q not implemented for '%s'", kernelName, torchTypeName(d))
+	return fmt.Errorf("%q not implemented for '%s'", kernelName, ops.TypeName(d))
 }
 
 // nnPromote returns the result dtype of the given tensors (nil entries are
@@ -28,7 +30,7 @@ func nnPromote(arrs ...*array) tensor.DType {
 		if a == nil {
 			continue
 		}
-		res = promoteTypes(res, a.dtype)
+		res = ops.PromoteTypes(res, a.dtype)
 	}
 	return res
 }
@@ -232,7 +234,7 @@ func nnExpandCheck(in, target []int) error {
 		j := len(target) - len(in) + i
 		if in[i] != 1 && in[i] != target[j] {
 			return fmt.Errorf("The expanded size of the tensor (%d) must match the existing size (%d) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
-				target[j], in[i], j, shapeList(target), shapeList(in))
+				target[j], in[i], j, ops.ShapeList(target), ops.ShapeList(in))
 		}
 	}
 	return nil

@@ -1,100 +1,12 @@
 package cpu
 
 import (
-	"fmt"
-
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
-// Type promotion, as PyTorch's at::result_type and c10::promoteTypes.
-
-// defaultFloat is PyTorch's default floating dtype: what a float Python
-// scalar becomes next to integer tensors, and what integer inputs of
-// always-float ops (true division, sqrt, exp, ...) produce.
-const defaultFloat = tensor.Float32
-
-// dtypeCategory orders dtypes by kind: bool < integer < floating.
-func dtypeCategory(d tensor.DType) int {
-	switch {
-	case d == tensor.Bool:
-		return 0
-	case d.IsInt():
-		return 1
-	case d.IsFloat():
-		return 2
-	}
-	return -1
-}
-
-// torchTypeName is the C++ ScalarType name PyTorch prints in messages.
-func torchTypeName(d tensor.DType) string {
-	switch d {
-	case tensor.Float64:
-		return "Double"
-	case tensor.Float32:
-		return "Float"
-	case tensor.Float16:
-		return "Half"
-	case tensor.BFloat16:
-		return "BFloat16"
-	case tensor.Int8:
-		return "Char"
-	case tensor.Int16:
-		return "Short"
-	case tensor.Int32:
-		return "Int"
-	case tensor.Int64:
-		return "Long"
-	case tensor.Uint8:
-		return "Byte"
-	case tensor.Bool:
-		return "Bool"
-	}
-	return d.String()
-}
-
-// promoteTypes is c10::promoteTypes for the dtypes probe knows. Invalid
-// stands for "undefined" and yields the other operand.
-func promoteTypes(a, b tensor.DType) tensor.DType {
-	if a == tensor.Invalid {
-		return b
-	}
-	if b == tensor.Invalid || a == b {
-		return a
-	}
-	ca, cb := dtypeCategory(a), dtypeCategory(b)
-	switch {
-	case ca != cb:
-		if ca > cb {
-			return a
-		}
-		return b
-	case ca == 2:
-		if (a == tensor.Float16 && b == tensor.BFloat16) || (a == tensor.BFloat16 && b == tensor.Float16) {
-			return tensor.Float32
-		}
-		if a.Size() >= b.Size() {
-			return a
-		}
-		return b
-	}
-	// Two different integer types.
-	if a == tensor.Uint8 || b == tensor.Uint8 {
-		other := a
-		if a == tensor.Uint8 {
-			other = b
-		}
-		if other == tensor.Int8 {
-			return tensor.Int16
-		}
-		return other
-	}
-	if a.Size() >= b.Size() {
-		return a
-	}
-	return b
-}
+// Type promotion is PyTorch's, from sdk/ops; these adapters apply it to
+// the kernels' arrays.
 
 // operandDType is the dtype an operand brings to type promotion: a wrapped
 // Python number is int64 (int), the default float dtype (float) or bool.
@@ -102,72 +14,23 @@ func operandDType(a *array) tensor.DType {
 	if !a.scalar {
 		return a.dtype
 	}
-	switch a.scalarKind {
-	case ops.ScalarInt:
-		return tensor.Int64
-	case ops.ScalarBool:
-		return tensor.Bool
-	}
-	return defaultFloat
+	return ops.ResultType(ops.NumberOperand(a.scalarKind))
 }
 
-// combineCategories is at::native's combine_categories: a lower-priority
-// class (0-d tensors, then wrapped numbers) only matters when it is of a
-// higher category than the result so far.
-func combineCategories(higher, lower tensor.DType) tensor.DType {
-	if dtypeCategory(higher) == 2 {
-		return higher
-	}
-	if higher == tensor.Bool || dtypeCategory(lower) == 2 {
-		return promoteTypes(higher, lower)
-	}
-	if higher != tensor.Invalid {
-		return higher
-	}
-	return lower
-}
-
-// resultType is at::result_type over the operands (nil entries are
-// skipped): dimensioned tensors take precedence over 0-d tensors, which take
-// precedence over wrapped scalars, unless a lower class has a higher
-// category (bool < int < float).
+// resultType is ops.ResultType over the operands (nil entries are
+// skipped).
 func resultType(args ...*array) tensor.DType {
-	var dim, zero, wrapped tensor.DType
+	operands := make([]ops.Operand, 0, len(args))
 	for _, a := range args {
-		if a == nil {
-			continue
-		}
 		switch {
+		case a == nil:
 		case a.scalar:
-			wrapped = promoteTypes(wrapped, operandDType(a))
-		case len(a.shape) == 0:
-			zero = promoteTypes(zero, a.dtype)
+			operands = append(operands, ops.NumberOperand(a.scalarKind))
 		default:
-			dim = promoteTypes(dim, a.dtype)
+			operands = append(operands, ops.TensorOperand(a.dtype, len(a.shape)))
 		}
 	}
-	return combineCategories(dim, combineCategories(zero, wrapped))
-}
-
-// toFloat is the dtype of an always-float op (true division, sqrt, exp...)
-// whose promoted input dtype is d: integer and bool give the default float.
-func toFloat(d tensor.DType) tensor.DType {
-	if d.IsFloat() {
-		return d
-	}
-	return defaultFloat
-}
-
-// canCast is c10::canCast for real dtypes: a floating value cannot go into
-// an integer or bool tensor, and a non-bool value cannot go into bool.
-func canCast(from, to tensor.DType) bool {
-	return dtypeCategory(from) <= dtypeCategory(to)
-}
-
-// castError is PyTorch's message for an in-place or out= result cast it
-// refuses.
-func castError(from, to tensor.DType) error {
-	return fmt.Errorf("result type %s can't be cast to the desired output type %s", torchTypeName(from), torchTypeName(to))
+	return ops.ResultType(operands...)
 }
 
 // castTo rounds every value of a to dtype d in place and sets its dtype.

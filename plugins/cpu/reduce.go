@@ -3,6 +3,7 @@ package cpu
 import (
 	"fmt"
 
+	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
@@ -118,9 +119,9 @@ func sumMeanKernel(mean bool) *kernel {
 			}
 			switch {
 			case mean && given && !dt.IsFloat():
-				return nil, fmt.Errorf("mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: %s", torchTypeName(dt))
+				return nil, fmt.Errorf("mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: %s", ops.TypeName(dt))
 			case mean && !given && !x.dtype.IsFloat():
-				return nil, fmt.Errorf("mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", torchTypeName(x.dtype))
+				return nil, fmt.Errorf("mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", ops.TypeName(x.dtype))
 			case !given && x.dtype.IsFloat():
 				dt = x.dtype
 			case !given:

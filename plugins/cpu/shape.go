@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
@@ -158,7 +159,7 @@ func stackLayout(c *call) (int, []int, tensor.DType, error) {
 	ref := c.in[0]
 	for i, a := range c.in[1:] {
 		if !sameShape(a.shape, ref.shape) {
-			return 0, nil, 0, fmt.Errorf("stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d", shapeList(ref.shape), shapeList(a.shape), i+1)
+			return 0, nil, 0, fmt.Errorf("stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d", ops.ShapeList(ref.shape), ops.ShapeList(a.shape), i+1)
 		}
 	}
 	dim, err := normDim(c.attrs.Int("dim", 0), ref.rank()+1)

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/probe-dev/probe/internal/apilist"
 	"github.com/probe-dev/probe/plugins/internal/lower"
 	"github.com/probe-dev/probe/sdk/framework"
 )
@@ -22,16 +23,11 @@ const Version = "0.1.0"
 // checkerTensorAPIs is msprobe's checker_support_api.yaml (key tensor): the
 // only Tensor.* methods checked in MindSpore mode (mindspore-precheck.md
 // Appendix A).
-var checkerTensorAPIs = setOf("add_", "add", "addmm_", "all", "allclose", "any", "bool", "byte", "ceil", "clamp",
-	"contiguous", "copy_", "cos", "clone", "cumprod", "expand_as", "flatten", "float", "half", "int", "is_contiguous",
-	"isnan", "item", "log", "log2", "long", "masked_fill", "max", "mean", "min", "numel", "numpy", "repeat",
-	"repeat_interleave", "reshape", "round", "select", "sin", "size", "split", "sqrt", "square", "sub", "swapaxes",
-	"to", "t", "tolist", "topk", "transpose", "trunc", "type", "unsqueeze", "view", "view_as", "fill_", "floor_",
-	"clamp_", "type_as", "zero_")
+var checkerTensorAPIs = apilist.MindSporeTensorMethods
 
 // fusionAPIs are the Functional.* APIs msprobe checks, with a reference of
 // its own.
-var fusionAPIs = setOf("flash_attention_score")
+var fusionAPIs = apilist.MindSporeFusionAPIs
 
 // kwargAliases maps MindSpore keyword spellings onto PyTorch's; they apply
 // only where the PyTorch signature lacks the MindSpore name.
@@ -46,14 +42,6 @@ var namespaces = map[string]lower.Namespace{
 	"Mint":           lower.Torch,
 	"MintFunctional": lower.Functional,
 	"Tensor":         lower.TensorMethod,
-}
-
-func setOf(names ...string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
 }
 
 type plugin struct{}
@@ -110,13 +98,15 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 	ns, ok := namespaces[typ]
 	switch {
 	case typ == "Functional" && fusionAPIs[name]:
-		return planFusion(req), nil
+		return finish(planFusion(req), req), nil
 	case typ == "Functional":
 		return skip("API %s is not checked in MindSpore mode: only Functional.flash_attention_score is", req.API), nil
 	case !ok:
 		return skip("API %s is not checked in MindSpore mode (API type %s)", req.API, typ), nil
 	case typ == "Tensor" && !checkerTensorAPIs[name]:
 		return skip("API %s is not checked in MindSpore mode: Tensor.%s is not in checker_support_api.yaml", req.API, name), nil
+	case apilist.AlwaysBlack[name]:
+		return skip("%s", apilist.BlackListed(name)), nil
 	}
 	if err := lower.CheckDTypes(req.Args, req.Kwargs); err != nil {
 		return skip("%s: %v", req.API, err), nil
@@ -157,7 +147,36 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 			p.GradOutputs = append(p.GradOutputs, i)
 		}
 	}
-	return &framework.PlanResponse{Plan: p}, nil
+	return finish(&framework.PlanResponse{Plan: p}, req), nil
+}
+
+// finish adds the checker's rules to a plan: MindSpore differentiates every
+// top-level positional tensor and writes one gradient row per top-level
+// positional float tensor; dropout is judged by its zero share; with
+// --compat msprobe the bench runs at the dumped dtype and statistics-mode
+// inputs come from msprobe's MindSpore generator.
+func finish(resp *framework.PlanResponse, req *framework.PlanRequest) *framework.PlanResponse {
+	p := resp.Plan
+	if p == nil {
+		return resp
+	}
+	lower.RequireGrad(p, func(path string) bool {
+		rest, ok := strings.CutPrefix(path, "args.")
+		return ok && !strings.Contains(rest, ".")
+	})
+	lower.TensorArgs(req.Args, false, func(a framework.Arg) {
+		if a.DType.IsFloat() {
+			p.GradRows = append(p.GradRows, a.Path)
+		}
+	})
+	if lower.ZeroShare(req.API) {
+		p.CompareMode = framework.CompareZeroShare
+	}
+	if req.Compat == "msprobe" {
+		p.Bench = &framework.BenchPolicy{}
+		p.Generator = framework.GenMsprobeMindSpore
+	}
+	return resp
 }
 
 // planFusion plans Functional.flash_attention_score with MindSpore's

@@ -3,14 +3,14 @@ package mindspore
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/probe-dev/probe/internal/dump"
+	"github.com/probe-dev/probe/internal/fixtures"
 	"github.com/probe-dev/probe/plugins/internal/lower"
-	"github.com/probe-dev/probe/plugins/internal/lower/dumpjson"
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -39,8 +39,8 @@ func plan(t *testing.T, req *framework.PlanRequest) *framework.PlanResponse {
 		if err := lower.CheckPlan(resp.Plan); err != nil {
 			t.Fatalf("%s: plan fails the schema: %v", req.API, err)
 		}
-		if resp.Plan.HF32Inputs {
-			t.Fatalf("%s: MindSpore plans never round to HF32", req.API)
+		if resp.Plan.Precision.HF32 {
+			t.Fatalf("%s: MindSpore plans never ask for HF32", req.API)
 		}
 	}
 	return resp
@@ -194,26 +194,14 @@ func TestPlans(t *testing.T) {
 // formats): a valid plan or a non-empty skip, never an error. The
 // MindSpore-format calls msprobe checks with a plain torch bench are planned.
 func TestFixtureDumps(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "fixtures")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("fixtures not available: %v", err)
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "msprobe-unit-tests", "*.json"))
-	more, _ := filepath.Glob(filepath.Join(dir, "msprobe-cpu-convnet", "dumps", "*", "step0", "rank", "dump.json"))
-	files = append(files, more...)
 	planned := map[string]bool{}
-	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	for _, f := range fixtures.Glob(t, "msprobe-unit-tests/*.json") {
+		if strings.Contains(filepath.Base(f), "pytorch") {
+			continue
 		}
-		reqs, err := dumpjson.Forward(raw)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		for i := range reqs {
-			if resp := plan(t, &reqs[i]); resp.Plan != nil && strings.Contains(f, "mindspore") {
-				planned[reqs[i].API] = true
+		for _, req := range fixtureRequests(t, f) {
+			if resp := plan(t, req); resp.Plan != nil {
+				planned[req.API] = true
 			}
 		}
 	}
@@ -224,22 +212,31 @@ func TestFixtureDumps(t *testing.T) {
 	}
 }
 
-// TestFlashAttentionFixture plans the dumped flash_attention_score call
-// (SBH, 12 heads, uint8 attn_mask, MindSpore keyword names).
-func TestFlashAttentionFixture(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "fixtures", "msprobe-unit-tests", "mindspore_ut_compare_dump_file_mindspore_data_dump.json"))
-	if err != nil {
-		t.Skipf("fixture not available: %v", err)
-	}
-	reqs, err := dumpjson.Forward(raw)
+// fixtureRequests is the plan request of every forward entry of a
+// MindSpore dump.
+func fixtureRequests(t *testing.T, path string) []*framework.PlanRequest {
+	t.Helper()
+	d, err := dump.Load(path, dump.MindSpore)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range reqs {
-		if reqs[i].API != "Functional.flash_attention_score.0" {
+	var out []*framework.PlanRequest
+	for _, e := range d.Entries {
+		if r := e.PlanRequest(""); r != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// TestFlashAttentionFixture plans the dumped flash_attention_score call
+// (SBH, 12 heads, uint8 attn_mask, MindSpore keyword names).
+func TestFlashAttentionFixture(t *testing.T) {
+	for _, req := range fixtureRequests(t, fixtures.Path(t, "msprobe-unit-tests/mindspore_ut_compare_dump_file_mindspore_data_dump.json")) {
+		if req.API != "Functional.flash_attention_score.0" {
 			continue
 		}
-		resp := plan(t, &reqs[i])
+		resp := plan(t, req)
 		if resp.Plan == nil {
 			t.Fatalf("skipped: %s", resp.Skip)
 		}
@@ -257,4 +254,42 @@ func TestFlashAttentionFixture(t *testing.T) {
 		return
 	}
 	t.Fatal("Functional.flash_attention_score.0 not found in the dump")
+}
+
+// The checker's rules travel in the plan: every top-level positional
+// tensor takes a gradient, each top-level positional float tensor is a
+// gradient row; --compat msprobe benches at the dumped dtype with msprobe's
+// generator; run_ut's fixed black list applies.
+func TestCheckerRules(t *testing.T) {
+	req := &framework.PlanRequest{API: "Mint.where.0", Args: []framework.Arg{tn("args.0", tensor.Bool, 3), f32("args.1", 3), f32("args.2", 3)}}
+	p := plan(t, req).Plan
+	if !slices.Equal(p.GradRows, []string{"args.1", "args.2"}) {
+		t.Errorf("grad rows %v", p.GradRows)
+	}
+	for _, b := range p.Inputs {
+		if b.Kind == framework.BindTensor && !b.RequiresGrad {
+			t.Errorf("input %s takes no gradient", b.Path)
+		}
+	}
+	if p.Bench != nil || p.Generator != framework.GenProbe {
+		t.Errorf("default: bench %+v generator %v", p.Bench, p.Generator)
+	}
+	req.Compat = "msprobe"
+	p = plan(t, req).Plan
+	if p.Bench == nil || len(p.Bench.Inputs) != 0 || len(p.Bench.Grads) != 0 || p.Generator != framework.GenMsprobeMindSpore {
+		t.Errorf("compat: bench %+v generator %v", p.Bench, p.Generator)
+	}
+	// A keyword tensor takes no gradient.
+	p = plan(t, &framework.PlanRequest{API: "Mint.add.0", Args: []framework.Arg{f32("args.0", 3)}, Kwargs: []framework.NamedArg{kw("other", f32("kwargs.other", 3))}}).Plan
+	for _, b := range p.Inputs {
+		if b.Path == "kwargs.other" && b.RequiresGrad {
+			t.Error("kwargs.other takes a gradient")
+		}
+	}
+	if resp := plan(t, &framework.PlanRequest{API: "Tensor.to.0", Args: []framework.Arg{f32("args.0", 3)}}); resp.Skip != "API to in black list or not in white list. SKIP." {
+		t.Errorf("Tensor.to: %q", resp.Skip)
+	}
+	if p := plan(t, &framework.PlanRequest{API: "MintFunctional.dropout.0", Args: []framework.Arg{f32("args.0", 3)}}).Plan; p != nil && p.CompareMode != framework.CompareZeroShare {
+		t.Errorf("dropout compare mode %v", p.CompareMode)
+	}
 }

@@ -1,10 +1,13 @@
 // Package pytorch is probe's PyTorch framework plugin: it plans the API
 // calls of a msprobe PyTorch dump (Functional., Torch., Tensor. and NPU.
 // entries) as canonical ops, with PyTorch 1.13 semantics, and applies
-// msprobe run_ut's policies: the backward messages (out=, multi-output),
-// HF32 rounding of float32 conv1d/conv2d inputs, and for
-// npu_fusion_attention the comparison of attention_out only with the
-// gradient fed to it (grad_index 0).
+// msprobe run_ut's policies in the plan: the fixed black list, the
+// backward messages (out=, multi-output), which tensors take gradients and
+// make gradient rows, HF32 for float32 conv1d/conv2d, the cross_entropy and
+// histc conversions, dropout's zero-share comparison, the causal
+// atten_mask of npu_fusion_attention (whose attention_out alone is
+// compared, with the gradient fed to it: grad_index 0) and, for
+// --compat msprobe, msprobe's bench precisions.
 package pytorch
 
 import (
@@ -12,8 +15,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/probe-dev/probe/internal/apilist"
 	"github.com/probe-dev/probe/plugins/internal/lower"
 	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 // Version is the plugin version.
@@ -100,9 +105,12 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 		return skip("API %s not support for run ut. SKIP.", req.API), nil
 	case !ok:
 		return skip("API %s.%s is not supported by the pytorch framework plugin yet", typ, name), nil
+	case apilist.AlwaysBlack[name]:
+		return skip("%s", apilist.BlackListed(name)), nil
 	case !lower.Supported(ns, name):
 		return skip("API %s.%s is not supported by the pytorch framework plugin yet", typ, name), nil
 	}
+	req, rewrites := convert(name, req)
 	if err := lower.CheckDTypes(req.Args, req.Kwargs); err != nil {
 		return skip("%s: %v", req.API, err), nil
 	}
@@ -112,8 +120,54 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 	}
 	p := l.Plan
 	p.BackwardMessage = backwardMessage(name, req, l.MultiOutput)
-	p.HF32Inputs = hf32APIs[name]
+	p.Rewrites = rewrites
+	p.Precision.HF32 = hf32APIs[name]
+	// run_ut differentiates the tensors dumped with requires_grad, and
+	// writes one gradient row per tensor of the positional arguments
+	// (lists included), in order.
+	grad := map[string]bool{}
+	all := func(a framework.Arg) { grad[a.Path] = a.RequiresGrad }
+	lower.TensorArgs(req.Args, true, all)
+	for _, kw := range req.Kwargs {
+		lower.TensorArgs([]framework.Arg{kw.Arg}, true, all)
+	}
+	lower.RequireGrad(p, func(path string) bool { return grad[path] })
+	lower.TensorArgs(req.Args, true, func(a framework.Arg) { p.GradRows = append(p.GradRows, a.Path) })
+	if lower.ZeroShare(req.API) {
+		p.CompareMode = framework.CompareZeroShare
+	}
+	if name == "npu_fusion_attention" {
+		causalMask(p, req)
+	}
+	if req.Compat == "msprobe" {
+		p.Bench = lower.MsprobeBench(name, req.Args, req.Kwargs)
+	}
 	return &framework.PlanResponse{Plan: p}, nil
+}
+
+// causalMask applies run_ut's atten_mask rule of npu_fusion_attention
+// (pytorch-precheck §4.6): with sparse_mode 2, 3 or 4, a bool atten_mask
+// keyword without data is the compressed causal mask — true strictly above
+// the diagonal — not random booleans.
+func causalMask(p *framework.Plan, req *framework.PlanRequest) {
+	mode := int64(0)
+	var mask *framework.Arg
+	for i, kw := range req.Kwargs {
+		switch {
+		case kw.Name == "sparse_mode" && kw.Arg.Kind == framework.ArgInt:
+			mode = kw.Arg.Int
+		case kw.Name == "atten_mask" && kw.Arg.Kind == framework.ArgTensor:
+			mask = &req.Kwargs[i].Arg
+		}
+	}
+	if mode < 2 || mode > 4 || mask == nil || mask.DType != tensor.Bool || len(mask.Shape) < 2 {
+		return
+	}
+	for i, b := range p.Inputs {
+		if b.Kind == framework.BindTensor && b.Path == mask.Path {
+			p.Inputs[i].Synthetic = framework.SynthCausalMask
+		}
+	}
 }
 
 // backwardMessage is msprobe run_ut's accumulated backward message: out=

@@ -2,14 +2,14 @@ package pytorch
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/probe-dev/probe/internal/dump"
+	"github.com/probe-dev/probe/internal/fixtures"
 	"github.com/probe-dev/probe/plugins/internal/lower"
-	"github.com/probe-dev/probe/plugins/internal/lower/dumpjson"
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -140,27 +140,38 @@ func TestBackwardAndHF32(t *testing.T) {
 			continue
 		}
 		p := resp.Plan
-		if p.Op != c.op || p.BackwardMessage != c.msg || p.HF32Inputs != c.hf32 || p.Compare != nil || p.GradOutput != 0 {
-			t.Errorf("%s: op %s msg %q hf32 %v compare %v grad %d; want %s %q %v nil 0", c.req.API, p.Op, p.BackwardMessage, p.HF32Inputs,
+		if p.Op != c.op || p.BackwardMessage != c.msg || p.Precision.HF32 != c.hf32 || p.Compare != nil || p.GradOutput != 0 {
+			t.Errorf("%s: op %s msg %q hf32 %v compare %v grad %d; want %s %q %v nil 0", c.req.API, p.Op, p.BackwardMessage, p.Precision.HF32,
 				p.Compare, p.GradOutput, c.op, c.msg, c.hf32)
 		}
 	}
 }
 
-// fixtureDir is shared/fixtures, beside the repository.
-func fixtureDir(t *testing.T) string {
-	dir := filepath.Join("..", "..", "..", "shared", "fixtures")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("fixtures not available: %v", err)
+// fixtureRequests is the plan request of every forward entry of the
+// PyTorch dumps among msprobe's fixtures.
+func fixtureRequests(t *testing.T, rel string) []*framework.PlanRequest {
+	t.Helper()
+	d, err := dump.Load(fixtures.Path(t, rel), dump.PyTorch)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return dir
+	var out []*framework.PlanRequest
+	for _, e := range d.Entries {
+		if r := e.PlanRequest(""); r != nil {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func fixtureDumps(t *testing.T) []string {
-	dir := fixtureDir(t)
-	files, _ := filepath.Glob(filepath.Join(dir, "msprobe-unit-tests", "*.json"))
-	more, _ := filepath.Glob(filepath.Join(dir, "msprobe-cpu-convnet", "dumps", "*", "step0", "rank", "dump.json"))
-	files = append(files, more...)
+	var files []string
+	for _, f := range fixtures.Glob(t, "msprobe-unit-tests/*.json") {
+		if strings.Contains(filepath.Base(f), "pytorch") {
+			files = append(files, f)
+		}
+	}
+	files = append(files, fixtures.Glob(t, "msprobe-cpu-convnet/dumps/*/step0/rank/dump.json")...)
 	if len(files) < 3 {
 		t.Fatalf("found only %v", files)
 	}
@@ -172,23 +183,17 @@ func fixtureDumps(t *testing.T) []string {
 // convnet dumps (PyTorch 1.13, real msprobe) gets a plan.
 func TestFixtureDumps(t *testing.T) {
 	planned := map[string]bool{}
+	root, _ := fixtures.Dir()
 	for _, f := range fixtureDumps(t) {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		reqs, err := dumpjson.Forward(raw)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+		rel, _ := filepath.Rel(root, f)
 		convnet := strings.Contains(f, "convnet")
-		for i := range reqs {
-			resp := plan(t, &reqs[i])
+		for _, req := range fixtureRequests(t, filepath.ToSlash(rel)) {
+			resp := plan(t, req)
 			if resp.Plan != nil {
-				planned[reqs[i].API] = true
+				planned[req.API] = true
 			}
 			if convnet && resp.Plan == nil {
-				t.Errorf("%s: %s skipped: %s", filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(f)))), reqs[i].API, resp.Skip)
+				t.Errorf("%s: %s skipped: %s", filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(f)))), req.API, resp.Skip)
 			}
 		}
 	}
@@ -204,20 +209,12 @@ func TestFixtureDumps(t *testing.T) {
 
 // TestFixtureDetails checks a few real calls in detail.
 func TestFixtureDetails(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(fixtureDir(t), "msprobe-cpu-convnet", "dumps", "convnet_statistics", "step0", "rank", "dump.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	reqs, err := dumpjson.Forward(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
 	byAPI := map[string]*framework.PlanRequest{}
-	for i := range reqs {
-		byAPI[reqs[i].API] = &reqs[i]
+	for _, r := range fixtureRequests(t, "msprobe-cpu-convnet/dumps/convnet_statistics/step0/rank/dump.json") {
+		byAPI[r.API] = r
 	}
 	p := plan(t, byAPI["Functional.conv2d.0"]).Plan
-	if !slices.Equal(p.Attrs.Ints("padding", nil), []int64{1, 1}) || !p.HF32Inputs || len(p.Inputs) != 3 || p.Inputs[2].Path != "args.2" {
+	if !slices.Equal(p.Attrs.Ints("padding", nil), []int64{1, 1}) || !p.Precision.HF32 || len(p.Inputs) != 3 || p.Inputs[2].Path != "args.2" {
 		t.Errorf("conv2d plan %+v", p)
 	}
 	p = plan(t, byAPI["Functional.max_pool2d.0"]).Plan
@@ -242,19 +239,11 @@ func TestFixtureDetails(t *testing.T) {
 // attention_out alone is compared and receives the gradient (grad_index 0),
 // so its backward runs.
 func TestFusionAttentionFixture(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(fixtureDir(t), "msprobe-unit-tests", "mindspore_ut_compare_dump_file_pytorch_data_dump.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	reqs, err := dumpjson.Forward(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range reqs {
-		if reqs[i].API != "NPU.npu_fusion_attention.0" {
+	for _, req := range fixtureRequests(t, "msprobe-unit-tests/mindspore_ut_compare_dump_file_pytorch_data_dump.json") {
+		if req.API != "NPU.npu_fusion_attention.0" {
 			continue
 		}
-		resp := plan(t, &reqs[i])
+		resp := plan(t, req)
 		if resp.Plan == nil {
 			t.Fatalf("skipped: %s", resp.Skip)
 		}

@@ -2,21 +2,59 @@
 // the Device interface a plugin implements (and the host calls through gRPC),
 // with plain Go request and result types. A device plugin author imports this
 // package, sdk/ops and sdk/tensor, implements Device, and calls
-// sdk/plugin.ServeDevice from main. No generated protobuf type is visible.
+// sdk/plugin.ServeDevice from main; sdk/devicetest checks the result. No
+// generated protobuf type is visible. docs/plugin-authors.md describes the
+// contract in prose.
 package device
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
-// OpSupport says that a device runs one canonical op at some dtypes.
+// OpSupport says that a device runs one canonical op at some dtypes. The
+// dtype of a call is the promoted dtype of its inputs (CallDType); the host
+// sends a device only the calls whose op and dtype it declares, and reports
+// the others as SKIP without a round trip.
 type OpSupport struct {
-	Op       string
-	DTypes   []tensor.DType
+	Op     string
+	DTypes []tensor.DType
+	// Backward: the device also runs the op's vector-Jacobian product.
 	Backward bool
+}
+
+// CallDType is the dtype a call of an op runs at, the one OpSupport.DTypes
+// is matched against: the promoted dtype (ops.ResultTypeOf) of its tensor
+// inputs, Python numbers left out (an integer tensor plus 0.5 is an integer
+// call). tensor.Invalid for a call without tensors.
+func CallDType(inputs []ops.Value) tensor.DType {
+	var operands []ops.Operand
+	for _, v := range inputs {
+		if v.Kind == ops.KindTensor && v.Tensor != nil {
+			operands = append(operands, ops.TensorOperand(v.Tensor.DType, len(v.Tensor.Shape)))
+		}
+	}
+	return ops.ResultType(operands...)
+}
+
+// Supports reports whether the device declares op at dtype dt, and whether
+// it declares the op's backward.
+func (i *Info) Supports(op string, dt tensor.DType) (forward, backward bool) {
+	for _, s := range i.Ops {
+		if s.Op != op {
+			continue
+		}
+		for _, d := range s.DTypes {
+			if d == dt {
+				return true, s.Backward
+			}
+		}
+	}
+	return false, false
 }
 
 // Info describes a device plugin. It is what `probe plugins` prints.
@@ -53,8 +91,12 @@ type ExecRequest struct {
 	// output; a nil entry means a zero gradient for that output.
 	Backward    bool
 	GradOutputs []*tensor.Tensor
-	// Seed drives any randomness of the op (dropout masks).
+	// Seed drives any randomness of the op (dropout masks): the same
+	// request with the same seed must give the same result.
 	Seed uint64
+	// Precision asks for reduced-precision modes (HF32) the framework had
+	// on; see ops.Precision.
+	Precision ops.Precision
 }
 
 // ExecResult holds the op's outputs and, for a backward request, one
@@ -65,20 +107,76 @@ type ExecResult struct {
 }
 
 // Device executes canonical ops. Errors returned by Execute are reported
-// against the API being checked (unsupported op or dtype, invalid
-// arguments, kernel failure) and do not stop the run.
+// against the API being checked, by kind (see KindOf): an *ops.ArgumentError
+// (the framework would reject the call) makes the API SKIP with its message,
+// an *ErrUnsupported makes it SKIP naming the plugin, op and dtype, and any
+// other error is a device failure: an `error` row naming it. None of them
+// stops the run.
 //
 // When served by sdk/plugin, large input tensors arrive as views of shared
 // memory that are valid only until Execute returns: a device may read them,
 // overwrite them or return them as outputs, but must not keep them (a device
-// that needs to should implement plugin.InputRetainer to get copies).
+// that needs to should be served with plugin.RetainInputs()).
 type Device interface {
 	Describe(ctx context.Context) (*Info, error)
 	Configure(ctx context.Context, cfg Config) error
 	Execute(ctx context.Context, req *ExecRequest) (*ExecResult, error)
 }
 
-// ErrUnsupported is wrapped by errors for ops or dtypes a device lacks.
-type ErrUnsupported struct{ Op, Reason string }
+// ErrUnsupported is the error of a call the device cannot run: the op, or
+// the op at this dtype, or its backward, is missing.
+type ErrUnsupported struct {
+	Op string
+	// DType is the call's dtype, tensor.Invalid when the whole op is
+	// missing.
+	DType  tensor.DType
+	Reason string
+}
 
-func (e *ErrUnsupported) Error() string { return "op " + e.Op + " is not supported: " + e.Reason }
+func (e *ErrUnsupported) Error() string {
+	if e.DType != tensor.Invalid {
+		return fmt.Sprintf("op %s at %s is not supported: %s", e.Op, e.DType, e.Reason)
+	}
+	return "op " + e.Op + " is not supported: " + e.Reason
+}
+
+// ErrorKind classifies an error returned by Execute.
+type ErrorKind int
+
+// Error kinds. The zero value is Failure: an error of no other kind is a
+// failure of the device.
+const (
+	// Failure is a kernel or driver error: the API gets an `error` row.
+	Failure ErrorKind = iota
+	// Unsupported is an *ErrUnsupported: the API is SKIP.
+	Unsupported
+	// InvalidArgument is an *ops.ArgumentError: the framework itself would
+	// reject the call, so the API is SKIP with the framework's reason.
+	InvalidArgument
+)
+
+// String returns "failure", "unsupported" or "invalid argument".
+func (k ErrorKind) String() string {
+	switch k {
+	case Failure:
+		return "failure"
+	case Unsupported:
+		return "unsupported"
+	case InvalidArgument:
+		return "invalid argument"
+	}
+	return fmt.Sprintf("ErrorKind(%d)", int(k))
+}
+
+// KindOf classifies err (nil is a Failure too; do not ask).
+func KindOf(err error) ErrorKind {
+	var u *ErrUnsupported
+	if errors.As(err, &u) {
+		return Unsupported
+	}
+	var a *ops.ArgumentError
+	if errors.As(err, &a) {
+		return InvalidArgument
+	}
+	return Failure
+}

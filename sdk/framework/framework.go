@@ -68,6 +68,10 @@ type PlanRequest struct {
 	Kwargs      []NamedArg
 	Outputs     []Arg
 	HasBackward bool
+	// Compat names the tool whose output the run reproduces: "msprobe"
+	// (probe run --compat msprobe), or "" for probe's own behaviour. It
+	// changes the bench policy and input generation a plugin plans.
+	Compat string
 }
 
 // BindingKind says where an op input comes from.
@@ -85,6 +89,91 @@ type Binding struct {
 	Kind   BindingKind
 	Path   string
 	Scalar ops.Scalar
+	// RequiresGrad: the input takes a gradient in backward (it must also be
+	// a floating tensor and its schema input Differentiable).
+	RequiresGrad bool
+	// Synthetic says how the tensor is made when the dump has no data for
+	// it (statistics mode); SynthNone generates it from its statistics.
+	Synthetic Synthetic
+}
+
+// Synthetic is a rule for making an input tensor that is not random.
+type Synthetic int32
+
+// Synthetic inputs.
+const (
+	SynthNone Synthetic = iota
+	// SynthCausalMask is a boolean mask of the descriptor's shape, true
+	// strictly above the diagonal of the last two dimensions (the
+	// compressed causal mask of fused attention, pytorch-precheck §4.6).
+	SynthCausalMask
+)
+
+// CompareMode says how the outputs of a plan are judged.
+type CompareMode int32
+
+// Compare modes.
+const (
+	// CompareStandard judges every compared output and gradient with the
+	// precision standard.
+	CompareStandard CompareMode = iota
+	// CompareZeroShare judges output 0 and the first gradient of a random
+	// op (dropout) by the share of zeros: with at least 100 elements the
+	// shares on both sides differ by less than 0.1 (pytorch-precheck §5.6).
+	CompareZeroShare
+)
+
+// InputGenerator chooses how statistics-mode tensors are generated.
+type InputGenerator int32
+
+// Input generators.
+const (
+	// GenProbe draws each tensor from its own stream seeded by the run's
+	// seed, the API and the tensor's path (order-independent).
+	GenProbe InputGenerator = iota
+	// GenMsprobeMindSpore is msprobe's MindSpore generator (MT19937 seeded
+	// with 42 per tensor, mindspore-precheck §4.3), for --compat msprobe.
+	GenMsprobeMindSpore
+)
+
+// TensorRewrite changes a dumped tensor descriptor before its data is
+// loaded or generated (run_ut's per-API type conversions).
+type TensorRewrite struct {
+	Path string
+	// DType, when valid, is the dtype the tensor is generated or loaded as.
+	DType tensor.DType
+	// MinAtLeast, when HasMin, raises the descriptor's Min (and its legacy
+	// Min_except_inf_nan) to at least this value.
+	HasMin     bool
+	MinAtLeast float64
+}
+
+// BenchPolicy says how the bench request of a plan differs from the
+// device's: the bench is the reference, so its inputs are usually raised
+// to a wider dtype.
+type BenchPolicy struct {
+	// Inputs maps the dtype of an input tensor to the dtype the bench gets
+	// it in; dtypes not listed are sent unchanged.
+	Inputs map[tensor.DType]tensor.DType
+	// Grads is Inputs for the dumped output gradients.
+	Grads map[tensor.DType]tensor.DType
+	// Attrs replace attributes of the bench request (a floating dtype=
+	// raised with the inputs).
+	Attrs ops.Attrs
+}
+
+// RaiseToFloat64 is probe's own bench policy: every floating tensor, and a
+// floating dtype attribute of attrs, raised to float64. It is also what the
+// host applies when a plan has no BenchPolicy.
+func RaiseToFloat64(attrs ops.Attrs) *BenchPolicy {
+	m := map[tensor.DType]tensor.DType{tensor.Float32: tensor.Float64, tensor.Float16: tensor.Float64, tensor.BFloat16: tensor.Float64}
+	p := &BenchPolicy{Inputs: m, Grads: m}
+	if v, ok := attrs["dtype"]; ok && v.Kind == ops.AttrString {
+		if d, err := tensor.Parse(v.String); err == nil && d.IsFloat() {
+			p.Attrs = ops.Attrs{"dtype": ops.StringAttr(tensor.Float64.String())}
+		}
+	}
+	return p
 }
 
 // Plan is how to run one API: a single canonical op (the most specific one,
@@ -108,9 +197,23 @@ type Plan struct {
 	// BackwardMessage, when not empty, turns the API's backward into SKIP
 	// with this message (e.g. "Multiple backward is not supported.").
 	BackwardMessage string
-	// HF32Inputs rounds float32 tensor inputs to HF32 on both sides first
-	// (msprobe's treatment of conv1d/conv2d).
-	HF32Inputs bool
+	// GradRows lists, in row order, the dumped tensor paths whose
+	// gradients are the API's backward rows. A path that is not a binding
+	// taking a gradient gives a row saying the bench has no gradient.
+	GradRows []string
+	// Precision asks the device for reduced-precision modes (msprobe's
+	// HF32 for conv1d/conv2d). The bench gets the device's view of the
+	// inputs: with HF32, float32 inputs rounded by ops.RoundHF32 before the
+	// bench policy applies.
+	Precision ops.Precision
+	// Bench is the bench policy; nil means RaiseToFloat64(Attrs).
+	Bench *BenchPolicy
+	// CompareMode says how outputs are judged.
+	CompareMode CompareMode
+	// Generator chooses the statistics-mode input generator.
+	Generator InputGenerator
+	// Rewrites change dumped descriptors before their data is made.
+	Rewrites []TensorRewrite
 }
 
 // PlanResponse is a Plan, or a SKIP with the reason.

@@ -30,7 +30,7 @@ import (
 	"math/rand/v2"
 	"sync"
 
-	"github.com/probe-dev/probe/host/internal/dump"
+	"github.com/probe-dev/probe/internal/dump"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 

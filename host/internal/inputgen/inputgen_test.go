@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/probe-dev/probe/host/internal/dump"
+	"github.com/probe-dev/probe/internal/dump"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/probe-dev/probe/host/internal/dump"
+	"github.com/probe-dev/probe/internal/dump"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 

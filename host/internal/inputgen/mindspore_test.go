@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/probe-dev/probe/host/internal/dump"
+	"github.com/probe-dev/probe/internal/dump"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 

@@ -8,9 +8,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/probe-dev/probe/internal/pluginrpc"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/framework"
-	"github.com/probe-dev/probe/sdk/plugin"
 )
 
 // begin picks the running instance and applies the default call deadline.
@@ -31,7 +31,7 @@ func (p *Plugin) classify(ctx context.Context, in *instance, method, api string,
 	if err == nil {
 		return nil
 	}
-	var rpcErr *plugin.RPCError
+	var rpcErr *pluginrpc.RPCError
 	if !errors.As(err, &rpcErr) {
 		return err // the plugin implementation's own error, or a local one
 	}

@@ -35,10 +35,10 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/probe-dev/probe/internal/pluginrpc"
+	"github.com/probe-dev/probe/internal/transport"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/framework"
-	"github.com/probe-dev/probe/sdk/plugin"
-	"github.com/probe-dev/probe/sdk/transport"
 )
 
 const (
@@ -74,7 +74,7 @@ var (
 type Spec struct {
 	// Name is the plugin's name in messages and logs ("cpu").
 	Name string
-	// Kind is plugin.KindDevice or plugin.KindFramework.
+	// Kind is pluginrpc.KindDevice or pluginrpc.KindFramework.
 	Kind string
 	// Path is the executable; Args its arguments (without argv[0]). The
 	// probe binary serving a built-in plugin is
@@ -172,8 +172,8 @@ func Start(ctx context.Context, spec Spec) (*Plugin, error) {
 	if spec.Name == "" {
 		return nil, errors.New("pluginhost: spec without a name")
 	}
-	if spec.Kind != plugin.KindDevice && spec.Kind != plugin.KindFramework {
-		return nil, fmt.Errorf("pluginhost: plugin %q: unknown kind %q (want %q or %q)", spec.Name, spec.Kind, plugin.KindDevice, plugin.KindFramework)
+	if spec.Kind != pluginrpc.KindDevice && spec.Kind != pluginrpc.KindFramework {
+		return nil, fmt.Errorf("pluginhost: plugin %q: unknown kind %q (want %q or %q)", spec.Name, spec.Kind, pluginrpc.KindDevice, pluginrpc.KindFramework)
 	}
 	if spec.Path == "" {
 		return nil, fmt.Errorf("pluginhost: plugin %q: no executable path", spec.Name)
@@ -210,7 +210,7 @@ func (p *Plugin) Kind() string { return p.spec.Kind }
 // plugin. The value stays valid across restarts; Restart replays the last
 // successful Configure.
 func (p *Plugin) Device() device.Device {
-	if p.spec.Kind != plugin.KindDevice {
+	if p.spec.Kind != pluginrpc.KindDevice {
 		return nil
 	}
 	return p.dev
@@ -219,7 +219,7 @@ func (p *Plugin) Device() device.Device {
 // Framework returns the plugin as a framework.Framework, or nil for a
 // device plugin.
 func (p *Plugin) Framework() framework.Framework {
-	if p.spec.Kind != plugin.KindFramework {
+	if p.spec.Kind != pluginrpc.KindFramework {
 		return nil
 	}
 	return p.fw
@@ -388,7 +388,7 @@ func (p *Plugin) launch(ctx context.Context) (*instance, error) {
 	cmd.Dir = spec.Dir
 	env := append(os.Environ(), spec.Env...)
 	env = append(env,
-		plugin.EnvLogLevel+"="+levelName(p.logger.GetLevel()),
+		pluginrpc.EnvLogLevel+"="+levelName(p.logger.GetLevel()),
 		goplugin.EnvUnixSocketDir+"="+sockDir,
 	)
 	cmd.Env = env
@@ -397,8 +397,8 @@ func (p *Plugin) launch(ctx context.Context) (*instance, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	in.cmd = cmd
 	in.client = goplugin.NewClient(&goplugin.ClientConfig{
-		HandshakeConfig:  plugin.Handshake,
-		VersionedPlugins: plugin.HostPluginSets(spec.Transport),
+		HandshakeConfig:  pluginrpc.Handshake,
+		VersionedPlugins: pluginrpc.HostPluginSets(spec.Transport),
 		Cmd:              cmd,
 		SkipHostEnv:      true,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
@@ -443,23 +443,23 @@ func (p *Plugin) launch(ctx context.Context) (*instance, error) {
 	defer cancel()
 	var protocol int
 	switch spec.Kind {
-	case plugin.KindDevice:
-		if in.dev, err = plugin.AsDevice(raw); err == nil {
+	case pluginrpc.KindDevice:
+		if in.dev, err = pluginrpc.AsDevice(raw); err == nil {
 			in.devInfo, err = in.dev.Describe(dctx)
 		}
 		if in.devInfo != nil {
 			protocol = in.devInfo.ProtocolVersion
 		}
-	case plugin.KindFramework:
-		if in.fw, err = plugin.AsFramework(raw); err == nil {
+	case pluginrpc.KindFramework:
+		if in.fw, err = pluginrpc.AsFramework(raw); err == nil {
 			in.fwInfo, err = in.fw.Describe(dctx)
 		}
 		if in.fwInfo != nil {
 			protocol = in.fwInfo.ProtocolVersion
 		}
 	}
-	if err == nil && protocol != plugin.ProtocolVersion {
-		err = fmt.Errorf("plugin speaks protocol %d, host speaks %d", protocol, plugin.ProtocolVersion)
+	if err == nil && protocol != pluginrpc.ProtocolVersion {
+		err = fmt.Errorf("plugin speaks protocol %d, host speaks %d", protocol, pluginrpc.ProtocolVersion)
 	}
 	if err != nil {
 		in.kill(false)
@@ -675,7 +675,7 @@ func explainStartError(err error, stderr string) error {
 	case strings.Contains(stderr, "This binary is a plugin"):
 		hint = "the plugin refused probe's handshake cookie: it is not a probe plugin, or it was built for another program"
 	case strings.Contains(msg, "incompatible API version"):
-		hint = fmt.Sprintf("plugin protocol mismatch: this host speaks protocol %d; rebuild the plugin with a compatible probe SDK", plugin.ProtocolVersion)
+		hint = fmt.Sprintf("plugin protocol mismatch: this host speaks protocol %d; rebuild the plugin with a compatible probe SDK", pluginrpc.ProtocolVersion)
 	case strings.Contains(msg, "Unrecognized remote plugin message"):
 		hint = "the executable printed something other than the go-plugin handshake on stdout: it is not a probe plugin, or it writes to stdout before serving"
 	case strings.Contains(msg, "timeout while waiting for plugin to start"):

@@ -18,10 +18,10 @@ import (
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 
+	"github.com/probe-dev/probe/internal/pluginrpc"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/ops"
-	"github.com/probe-dev/probe/sdk/plugin"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
@@ -37,22 +37,28 @@ func TestMain(m *testing.M) {
 	switch mode := os.Getenv(envPlugin); mode {
 	case "":
 	case "device":
-		plugin.ServeDevice(&testDevice{})
+		if err := pluginrpc.ServeDevice(&testDevice{}, false); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 		os.Exit(0)
 	case "framework":
-		plugin.ServeFramework(testFramework{})
+		if err := pluginrpc.ServeFramework(testFramework{}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 		os.Exit(0)
 	case "wrong-cookie":
 		goplugin.Serve(&goplugin.ServeConfig{
 			HandshakeConfig: goplugin.HandshakeConfig{ProtocolVersion: 1, MagicCookieKey: "SOME_OTHER_PRODUCT", MagicCookieValue: "x"},
-			Plugins:         goplugin.PluginSet{plugin.KindDevice: &plugin.DevicePlugin{Impl: &testDevice{}}},
+			Plugins:         goplugin.PluginSet{pluginrpc.KindDevice: &pluginrpc.DevicePlugin{Impl: &testDevice{}}},
 			GRPCServer:      goplugin.DefaultGRPCServer,
 		})
 		os.Exit(0)
 	case "wrong-version":
 		goplugin.Serve(&goplugin.ServeConfig{
-			HandshakeConfig:  plugin.Handshake,
-			VersionedPlugins: map[int]goplugin.PluginSet{plugin.ProtocolVersion + 1: {plugin.KindDevice: &plugin.DevicePlugin{Impl: &testDevice{}}}},
+			HandshakeConfig:  pluginrpc.Handshake,
+			VersionedPlugins: map[int]goplugin.PluginSet{pluginrpc.ProtocolVersion + 1: {pluginrpc.KindDevice: &pluginrpc.DevicePlugin{Impl: &testDevice{}}}},
 			GRPCServer:       goplugin.DefaultGRPCServer,
 		})
 		os.Exit(0)
@@ -210,12 +216,12 @@ func waitGone(t *testing.T, pid int, what string) {
 }
 
 func TestDeviceLifecycle(t *testing.T) {
-	p := startTest(t, plugin.KindDevice, "device")
+	p := startTest(t, pluginrpc.KindDevice, "device")
 	if p.Framework() != nil {
 		t.Fatal("a device plugin has no Framework")
 	}
 	d := p.Device()
-	if info := p.DeviceInfo(); info == nil || info.Name != "testdev" || info.SDKVersion != plugin.SDKVersion {
+	if info := p.DeviceInfo(); info == nil || info.Name != "testdev" || info.SDKVersion != pluginrpc.SDKVersion {
 		t.Fatalf("DeviceInfo: %+v", info)
 	}
 	if err := d.Configure(context.Background(), device.Config{DeviceID: 5}); err != nil {
@@ -247,7 +253,7 @@ func TestDeviceLifecycle(t *testing.T) {
 }
 
 func TestCrashThenRestart(t *testing.T) {
-	p := startTest(t, plugin.KindDevice, "device")
+	p := startTest(t, pluginrpc.KindDevice, "device")
 	d := p.Device()
 	ctx := context.Background()
 	if err := d.Configure(ctx, device.Config{DeviceID: 7}); err != nil {
@@ -282,7 +288,7 @@ func TestCrashThenRestart(t *testing.T) {
 }
 
 func TestPanicAndKillAreCrashes(t *testing.T) {
-	p := startTest(t, plugin.KindDevice, "device")
+	p := startTest(t, pluginrpc.KindDevice, "device")
 	d := p.Device()
 	ctx := context.Background()
 	_, err := d.Execute(ctx, &device.ExecRequest{Op: "panic"})
@@ -304,7 +310,7 @@ func TestPanicAndKillAreCrashes(t *testing.T) {
 }
 
 func TestHangTimesOutThenRestart(t *testing.T) {
-	p := startTest(t, plugin.KindDevice, "device")
+	p := startTest(t, pluginrpc.KindDevice, "device")
 	d := p.Device()
 	oldPid := p.Pid()
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
@@ -326,7 +332,7 @@ func TestHangTimesOutThenRestart(t *testing.T) {
 }
 
 func TestCallTimeoutDefault(t *testing.T) {
-	spec := testSpec(t, plugin.KindDevice, "device")
+	spec := testSpec(t, pluginrpc.KindDevice, "device")
 	spec.CallTimeout = 200 * time.Millisecond
 	p, err := Start(context.Background(), spec)
 	if err != nil {
@@ -339,7 +345,7 @@ func TestCallTimeoutDefault(t *testing.T) {
 }
 
 func TestCloseKillsHungPluginAndItsChildren(t *testing.T) {
-	p := startTest(t, plugin.KindDevice, "device")
+	p := startTest(t, pluginrpc.KindDevice, "device")
 	d := p.Device()
 	pid := p.Pid()
 	res, err := d.Execute(context.Background(), &device.ExecRequest{Op: "spawn"})
@@ -372,7 +378,7 @@ func TestCloseKillsHungPluginAndItsChildren(t *testing.T) {
 }
 
 func TestFrameworkPlugin(t *testing.T) {
-	p := startTest(t, plugin.KindFramework, "framework")
+	p := startTest(t, pluginrpc.KindFramework, "framework")
 	if p.Device() != nil {
 		t.Fatal("a framework plugin has no Device")
 	}
@@ -390,7 +396,7 @@ func TestFrameworkPlugin(t *testing.T) {
 	}
 	_, err = f.Plan(ctx, &framework.PlanRequest{API: "crash"})
 	var ce *CrashError
-	if !errors.As(err, &ce) || ce.Kind != plugin.KindFramework || ce.API != "crash" || ce.Reason != "exit status 4" {
+	if !errors.As(err, &ce) || ce.Kind != pluginrpc.KindFramework || ce.API != "crash" || ce.Reason != "exit status 4" {
 		t.Fatalf("crash: %v", err)
 	}
 	if err := p.Restart(ctx); err != nil {
@@ -407,11 +413,11 @@ func TestStartFailures(t *testing.T) {
 		timeout    time.Duration
 		want       string
 	}{
-		{"wrong-cookie", plugin.KindDevice, 0, "handshake cookie"},
-		{"wrong-version", plugin.KindDevice, 0, "protocol mismatch"},
-		{"garbage", plugin.KindDevice, 0, "Unrecognized remote plugin message"},
-		{"slow", plugin.KindDevice, 300 * time.Millisecond, "start timeout"},
-		{"device", plugin.KindFramework, 0, "is it a framework plugin?"},
+		{"wrong-cookie", pluginrpc.KindDevice, 0, "handshake cookie"},
+		{"wrong-version", pluginrpc.KindDevice, 0, "protocol mismatch"},
+		{"garbage", pluginrpc.KindDevice, 0, "Unrecognized remote plugin message"},
+		{"slow", pluginrpc.KindDevice, 300 * time.Millisecond, "start timeout"},
+		{"device", pluginrpc.KindFramework, 0, "is it a framework plugin?"},
 	}
 	for _, c := range cases {
 		t.Run(c.mode+"-"+c.kind, func(t *testing.T) {
@@ -429,13 +435,13 @@ func TestStartFailures(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Start(context.Background(), Spec{Name: "x", Kind: plugin.KindDevice, Path: "/nonexistent/probe-device-x"}); err == nil {
+	if _, err := Start(context.Background(), Spec{Name: "x", Kind: pluginrpc.KindDevice, Path: "/nonexistent/probe-device-x"}); err == nil {
 		t.Fatal("missing executable started")
 	}
 	if _, err := Start(context.Background(), Spec{Name: "x", Kind: "gpu", Path: "/bin/true"}); err == nil || !strings.Contains(err.Error(), "unknown kind") {
 		t.Fatalf("bad kind: %v", err)
 	}
-	spec := testSpec(t, plugin.KindDevice, "device")
+	spec := testSpec(t, pluginrpc.KindDevice, "device")
 	spec.SocketDir = "/" + strings.Repeat("d", 80)
 	if _, err := Start(context.Background(), spec); err == nil || !strings.Contains(err.Error(), "108") {
 		t.Fatalf("long socket dir: %v", err)
@@ -450,7 +456,7 @@ func runHost() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	p, err := Start(context.Background(), Spec{Name: "orphan", Kind: plugin.KindDevice, Path: exe, Env: []string{envPlugin + "=device"}, SocketDir: os.Getenv(envSocket)})
+	p, err := Start(context.Background(), Spec{Name: "orphan", Kind: pluginrpc.KindDevice, Path: exe, Env: []string{envPlugin + "=device"}, SocketDir: os.Getenv(envSocket)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -461,8 +467,8 @@ func runHost() int {
 }
 
 func TestKillAll(t *testing.T) {
-	a := startTest(t, plugin.KindDevice, "device")
-	b := startTest(t, plugin.KindFramework, "framework")
+	a := startTest(t, pluginrpc.KindDevice, "device")
+	b := startTest(t, pluginrpc.KindFramework, "framework")
 	pa, pb := a.Pid(), b.Pid()
 	KillAll()
 	waitGone(t, pa, "device plugin")

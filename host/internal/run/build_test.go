@@ -2,62 +2,121 @@ package run
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
-	"github.com/probe-dev/probe/host/internal/dump"
-	"github.com/probe-dev/probe/host/internal/report"
+	"github.com/probe-dev/probe/internal/dump"
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
-func callWith(dts ...tensor.DType) *dump.Call {
-	c := &dump.Call{Tensors: map[string]*dump.TensorDesc{}}
-	for i, d := range dts {
-		p := "args." + string(rune('0'+i))
-		c.Tensors[p] = &dump.TensorDesc{Path: p, DType: d}
+// The plan's bench policy is what the bench gets: probe's default raises
+// every floating input, gradient and dtype attribute to float64; a policy
+// maps exactly the dtypes it lists; HF32 reaches the device as a request
+// precision and the bench as rounded inputs.
+func TestBenchPolicyAndPrecision(t *testing.T) {
+	const js = `{"task": "statistics", "data": {
+ "Functional.conv2d.0.forward": {"input_args": [
+     {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [4], "Max": 1.0001, "Min": -3.14159265, "requires_grad": true},
+     {"type": "torch.Tensor", "dtype": "torch.float16", "shape": [4], "Max": 1, "Min": -1, "requires_grad": false}],
+   "input_kwargs": {}, "output": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [4], "Max": 1, "Min": 0}]},
+ "Functional.conv2d.0.backward": {"input": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [4], "Max": 2, "Min": 1}],
+   "output": [null]}}}`
+	d, err := dump.Parse([]byte(js), "conv.json", "pytorch")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return c
-}
-
-// msprobe's bench precision rule (pytorch-precheck §4.7) under Compat, and
-// float64 for every floating tensor by default.
-func TestRaiser(t *testing.T) {
-	f16, bf16, f32, f64, i64 := tensor.Float16, tensor.BFloat16, tensor.Float32, tensor.Float64, tensor.Int64
-	cases := []struct {
-		compat bool
-		api    string
-		call   []tensor.DType
-		in     tensor.DType
-		want   tensor.DType
-	}{
-		{false, "mul", []tensor.DType{f16}, f16, f64},
-		{false, "conv2d", []tensor.DType{f32}, f32, f64},
-		{false, "add", []tensor.DType{i64}, i64, i64},
-		{true, "mul", []tensor.DType{f16}, f16, f32},
-		{true, "mul", []tensor.DType{bf16}, bf16, f32},
-		{true, "mul", []tensor.DType{f32}, f32, f64},
-		{true, "mul", []tensor.DType{f16, f32}, f32, f32}, // mixed: everything to fp32
-		{true, "mul", []tensor.DType{f16, f32}, f16, f32},
-		{true, "conv2d", []tensor.DType{f32}, f32, f32},
-		{true, "conv2d", []tensor.DType{f16}, f16, f32},
-		{true, "type_as", []tensor.DType{f16}, f16, f16},
-		{true, "mul", []tensor.DType{f64}, f64, f64},
-		{true, "mul", []tensor.DType{i64}, i64, i64},
+	e := d.Entries[0]
+	w := &worker{o: &Options{Dump: d, Seed: 1}}
+	bind := []framework.Binding{{Kind: framework.BindTensor, Path: "args.0", RequiresGrad: true}, {Kind: framework.BindTensor, Path: "args.1"}}
+	plan := &framework.Plan{Op: "add", Attrs: ops.Attrs{"alpha": ops.FloatAttr(1), "inplace": ops.BoolAttr(false)}, Inputs: bind}
+	u, err := w.build(e, plan)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, c := range cases {
-		w := &worker{o: &Options{Compat: c.compat}}
-		e := &dump.Entry{API: c.api}
-		got := w.raiser(e, &framework.Plan{}, callWith(c.call...))(tensor.New(c.in, []int{2})).DType
-		if got != c.want {
-			t.Errorf("compat=%v %s %v: %v -> %v, want %v", c.compat, c.api, c.call, c.in, got, c.want)
+	for i, want := range []tensor.DType{tensor.Float64, tensor.Float64} {
+		if got := u.benchReq.Inputs[i].Tensor.DType; got != want {
+			t.Errorf("default policy: bench input %d is %v, want %v", i, got, want)
 		}
 	}
-	// The gradient is judged on its own: an fp32 gradient of a mixed call
-	// goes to fp64.
-	w := &worker{o: &Options{Compat: true}}
-	if got := w.raiser(&dump.Entry{API: "mul"}, &framework.Plan{}, nil)(tensor.New(f32, []int{1})).DType; got != f64 {
-		t.Errorf("gradient: %v", got)
+	if g := u.benchReq.GradOutputs[0]; g.DType != tensor.Float64 || u.devReq.GradOutputs[0].DType != tensor.Float32 {
+		t.Errorf("default policy: gradients %v / %v", g.DType, u.devReq.GradOutputs[0].DType)
+	}
+	if !slices.Equal(u.devReq.RequiresGrad, []bool{true, false}) || !slices.Equal(u.benchReq.RequiresGrad, u.devReq.RequiresGrad) {
+		t.Errorf("requires_grad %v / %v", u.devReq.RequiresGrad, u.benchReq.RequiresGrad)
+	}
+
+	// An explicit policy: fp16 -> fp32 only, fp32 gradients stay; HF32.
+	plan.Bench = &framework.BenchPolicy{Inputs: map[tensor.DType]tensor.DType{tensor.Float16: tensor.Float32}, Grads: map[tensor.DType]tensor.DType{}}
+	plan.Precision = ops.Precision{HF32: true}
+	u, err = w.build(e, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, bx := u.devReq.Inputs[0].Tensor, u.benchReq.Inputs[0].Tensor
+	if x.DType != tensor.Float32 || bx.DType != tensor.Float32 || u.benchReq.Inputs[1].Tensor.DType != tensor.Float32 {
+		t.Fatalf("policy dtypes: %v %v %v", x.DType, bx.DType, u.benchReq.Inputs[1].Tensor.DType)
+	}
+	if !u.devReq.Precision.HF32 || u.benchReq.Precision.HF32 {
+		t.Errorf("precision: device %+v bench %+v", u.devReq.Precision, u.benchReq.Precision)
+	}
+	// The device gets the data as dumped (it rounds itself); the bench the
+	// HF32-rounded values: Min -3.14159265 forced into element 0.
+	if got, want := x.At(0), float64(float32(-3.14159265)); got != want {
+		t.Errorf("device input 0 = %v, want %v", got, want)
+	}
+	if got, want := bx.At(0), float64(ops.RoundHF32(float32(-3.14159265))); got != want || got == x.At(0) {
+		t.Errorf("bench input 0 = %v, want HF32 %v", got, want)
+	}
+	if g := u.benchReq.GradOutputs[0]; g.DType != tensor.Float32 {
+		t.Errorf("policy gradient %v", g.DType)
+	}
+}
+
+// A dtype attribute is raised with the inputs by the default policy.
+func TestDefaultPolicyRaisesDTypeAttr(t *testing.T) {
+	p := framework.RaiseToFloat64(ops.Attrs{"dtype": ops.StringAttr("float16"), "dim": ops.IntAttr(1)})
+	if p.Attrs["dtype"].String != "float64" || len(p.Attrs) != 1 {
+		t.Errorf("attrs %+v", p.Attrs)
+	}
+	if p := framework.RaiseToFloat64(ops.Attrs{"dtype": ops.StringAttr("int32")}); len(p.Attrs) != 0 {
+		t.Errorf("integer dtype raised: %+v", p.Attrs)
+	}
+}
+
+// Rewrites change copies of the descriptors: dtype, and Min raised (also
+// the legacy Min_except_inf_nan); the parsed call is never modified.
+func TestRewrite(t *testing.T) {
+	low := -2.0
+	orig := &dump.Call{Tensors: map[string]*dump.TensorDesc{
+		"args.0": {Path: "args.0", DType: tensor.Float32, DTypeName: "torch.float32"},
+		"args.1": {Path: "args.1", DType: tensor.Int32, DTypeName: "torch.int32", Min: -1, HasMin: true, MinRepr: "orig", MinExceptInfNan: &low},
+	}}
+	got, err := rewrite(orig, []framework.TensorRewrite{{Path: "args.1", DType: tensor.Int64, HasMin: true, MinAtLeast: 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := got.Tensors["args.1"]
+	if d.DType != tensor.Int64 || d.DTypeName != "torch.int64" || d.Min != 0 || !d.HasMin || *d.MinExceptInfNan != 0 {
+		t.Errorf("rewritten %+v", d)
+	}
+	if o := orig.Tensors["args.1"]; o.DType != tensor.Int32 || o.Min != -1 || o.MinRepr != "orig" || *o.MinExceptInfNan != -2 {
+		t.Errorf("the parsed descriptor was modified: %+v", o)
+	}
+	if got.Tensors["args.0"] != orig.Tensors["args.0"] {
+		t.Error("an unrewritten descriptor was copied")
+	}
+	if same, _ := rewrite(orig, nil); same != orig {
+		t.Error("no rewrites must return the call itself")
+	}
+	// Min 1 is above the bound: unchanged.
+	orig.Tensors["args.1"].Min = 1
+	if got, _ := rewrite(orig, []framework.TensorRewrite{{Path: "args.1", HasMin: true}}); got.Tensors["args.1"].Min != 1 {
+		t.Errorf("Min 1 changed: %+v", got.Tensors["args.1"])
+	}
+	if _, err := rewrite(orig, []framework.TensorRewrite{{Path: "args.7", DType: tensor.Int64}}); err == nil || !strings.Contains(err.Error(), "args.7") {
+		t.Errorf("rewrite of a missing tensor: %v", err)
 	}
 }
 
@@ -80,7 +139,7 @@ func TestWritesRow(t *testing.T) {
 	}
 }
 
-func TestDropoutOK(t *testing.T) {
+func TestZeroShare(t *testing.T) {
 	mk := func(zeros, n int) *tensor.Tensor {
 		v := make([]float64, n)
 		for i := zeros; i < n; i++ {
@@ -89,21 +148,9 @@ func TestDropoutOK(t *testing.T) {
 		return tensor.FromFloat64s(tensor.Float32, []int{n}, v)
 	}
 	// pytorch-precheck §11.3 dropout vectors.
-	if !dropoutOK(mk(60, 120), mk(60, 120)) || dropoutOK(mk(60, 120), mk(0, 120)) || !dropoutOK(mk(2, 3), mk(2, 3)) || dropoutOK(mk(67, 100), mk(34, 100)) {
+	ok := func(b, d *tensor.Tensor) bool { return zeroSharesOK(b.Len(), d.Len(), zeros(b), zeros(d)) }
+	if !ok(mk(60, 120), mk(60, 120)) || ok(mk(60, 120), mk(0, 120)) || !ok(mk(2, 3), mk(2, 3)) || ok(mk(67, 100), mk(34, 100)) {
 		t.Error("dropout rule")
-	}
-}
-
-func TestHF32(t *testing.T) {
-	// HF32 keeps 11 mantissa bits (quantum 2^-11 at 1): 1 + 2^-12 is a tie
-	// and rounds away from zero, 1 + 2^-13 rounds down, 1 + 2^-11 stays.
-	x := tensor.FromFloat64s(tensor.Float32, []int{4}, []float64{1 + 0x1p-12, 1 + 0x1p-13, -(1 + 0x1p-12), 1 + 0x1p-11})
-	got := roundHF32(x).Float64s()
-	want := []float64{1 + 0x1p-11, 1, -(1 + 0x1p-11), 1 + 0x1p-11}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("HF32 element %d: %v, want %v", i, got[i], want[i])
-		}
 	}
 }
 
@@ -134,12 +181,12 @@ func TestMultiOutputBackwardFeedsEveryGradient(t *testing.T) {
 	if e == nil || e.Backward == nil {
 		t.Fatalf("no Mint.split.0 with backward in %+v", d.Entries)
 	}
-	w := &worker{o: &Options{Dump: d, Flavor: report.MindSpore, Seed: 1}}
+	w := &worker{o: &Options{Dump: d, Seed: 1}}
 	plan := &framework.Plan{Op: "split_with_sizes",
 		Attrs:       ops.Attrs{"split_sizes": ops.IntsAttr(2, 2, 1)},
-		Inputs:      []framework.Binding{{Kind: framework.BindTensor, Path: "args.0"}},
+		Inputs:      []framework.Binding{{Kind: framework.BindTensor, Path: "args.0", RequiresGrad: true}},
 		GradOutputs: []int{0, 1, 2}}
-	u, err := w.build(e, e.Forward, plan)
+	u, err := w.build(e, plan)
 	if err != nil {
 		t.Fatal(err)
 	}

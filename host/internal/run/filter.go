@@ -1,32 +1,26 @@
 package run
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/probe-dev/probe/host/internal/dump"
+	"github.com/probe-dev/probe/internal/apilist"
+	"github.com/probe-dev/probe/internal/dump"
 )
 
-// alwaysBlack are the APIs msprobe never checks; they are appended to the
-// configured black list (pytorch-precheck §3.5).
-var alwaysBlack = []string{"to", "empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "empty_with_format"}
-
 // listed reports whether the short API name api is filtered out by the
-// black and white lists (§3.5): the black list, with the fixed list of
-// always-unsupported APIs, wins; a non-empty white list keeps only its
-// names.
+// user's black and white lists (§3.5): the black list wins; a non-empty
+// white list keeps only its names. (run_ut's fixed black list is the
+// framework plugins': they skip those APIs with the same message.)
 func listed(api string, black, white []string) bool {
-	if slices.Contains(black, api) || slices.Contains(alwaysBlack, api) {
+	if slices.Contains(black, api) {
 		return true
 	}
 	return len(white) > 0 && !slices.Contains(white, api)
 }
 
 // listedMessage is msprobe's SKIP message for a filtered API.
-func listedMessage(api string) string {
-	return fmt.Sprintf("API %s in black list or not in white list. SKIP.", api)
-}
+func listedMessage(api string) string { return apilist.BlackListed(api) }
 
 // dedup is -f/--filter_api (§3.6): of the forward entries with the same
 // API (full name without the call index) and the same signature, only the

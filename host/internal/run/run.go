@@ -14,10 +14,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/probe-dev/probe/host/internal/dump"
 	"github.com/probe-dev/probe/host/internal/errordata"
 	"github.com/probe-dev/probe/host/internal/report"
 	"github.com/probe-dev/probe/host/internal/standard"
+	"github.com/probe-dev/probe/internal/dump"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/framework"
 )
@@ -35,10 +35,15 @@ type Opener func(ctx context.Context, worker int) (Handle, error)
 // Options configure one run.
 type Options struct {
 	Dump      *dump.Dump
-	Flavor    report.Flavor
 	Framework framework.Framework
-	// Device and Bench start the device-under-test and bench plugins.
-	Device, Bench Opener
+	// Standard judges each output; Style shapes the rows the way the
+	// checker of the dump's framework writes them.
+	Standard standard.Standard
+	Style    report.Style
+	// Device and Bench start the device-under-test and bench plugins;
+	// DeviceName and BenchName are their probe.toml names, for messages.
+	Device, Bench         Opener
+	DeviceName, BenchName string
 	// IsCrash tells a plugin crash from an ordinary op error.
 	IsCrash    func(error) bool
 	Workers    int
@@ -55,9 +60,10 @@ type Options struct {
 	// (-save_error_data).
 	ErrorData *errordata.Saver
 	// Compat reproduces msprobe's output where probe fixes a defect
-	// (docs/compat.md): msprobe's bench precisions, status aggregation,
-	// 3-field result rows, no dropout rows, no rows for Module entries,
-	// msprobe's -f signature.
+	// (docs/compat.md): it is passed to the framework plugin (msprobe's
+	// bench precisions and input generation), and drops the rows of
+	// Module entries, the details rows of dropout and uses msprobe's -f
+	// signature. Style carries the rest.
 	Compat bool
 	// WhiteList and BlackList filter APIs by short name (pytorch-precheck
 	// §3.5); a filtered API gets a SKIP row.

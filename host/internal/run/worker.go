@@ -6,20 +6,20 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/probe-dev/probe/host/internal/dump"
 	"github.com/probe-dev/probe/host/internal/report"
 	"github.com/probe-dev/probe/host/internal/standard"
+	"github.com/probe-dev/probe/internal/dump"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
-// msprobe's message for a missing gradient row.
-const noGradMessage = "Bench output is None, skip this test."
-
+// role is the device-under-test or the bench of one worker.
 type role struct {
-	name     string
+	name     string // "device" or "bench"
+	plugin   string // its name in probe.toml, for messages
 	h        Handle
+	info     *device.Info // what it declared after Configure
 	restarts int
 }
 
@@ -27,14 +27,10 @@ type worker struct {
 	o             *Options
 	id            int
 	device, bench *role
-	std           standard.Standard
 }
 
 func newWorker(ctx context.Context, o *Options, id int) (*worker, error) {
-	w := &worker{o: o, id: id, std: standard.PyTorch{Compat: o.Compat}}
-	if o.Flavor == report.MindSpore {
-		w.std = standard.MindSpore{Compat: o.Compat}
-	}
+	w := &worker{o: o, id: id}
 	dev, err := o.Device(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("worker %d: device plugin: %w", id, err)
@@ -44,7 +40,16 @@ func newWorker(ctx context.Context, o *Options, id int) (*worker, error) {
 		dev.Close()
 		return nil, fmt.Errorf("worker %d: bench plugin: %w", id, err)
 	}
-	w.device, w.bench = &role{name: "device", h: dev}, &role{name: "bench", h: bench}
+	w.device = &role{name: "device", plugin: o.DeviceName, h: dev}
+	w.bench = &role{name: "bench", plugin: o.BenchName, h: bench}
+	// What a device supports can depend on its configuration (the device
+	// it was given), so it is asked again now that it is configured.
+	for _, r := range []*role{w.device, w.bench} {
+		if r.info, err = r.h.Device().Describe(ctx); err != nil {
+			w.close()
+			return nil, fmt.Errorf("worker %d: %s plugin %s: Describe: %w", id, r.name, r.plugin, err)
+		}
+	}
 	return w, nil
 }
 
@@ -84,77 +89,135 @@ func (w *worker) exec(ctx context.Context, r *role, req *device.ExecRequest) (*d
 	return nil, &errCrash{r.name, fmt.Errorf("%w (plugin restarted)", err)}
 }
 
+// unsupported says why role r cannot run req (the op, or the op at the
+// call's dtype, is not among what the plugin declares), or "" when it can.
+// backward is set when it runs the forward but not the op's backward.
+func (r *role) unsupported(req *device.ExecRequest) (reason string, backward bool) {
+	dt := device.CallDType(req.Inputs)
+	if dt == tensor.Invalid {
+		return "", false // no tensor input: nothing to match
+	}
+	fwd, bwd := r.info.Supports(req.Op, dt)
+	if !fwd {
+		var have []string
+		for _, s := range r.info.Ops {
+			if s.Op == req.Op {
+				for _, d := range s.DTypes {
+					have = append(have, d.String())
+				}
+			}
+		}
+		if have == nil {
+			return fmt.Sprintf("%s plugin %s does not support op %s (not among the ops it declares)", r.name, r.plugin, req.Op), false
+		}
+		return fmt.Sprintf("%s plugin %s does not support op %s at %s (it declares %s)", r.name, r.plugin, req.Op, dt, strings.Join(have, ", ")), false
+	}
+	if req.Backward && !bwd {
+		return fmt.Sprintf("%s plugin %s does not support the backward of op %s, skip backward.", r.name, r.plugin, req.Op), true
+	}
+	return "", false
+}
+
 // check runs one API and returns its rows.
 func (w *worker) check(ctx context.Context, e *dump.Entry) *report.API {
+	style := w.o.Style
 	if e.Skip != "" {
-		return w.skipAPI(e.Name, e.Skip)
+		return style.Skip(e.Name, e.Skip)
 	}
 	if listed(e.API, w.o.BlackList, w.o.WhiteList) {
-		return w.skipAPI(e.Name, listedMessage(e.API))
+		return style.Skip(e.Name, listedMessage(e.API))
 	}
-	call := e.Forward
-	if w.o.Flavor == report.PyTorch {
-		call = convertCall(e.API, call)
+	compat := ""
+	if w.o.Compat {
+		compat = "msprobe"
 	}
-	req := &framework.PlanRequest{API: e.Name, Args: call.Args, Kwargs: call.Kwargs, Outputs: call.Outputs, HasBackward: e.Backward != nil}
+	req := e.PlanRequest(compat)
+	if req == nil {
+		return style.Skip(e.Name, "the dump has no forward call to check")
+	}
 	pctx, cancel := context.WithTimeout(ctx, w.o.APITimeout)
 	resp, err := w.o.Framework.Plan(pctx, req)
 	cancel()
 	if err != nil {
-		return w.skipAPI(e.Name, "framework plugin: "+err.Error())
+		return style.Skip(e.Name, "framework plugin: "+err.Error())
 	}
 	if resp.Plan == nil {
-		return w.skipAPI(e.Name, resp.Skip)
+		return style.Skip(e.Name, resp.Skip)
 	}
 	plan := resp.Plan
-	u, err := w.build(e, call, plan)
+	u, err := w.build(e, plan)
 	if err != nil {
-		return w.skipAPI(e.Name, err.Error())
+		return style.Skip(e.Name, err.Error())
+	}
+
+	// Declared support first: an op or dtype a plugin does not declare is
+	// a SKIP without a round trip; a missing backward skips the backward.
+	for _, x := range []struct {
+		r   *role
+		req *device.ExecRequest
+	}{{w.bench, u.benchReq}, {w.device, u.devReq}} {
+		reason, bwdOnly := x.r.unsupported(x.req)
+		switch {
+		case reason == "":
+		case !bwdOnly:
+			return style.Skip(e.Name, reason)
+		default:
+			u.skipBackward(reason)
+		}
 	}
 
 	benchRes, err := w.exec(ctx, w.bench, u.benchReq)
-	if err == nil {
-		var devRes *device.ExecResult
-		devRes, err = w.exec(ctx, w.device, u.devReq)
-		if err == nil {
-			api := w.judge(e, plan, u, benchRes, devRes)
-			w.saveErrorData(api, u, benchRes, devRes)
-			return api
-		}
+	if err != nil {
+		return w.failed(ctx, e, u, w.bench, err)
 	}
-	if isCrash(err) {
-		return w.errorAPI(e.Name, u.backward, err.Error())
+	devRes, err := w.exec(ctx, w.device, u.devReq)
+	if err != nil {
+		return w.failed(ctx, e, u, w.device, err)
 	}
-	return w.skipAPI(e.Name, err.Error())
+	api := w.judge(e, plan, u, benchRes, devRes)
+	w.saveErrorData(api, u, benchRes, devRes)
+	return api
 }
 
-// skipAPI is an API that could not be run: SKIP, SKIP and the reason.
-func (w *worker) skipAPI(name, reason string) *report.API {
-	a := &report.API{Name: name, Forward: standard.Skip, Backward: standard.Skip, Message: reason}
-	if w.o.Flavor == report.PyTorch {
-		a.Details = []report.Detail{{Name: name + ".forward.output.0", Row: standard.Row{Status: standard.Skip, Message: reason}}}
+// failed makes the rows of an API whose run on role r returned err, by the
+// error's kind: the framework would reject the call (SKIP with its
+// reason), the plugin does not support it (SKIP naming the plugin), or a
+// failure — a crashed or hung plugin, a kernel or driver error — which is
+// an `error` row naming it.
+func (w *worker) failed(ctx context.Context, e *dump.Entry, u *unit, r *role, err error) *report.API {
+	style := w.o.Style
+	switch {
+	case isCrash(err):
+		return style.Error(e.Name, u.backward, err.Error())
+	case ctx.Err() != nil:
+		return style.Skip(e.Name, err.Error())
 	}
-	return a
+	switch device.KindOf(err) {
+	case device.InvalidArgument:
+		return style.Skip(e.Name, err.Error())
+	case device.Unsupported:
+		return style.Skip(e.Name, fmt.Sprintf("%s plugin %s: %v", r.name, r.plugin, err))
+	}
+	return style.Error(e.Name, u.backward, fmt.Sprintf("%s plugin %s failed: %v", r.name, r.plugin, err))
 }
 
-// errorAPI is an API whose plugin crashed or hung.
-func (w *worker) errorAPI(name string, backward bool, reason string) *report.API {
-	bw := standard.Space
-	if backward {
-		bw = standard.Error
+// skipBackward turns the unit's backward into a SKIP with reason.
+func (u *unit) skipBackward(reason string) {
+	if !u.backward {
+		return
 	}
-	if w.o.Flavor == report.MindSpore && !backward {
-		bw = ""
+	u.backward, u.backwardMessage = false, reason
+	for _, req := range []*device.ExecRequest{u.devReq, u.benchReq} {
+		req.Backward, req.GradOutputs = false, nil
 	}
-	return &report.API{Name: name, Forward: standard.Error, Backward: bw, Message: reason,
-		Details: []report.Detail{{Name: name + ".forward.output.0", Row: standard.Row{Status: standard.Error, Message: reason}}}}
 }
 
 // judge compares the two sides and builds the API's rows.
 func (w *worker) judge(e *dump.Entry, plan *framework.Plan, u *unit, bench, dev *device.ExecResult) *report.API {
+	style := w.o.Style
 	api := &report.API{Name: e.Name}
 	short := e.API
-	dropout := strings.Contains(e.Name, "dropout")
+	zeroShare := plan.CompareMode == framework.CompareZeroShare
 
 	// Forward.
 	idx := plan.Compare
@@ -164,13 +227,12 @@ func (w *worker) judge(e *dump.Entry, plan *framework.Plan, u *unit, bench, dev 
 		}
 	}
 	var fwd []report.Detail
-	fwdStatus := ""
 	switch {
 	case len(bench.Outputs) > len(dev.Outputs):
 		fwd = []report.Detail{{Name: e.Name + ".forward.output.0", Row: standard.Row{Status: standard.Error, Message: "bench and npu output structure is different."}}}
-	case dropout:
+	case zeroShare:
 		if len(idx) > 0 {
-			fwdStatus, fwd = w.dropoutRow(e.Name+".forward.output.0", bench.Outputs[idx[0]], dev.Outputs[idx[0]])
+			api.Forward, fwd = w.zeroShareRow(e.Name+".forward.output.0", bench.Outputs[idx[0]], dev.Outputs[idx[0]])
 		}
 	default:
 		for k, i := range idx {
@@ -178,115 +240,50 @@ func (w *worker) judge(e *dump.Entry, plan *framework.Plan, u *unit, bench, dev 
 				fwd = append(fwd, report.Detail{Name: fmt.Sprintf("%s.forward.output.%d", e.Name, k), Row: standard.Row{Status: standard.Error, Message: fmt.Sprintf("the plan compares output %d but the op returned %d", i, len(bench.Outputs))}})
 				continue
 			}
-			row := w.std.Judge(standard.Pair{API: short, Bench: bench.Outputs[i], Device: dev.Outputs[i]})
+			row := w.o.Standard.Judge(standard.Pair{API: short, Bench: bench.Outputs[i], Device: dev.Outputs[i]})
 			fwd = append(fwd, report.Detail{Name: fmt.Sprintf("%s.forward.output.%d", e.Name, k), Row: row})
 		}
 	}
 
 	// Backward.
 	var bwd []report.Detail
-	bwdStatus := ""
 	if u.backwardMessage != "" {
-		bwdStatus = standard.Skip
-		if w.o.Flavor == report.PyTorch {
-			bwd = []report.Detail{{Name: e.Name + ".backward.output.0", Row: standard.Row{Status: standard.Skip, Message: u.backwardMessage}}}
-		}
+		api.Backward = standard.Skip
+		bwd = style.BackwardSkipped(e.Name, u.backwardMessage)
 	} else if u.backward {
 		pairs := w.gradPairs(u, bench, dev)
-		if dropout {
+		if zeroShare {
 			if len(pairs) > 0 && pairs[0].bench != nil && pairs[0].dev != nil {
-				bwdStatus, bwd = w.dropoutRow(e.Name+".backward.output.0", pairs[0].bench, pairs[0].dev)
+				api.Backward, bwd = w.zeroShareRow(e.Name+".backward.output.0", pairs[0].bench, pairs[0].dev)
 			}
 		} else {
 			k := 0
 			for _, p := range pairs {
 				name := fmt.Sprintf("%s.backward.output.%d", e.Name, k)
 				if p.bench == nil || p.dev == nil {
-					if w.o.Flavor == report.MindSpore {
-						continue // trimmed, mindspore-precheck §4.9
+					d, ok := style.MissingGrad(name)
+					if !ok {
+						continue
 					}
-					bwd = append(bwd, report.Detail{Name: name, Row: standard.Row{Status: standard.Skip, Message: noGradMessage}})
+					bwd = append(bwd, d)
 				} else {
-					bwd = append(bwd, report.Detail{Name: name, Row: w.std.Judge(standard.Pair{API: short, Bench: p.bench, Device: p.dev})})
+					bwd = append(bwd, report.Detail{Name: name, Row: w.o.Standard.Judge(standard.Pair{API: short, Bench: p.bench, Device: p.dev})})
 				}
 				k++
 			}
 		}
 	}
-
-	api.Details = append(fwd, bwd...)
-	if fwdStatus == "" {
-		fwdStatus = w.aggregateRows(fwd)
-	}
-	if bwdStatus == "" {
-		bwdStatus = w.aggregateRows(bwd)
-	}
-	api.Forward, api.Backward = fwdStatus, bwdStatus
-	if w.o.Flavor == report.PyTorch {
-		if api.Backward == "" {
-			api.Backward = standard.Space
-		}
-		if u.backwardMessage != "" {
-			api.Message = u.backwardMessage
-		} else {
-			// msprobe writes no Message cell here; probe writes an empty one
-			// so that every row has 4 fields (pytorch-precheck §12 #21).
-			api.OmitMessage = w.o.Compat
-		}
-		return api
-	}
-	// MindSpore: message only when something failed.
-	if !(api.Forward == standard.Pass && (api.Backward == standard.Pass || api.Backward == "")) {
-		for _, d := range api.Details {
-			if d.Status == standard.Error {
-				api.Message += d.Message
-			}
-		}
-		if u.backwardMessage != "" {
-			api.Message += u.backwardMessage
-		}
-	}
+	style.Finish(api, fwd, bwd, u.backwardMessage)
 	return api
 }
 
-// aggregateRows is the API-level status of one direction ("" with no rows).
-// PyTorch: any error -> error, else any Warning -> Warning, else pass; a
-// direction whose rows are all SKIP is SKIP (msprobe says pass: §12 #2).
-// With Compat, msprobe's order-dependent rule (§5.2).
-func (w *worker) aggregateRows(rows []report.Detail) string {
-	if len(rows) == 0 {
-		return ""
-	}
-	st := make([]string, len(rows))
-	allSkip := true
-	for i, r := range rows {
-		st[i] = r.Status
-		allSkip = allSkip && r.Status == standard.Skip
-	}
-	if w.o.Flavor == report.PyTorch {
-		if w.o.Compat {
-			return standard.AggregateCompat(st)
-		}
-		if allSkip {
-			return standard.Skip
-		}
-		return standard.Aggregate(st)
-	}
-	for _, s := range st { // MindSpore: pass only when every row passes
-		if s != standard.Pass {
-			return standard.Error
-		}
-	}
-	return standard.Pass
-}
-
-// dropoutRow judges a dropout output by the share of zeros
-// (pytorch-precheck §5.6). msprobe writes no details row for it (§12 #5);
-// probe writes one, unless Compat.
-func (w *worker) dropoutRow(name string, b, d *tensor.Tensor) (string, []report.Detail) {
+// zeroShareRow judges the output of a random op (dropout) by the share of
+// zeros (pytorch-precheck §5.6). msprobe writes no details row for it
+// (§12 #5); probe writes one, unless Compat.
+func (w *worker) zeroShareRow(name string, b, d *tensor.Tensor) (string, []report.Detail) {
 	zb, zd := zeros(b), zeros(d)
 	st := standard.Pass
-	if !dropoutCountsOK(b.Len(), d.Len(), zb, zd) {
+	if !zeroSharesOK(b.Len(), d.Len(), zb, zd) {
 		st = standard.Error
 	}
 	if w.o.Compat {
@@ -306,15 +303,10 @@ func zeros(t *tensor.Tensor) int {
 	return n
 }
 
-// dropoutOK is pytorch-precheck §5.6: with at least 100 elements, the
-// shares of zeros on both sides differ by less than 0.1.
-func dropoutOK(b, d *tensor.Tensor) bool {
-	return dropoutCountsOK(b.Len(), d.Len(), zeros(b), zeros(d))
-}
-
-// dropoutCountsOK is dropoutOK on element counts n (bench), m (device) and
-// zero counts zb, zd.
-func dropoutCountsOK(n, m, zb, zd int) bool {
+// zeroSharesOK is pytorch-precheck §5.6 on element counts n (bench), m
+// (device) and zero counts zb, zd: with at least 100 elements, the shares
+// of zeros on both sides differ by less than 0.1.
+func zeroSharesOK(n, m, zb, zd int) bool {
 	if n < 100 || m != n {
 		return n < 100
 	}
@@ -327,9 +319,8 @@ func dropoutCountsOK(n, m, zb, zd int) bool {
 
 type gradPair struct{ bench, dev *tensor.Tensor }
 
-// gradPairs lists the gradient rows: for PyTorch one per tensor of the
-// positional arguments, in order (nil sides give "Bench output is None"
-// rows); for MindSpore one per top-level positional float tensor.
+// gradPairs lists the gradient rows: one per path of the plan's GradRows,
+// in order; a side without a gradient for it is nil.
 func (w *worker) gradPairs(u *unit, bench, dev *device.ExecResult) []gradPair {
 	var out []gradPair
 	for _, path := range u.gradRows {
@@ -353,7 +344,7 @@ func (w *worker) gradPairs(u *unit, bench, dev *device.ExecResult) []gradPair {
 
 // unit is one API made concrete: the two requests and how rows map back.
 type unit struct {
-	call             *dump.Call
+	call             *dump.Call                // the forward call, descriptors rewritten by the plan
 	tensors          map[string]*tensor.Tensor // the loaded or generated tensors, by path
 	grads            []*tensor.Tensor          // the dumped gradients (one per fed output), when backward runs
 	devReq, benchReq *device.ExecRequest

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nlpodyssey/gopickle/pickle"
 	"github.com/nlpodyssey/gopickle/types"
+
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/probe-dev/probe/host/internal/dump"
+	"github.com/probe-dev/probe/internal/dump"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 

@@ -10,26 +10,42 @@ import (
 
 	goplugin "github.com/hashicorp/go-plugin"
 
+	"github.com/probe-dev/probe/internal/pluginrpc"
+	"github.com/probe-dev/probe/internal/transport"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/framework"
-	"github.com/probe-dev/probe/sdk/plugin"
-	"github.com/probe-dev/probe/sdk/transport"
 )
+
+// Option changes how Device serves a device.
+type Option func(*options)
+
+type options struct {
+	transport transport.Options
+	retain    bool
+}
+
+// InlineOnly sends every tensor inline in the gRPC messages, as with a
+// host or plugin that cannot use shared memory.
+func InlineOnly() Option { return func(o *options) { o.transport.DisableShm = true } }
+
+// InlineLimit sends tensors of up to n bytes inline (the rest through
+// shared memory); 0 keeps the default.
+func InlineLimit(n int) Option { return func(o *options) { o.transport.InlineMax = n } }
+
+// RetainInputs serves the device as plugin.RetainInputs does.
+func RetainInputs() Option { return func(o *options) { o.retain = true } }
 
 // Device serves impl in-process and returns the host-side device.Device
 // that talks to it through gRPC. Everything is torn down when the test
 // ends.
-func Device(t testing.TB, impl device.Device) device.Device {
+func Device(t testing.TB, impl device.Device, opts ...Option) device.Device {
 	t.Helper()
-	return DeviceWith(t, impl, transport.Options{})
-}
-
-// DeviceWith is Device with explicit transport options, applied on both
-// sides (e.g. DisableShm to force inline transfer).
-func DeviceWith(t testing.TB, impl device.Device, opts transport.Options) device.Device {
-	t.Helper()
-	raw := dispense(t, plugin.KindDevice, &plugin.DevicePlugin{Impl: impl, Transport: opts})
-	d, err := plugin.AsDevice(raw)
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
+	raw := dispense(t, pluginrpc.KindDevice, &pluginrpc.DevicePlugin{Impl: impl, Transport: o.transport, RetainInputs: o.retain})
+	d, err := pluginrpc.AsDevice(raw)
 	if err != nil {
 		t.Fatalf("plugintest: %v", err)
 	}
@@ -45,8 +61,8 @@ func DeviceWith(t testing.TB, impl device.Device, opts transport.Options) device
 // framework.Framework.
 func Framework(t testing.TB, impl framework.Framework) framework.Framework {
 	t.Helper()
-	raw := dispense(t, plugin.KindFramework, &plugin.FrameworkPlugin{Impl: impl})
-	f, err := plugin.AsFramework(raw)
+	raw := dispense(t, pluginrpc.KindFramework, &pluginrpc.FrameworkPlugin{Impl: impl})
+	f, err := pluginrpc.AsFramework(raw)
 	if err != nil {
 		t.Fatalf("plugintest: %v", err)
 	}

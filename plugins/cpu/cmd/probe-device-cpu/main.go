@@ -5,10 +5,16 @@
 package main
 
 import (
+	"fmt"
+	"os"
+
 	"github.com/probe-dev/probe/plugins/cpu"
 	"github.com/probe-dev/probe/sdk/plugin"
 )
 
 func main() {
-	plugin.ServeDevice(cpu.NewConfigurable())
+	if err := plugin.ServeDevice(cpu.NewConfigurable()); err != nil {
+		fmt.Fprintln(os.Stderr, "probe-device-cpu:", err)
+		os.Exit(1)
+	}
 }

@@ -372,6 +372,54 @@ func (x *Attr) GetFloats() []float64 {
 	return nil
 }
 
+// Precision holds the reduced-precision modes a call asks the device for
+// (sdk/ops.Precision).
+type Precision struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// hf32: float32 inputs are computed as HF32 (device mode, or inputs
+	// rounded with sdk/ops.RoundHF32).
+	Hf32          bool `protobuf:"varint,1,opt,name=hf32,proto3" json:"hf32,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Precision) Reset() {
+	*x = Precision{}
+	mi := &file_probe_v1_value_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Precision) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Precision) ProtoMessage() {}
+
+func (x *Precision) ProtoReflect() protoreflect.Message {
+	mi := &file_probe_v1_value_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Precision.ProtoReflect.Descriptor instead.
+func (*Precision) Descriptor() ([]byte, []int) {
+	return file_probe_v1_value_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *Precision) GetHf32() bool {
+	if x != nil {
+		return x.Hf32
+	}
+	return false
+}
+
 var File_probe_v1_value_proto protoreflect.FileDescriptor
 
 const file_probe_v1_value_proto_rawDesc = "" +
@@ -394,7 +442,9 @@ const file_probe_v1_value_proto_rawDesc = "" +
 	"bool_value\x18\x04 \x01(\bR\tboolValue\x12!\n" +
 	"\fstring_value\x18\x05 \x01(\tR\vstringValue\x12\x12\n" +
 	"\x04ints\x18\x06 \x03(\x03R\x04ints\x12\x16\n" +
-	"\x06floats\x18\a \x03(\x01R\x06floats*N\n" +
+	"\x06floats\x18\a \x03(\x01R\x06floats\"\x1f\n" +
+	"\tPrecision\x12\x12\n" +
+	"\x04hf32\x18\x01 \x01(\bR\x04hf32*N\n" +
 	"\n" +
 	"ScalarKind\x12\x15\n" +
 	"\x11SCALAR_KIND_FLOAT\x10\x00\x12\x13\n" +
@@ -407,7 +457,7 @@ const file_probe_v1_value_proto_rawDesc = "" +
 	"\x0eATTR_KIND_BOOL\x10\x03\x12\x14\n" +
 	"\x10ATTR_KIND_STRING\x10\x04\x12\x12\n" +
 	"\x0eATTR_KIND_INTS\x10\x05\x12\x14\n" +
-	"\x10ATTR_KIND_FLOATS\x10\x06B<Z:github.com/probe-dev/probe/sdk/internal/pb/probev1;probev1b\x06proto3"
+	"\x10ATTR_KIND_FLOATS\x10\x06B8Z6github.com/probe-dev/probe/internal/pb/probev1;probev1b\x06proto3"
 
 var (
 	file_probe_v1_value_proto_rawDescOnce sync.Once
@@ -422,18 +472,19 @@ func file_probe_v1_value_proto_rawDescGZIP() []byte {
 }
 
 var file_probe_v1_value_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_probe_v1_value_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_probe_v1_value_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
 var file_probe_v1_value_proto_goTypes = []any{
-	(ScalarKind)(0), // 0: probe.v1.ScalarKind
-	(AttrKind)(0),   // 1: probe.v1.AttrKind
-	(*Scalar)(nil),  // 2: probe.v1.Scalar
-	(*Value)(nil),   // 3: probe.v1.Value
-	(*Attr)(nil),    // 4: probe.v1.Attr
-	(*Tensor)(nil),  // 5: probe.v1.Tensor
+	(ScalarKind)(0),   // 0: probe.v1.ScalarKind
+	(AttrKind)(0),     // 1: probe.v1.AttrKind
+	(*Scalar)(nil),    // 2: probe.v1.Scalar
+	(*Value)(nil),     // 3: probe.v1.Value
+	(*Attr)(nil),      // 4: probe.v1.Attr
+	(*Precision)(nil), // 5: probe.v1.Precision
+	(*Tensor)(nil),    // 6: probe.v1.Tensor
 }
 var file_probe_v1_value_proto_depIdxs = []int32{
 	0, // 0: probe.v1.Scalar.kind:type_name -> probe.v1.ScalarKind
-	5, // 1: probe.v1.Value.tensor:type_name -> probe.v1.Tensor
+	6, // 1: probe.v1.Value.tensor:type_name -> probe.v1.Tensor
 	2, // 2: probe.v1.Value.scalar:type_name -> probe.v1.Scalar
 	1, // 3: probe.v1.Attr.kind:type_name -> probe.v1.AttrKind
 	4, // [4:4] is the sub-list for method output_type
@@ -459,7 +510,7 @@ func file_probe_v1_value_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_probe_v1_value_proto_rawDesc), len(file_probe_v1_value_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   3,
+			NumMessages:   4,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

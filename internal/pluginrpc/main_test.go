@@ -1,4 +1,4 @@
-package plugin
+package pluginrpc
 
 import (
 	"bufio"
@@ -18,10 +18,10 @@ import (
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 
+	"github.com/probe-dev/probe/internal/transport"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
-	"github.com/probe-dev/probe/sdk/transport"
 )
 
 // The test binary doubles as a plugin and as a host: TestMain dispatches on
@@ -39,7 +39,10 @@ func TestMain(m *testing.M) {
 				syscall.Write(1, []byte("banner written to fd 1 before the handshake\n"))
 			}
 		}
-		ServeDevice(&echoDevice{})
+		if err := ServeDevice(&echoDevice{}, false); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 		os.Exit(0)
 	}
 	if os.Getenv(envTestRole) == "host" {
@@ -241,7 +244,7 @@ func TestPluginRunByHand(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
 		t.Fatalf("want exit status 1, got %v", err)
 	}
-	if !strings.Contains(string(out), "This binary is a plugin") {
+	if !strings.Contains(string(out), "not meant to be run by hand") {
 		t.Fatalf("unexpected output: %s", out)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/probe-dev/probe/internal/apilist"
 )
 
 // csvInjection is msprobe's guard against names a spreadsheet would run as
@@ -14,25 +16,6 @@ var csvInjection = regexp.MustCompile(`^[＋－＝％＠+\-=%@]|;[＋－＝％�
 // UnsafeName reports whether an API name would be interpreted as a formula
 // by a spreadsheet (msprobe's CSV-injection blacklist).
 func UnsafeName(name string) bool { return csvInjection.MatchString(name) }
-
-// MindSporeTensorMethods is the allow-list of MindSpore Tensor methods the
-// checker accepts (checker_support_api.yaml, key "tensor"; MindSpore spec,
-// appendix A).
-var MindSporeTensorMethods = map[string]bool{}
-
-func init() {
-	for _, n := range strings.Fields(`add_ add addmm_ all allclose any bool byte ceil clamp
-		contiguous copy_ cos clone cumprod expand_as flatten float half int is_contiguous isnan item log log2
-		long masked_fill max mean min numel numpy repeat repeat_interleave reshape round select sin size
-		split sqrt square sub swapaxes to t tolist topk transpose trunc type unsqueeze view view_as fill_
-		floor_ clamp_ type_as zero_`) {
-		MindSporeTensorMethods[n] = true
-	}
-}
-
-// MindSporeFusionAPIs are the MindSpore Functional APIs the checker
-// accepts.
-var MindSporeFusionAPIs = map[string]bool{"flash_attention_score": true}
 
 // Skip reasons.
 const (
@@ -193,12 +176,12 @@ func classifyMindSpore(e *Entry, segs []string, mindtorch bool) {
 		switch e.Type {
 		case "Mint", "MintFunctional":
 		case "Tensor":
-			if !MindSporeTensorMethods[real] {
+			if !apilist.MindSporeTensorMethods[real] {
 				e.Skip, e.Silent = fmt.Sprintf("MindSpore Tensor method %q is not in the checker's supported list", real), true
 				return
 			}
 		case "Functional":
-			if !MindSporeFusionAPIs[real] {
+			if !apilist.MindSporeFusionAPIs[real] {
 				e.Skip, e.Silent = fmt.Sprintf("MindSpore Functional API %q is not checked (only flash_attention_score)", real), true
 				return
 			}

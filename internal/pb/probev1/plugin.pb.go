@@ -23,24 +23,33 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// ErrorKind classifies an error returned by a plugin implementation.
+// ErrorKind classifies an error returned by a plugin implementation
+// (sdk/device.ErrorKind). The numbers never change.
 type ErrorKind int32
 
 const (
-	ErrorKind_ERROR_KIND_GENERIC ErrorKind = 0
-	// The op or dtype is not supported (sdk/device.ErrUnsupported).
+	// A failure: a kernel or driver error, or any error of no other kind.
+	// An Execute failure costs the API an `error` row.
+	ErrorKind_ERROR_KIND_FAILURE ErrorKind = 0
+	// The op, or the op at this dtype, is not supported by the plugin
+	// (sdk/device.ErrUnsupported): the API is SKIP.
 	ErrorKind_ERROR_KIND_UNSUPPORTED ErrorKind = 1
+	// The framework itself would reject the call (sdk/ops.ArgumentError):
+	// the API is SKIP with the message as the reason.
+	ErrorKind_ERROR_KIND_INVALID_ARGUMENT ErrorKind = 2
 )
 
 // Enum value maps for ErrorKind.
 var (
 	ErrorKind_name = map[int32]string{
-		0: "ERROR_KIND_GENERIC",
+		0: "ERROR_KIND_FAILURE",
 		1: "ERROR_KIND_UNSUPPORTED",
+		2: "ERROR_KIND_INVALID_ARGUMENT",
 	}
 	ErrorKind_value = map[string]int32{
-		"ERROR_KIND_GENERIC":     0,
-		"ERROR_KIND_UNSUPPORTED": 1,
+		"ERROR_KIND_FAILURE":          0,
+		"ERROR_KIND_UNSUPPORTED":      1,
+		"ERROR_KIND_INVALID_ARGUMENT": 2,
 	}
 )
 
@@ -173,9 +182,11 @@ type Error struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Kind    ErrorKind              `protobuf:"varint,1,opt,name=kind,proto3,enum=probe.v1.ErrorKind" json:"kind,omitempty"`
 	Message string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
-	// op and reason are set for ERROR_KIND_UNSUPPORTED.
+	// op, reason and dtype are set for ERROR_KIND_UNSUPPORTED (dtype
+	// DTYPE_INVALID when the whole op is missing).
 	Op            string `protobuf:"bytes,3,opt,name=op,proto3" json:"op,omitempty"`
 	Reason        string `protobuf:"bytes,4,opt,name=reason,proto3" json:"reason,omitempty"`
+	Dtype         DType  `protobuf:"varint,5,opt,name=dtype,proto3,enum=probe.v1.DType" json:"dtype,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -214,7 +225,7 @@ func (x *Error) GetKind() ErrorKind {
 	if x != nil {
 		return x.Kind
 	}
-	return ErrorKind_ERROR_KIND_GENERIC
+	return ErrorKind_ERROR_KIND_FAILURE
 }
 
 func (x *Error) GetMessage() string {
@@ -238,11 +249,18 @@ func (x *Error) GetReason() string {
 	return ""
 }
 
+func (x *Error) GetDtype() DType {
+	if x != nil {
+		return x.Dtype
+	}
+	return DType_DTYPE_INVALID
+}
+
 var File_probe_v1_plugin_proto protoreflect.FileDescriptor
 
 const file_probe_v1_plugin_proto_rawDesc = "" +
 	"\n" +
-	"\x15probe/v1/plugin.proto\x12\bprobe.v1\"\xfc\x01\n" +
+	"\x15probe/v1/plugin.proto\x12\bprobe.v1\x1a\x15probe/v1/tensor.proto\"\xfc\x01\n" +
 	"\n" +
 	"PluginInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12%\n" +
@@ -252,15 +270,17 @@ const file_probe_v1_plugin_proto_rawDesc = "" +
 	"\x0eprotocol_major\x18\x04 \x01(\rR\rprotocolMajor\x12%\n" +
 	"\x0eprotocol_minor\x18\x05 \x01(\rR\rprotocolMinor\x12\"\n" +
 	"\fcapabilities\x18\x06 \x03(\tR\fcapabilities\x12 \n" +
-	"\vdescription\x18\a \x01(\tR\vdescription\"r\n" +
+	"\vdescription\x18\a \x01(\tR\vdescription\"\x99\x01\n" +
 	"\x05Error\x12'\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x13.probe.v1.ErrorKindR\x04kind\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x0e\n" +
 	"\x02op\x18\x03 \x01(\tR\x02op\x12\x16\n" +
-	"\x06reason\x18\x04 \x01(\tR\x06reason*?\n" +
+	"\x06reason\x18\x04 \x01(\tR\x06reason\x12%\n" +
+	"\x05dtype\x18\x05 \x01(\x0e2\x0f.probe.v1.DTypeR\x05dtype*`\n" +
 	"\tErrorKind\x12\x16\n" +
-	"\x12ERROR_KIND_GENERIC\x10\x00\x12\x1a\n" +
-	"\x16ERROR_KIND_UNSUPPORTED\x10\x01B<Z:github.com/probe-dev/probe/sdk/internal/pb/probev1;probev1b\x06proto3"
+	"\x12ERROR_KIND_FAILURE\x10\x00\x12\x1a\n" +
+	"\x16ERROR_KIND_UNSUPPORTED\x10\x01\x12\x1f\n" +
+	"\x1bERROR_KIND_INVALID_ARGUMENT\x10\x02B8Z6github.com/probe-dev/probe/internal/pb/probev1;probev1b\x06proto3"
 
 var (
 	file_probe_v1_plugin_proto_rawDescOnce sync.Once
@@ -280,14 +300,16 @@ var file_probe_v1_plugin_proto_goTypes = []any{
 	(ErrorKind)(0),     // 0: probe.v1.ErrorKind
 	(*PluginInfo)(nil), // 1: probe.v1.PluginInfo
 	(*Error)(nil),      // 2: probe.v1.Error
+	(DType)(0),         // 3: probe.v1.DType
 }
 var file_probe_v1_plugin_proto_depIdxs = []int32{
 	0, // 0: probe.v1.Error.kind:type_name -> probe.v1.ErrorKind
-	1, // [1:1] is the sub-list for method output_type
-	1, // [1:1] is the sub-list for method input_type
-	1, // [1:1] is the sub-list for extension type_name
-	1, // [1:1] is the sub-list for extension extendee
-	0, // [0:1] is the sub-list for field type_name
+	3, // 1: probe.v1.Error.dtype:type_name -> probe.v1.DType
+	2, // [2:2] is the sub-list for method output_type
+	2, // [2:2] is the sub-list for method input_type
+	2, // [2:2] is the sub-list for extension type_name
+	2, // [2:2] is the sub-list for extension extendee
+	0, // [0:2] is the sub-list for field type_name
 }
 
 func init() { file_probe_v1_plugin_proto_init() }
@@ -295,6 +317,7 @@ func file_probe_v1_plugin_proto_init() {
 	if File_probe_v1_plugin_proto != nil {
 		return
 	}
+	file_probe_v1_tensor_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

@@ -1,4 +1,4 @@
-package plugin
+package pluginrpc
 
 import "golang.org/x/sys/unix"
 

@@ -1,4 +1,4 @@
-package plugin_test
+package pluginrpc_test
 
 import (
 	"bytes"
@@ -10,13 +10,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/probe-dev/probe/internal/pluginrpc"
+	"github.com/probe-dev/probe/internal/transport"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/ops"
-	"github.com/probe-dev/probe/sdk/plugin"
 	"github.com/probe-dev/probe/sdk/plugin/plugintest"
 	"github.com/probe-dev/probe/sdk/tensor"
-	"github.com/probe-dev/probe/sdk/transport"
 )
 
 // recorder records a deep copy of every request and answers with canned
@@ -28,7 +28,6 @@ type recorder struct {
 	result  *device.ExecResult
 	err     error
 	panicky bool
-	retain  bool
 }
 
 func (r *recorder) Describe(context.Context) (*device.Info, error) {
@@ -84,8 +83,6 @@ func (r *recorder) Execute(_ context.Context, req *device.ExecRequest) (*device.
 	return res, nil
 }
 
-func (r *recorder) RetainsInputs() bool { return r.retain }
-
 func randTensor(dt tensor.DType, shape []int, seed byte) *tensor.Tensor {
 	t := tensor.New(dt, shape)
 	x := uint32(seed) + 1
@@ -105,7 +102,7 @@ func TestDeviceRoundTripInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantInfo := &device.Info{Name: "rec", Version: "9.9.9", SDKVersion: plugin.SDKVersion, ProtocolVersion: plugin.ProtocolVersion, Description: "records",
+	wantInfo := &device.Info{Name: "rec", Version: "9.9.9", SDKVersion: pluginrpc.SDKVersion, ProtocolVersion: pluginrpc.ProtocolVersion, Description: "records",
 		Ops: []device.OpSupport{{Op: "add", DTypes: []tensor.DType{tensor.Float16, tensor.Int64}, Backward: true}, {Op: "sum"}}}
 	if !reflect.DeepEqual(info, wantInfo) {
 		t.Fatalf("Describe:\n got %+v\nwant %+v", info, wantInfo)
@@ -137,6 +134,7 @@ func TestDeviceRoundTripInProcess(t *testing.T) {
 		Backward:     true,
 		GradOutputs:  []*tensor.Tensor{nil, big},
 		Seed:         1234,
+		Precision:    ops.Precision{HF32: true},
 	}
 	res, err := d.Execute(ctx, req)
 	if err != nil {
@@ -180,12 +178,16 @@ func TestResultsAreIndependentCopies(t *testing.T) {
 
 // TestInputViews documents the plugin-side contract: by default the inputs
 // are views of the shared segment, so a device that keeps one sees it
-// change when the segment is reused; an InputRetainer gets private copies.
+// change when the segment is reused; one served with RetainInputs gets private copies.
 func TestInputViews(t *testing.T) {
 	for _, retain := range []bool{false, true} {
 		t.Run(fmt.Sprint("retain=", retain), func(t *testing.T) {
-			r := &retainer{retain: retain}
-			d := plugintest.Device(t, r)
+			r := &retainer{}
+			var opts []plugintest.Option
+			if retain {
+				opts = append(opts, plugintest.RetainInputs())
+			}
+			d := plugintest.Device(t, r, opts...)
 			first := randTensor(tensor.Float32, []int{1 << 19}, 5)
 			second := randTensor(tensor.Float32, []int{1 << 19}, 6)
 			for _, x := range []*tensor.Tensor{first, second} {
@@ -210,13 +212,11 @@ func TestInputViews(t *testing.T) {
 
 // retainer keeps the data of its first input.
 type retainer struct {
-	retain bool
-	kept   []byte
+	kept []byte
 }
 
 func (r *retainer) Describe(context.Context) (*device.Info, error) { return &device.Info{}, nil }
 func (r *retainer) Configure(context.Context, device.Config) error { return nil }
-func (r *retainer) RetainsInputs() bool                            { return r.retain }
 func (r *retainer) Execute(_ context.Context, req *device.ExecRequest) (*device.ExecResult, error) {
 	if r.kept == nil {
 		r.kept = req.Inputs[0].Tensor.Data
@@ -233,7 +233,7 @@ func TestDeviceErrorsInProcess(t *testing.T) {
 	if !errors.As(err, &unsup) || unsup.Op != "conv3d" || unsup.Reason != "dtype bfloat16" {
 		t.Fatalf("unsupported: %v", err)
 	}
-	var rpcErr *plugin.RPCError
+	var rpcErr *pluginrpc.RPCError
 	if errors.As(err, &rpcErr) {
 		t.Fatal("an implementation error must not be an RPCError")
 	}
@@ -244,8 +244,18 @@ func TestDeviceErrorsInProcess(t *testing.T) {
 	}
 
 	rec.err = errors.New("shape mismatch: (2, 3) vs (4,)")
-	if _, err := d.Execute(ctx, &device.ExecRequest{Op: "add"}); err == nil || err.Error() != rec.err.Error() {
-		t.Fatalf("generic error: %v", err)
+	if _, err := d.Execute(ctx, &device.ExecRequest{Op: "add"}); err == nil || err.Error() != rec.err.Error() || device.KindOf(err) != device.Failure {
+		t.Fatalf("generic error: %v (kind %v)", err, device.KindOf(err))
+	}
+
+	// Every kind survives the trip, with its message and fields.
+	rec.err = fmt.Errorf("kernel: %w", ops.Errorf("The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0"))
+	if _, err := d.Execute(ctx, &device.ExecRequest{Op: "add"}); device.KindOf(err) != device.InvalidArgument || err.Error() != rec.err.Error() {
+		t.Fatalf("invalid argument: %v (kind %v)", err, device.KindOf(err))
+	}
+	rec.err = &device.ErrUnsupported{Op: "gelu", DType: tensor.BFloat16, Reason: "no bf16 kernel"}
+	if _, err := d.Execute(ctx, &device.ExecRequest{Op: "gelu"}); !errors.As(err, &unsup) || *unsup != *rec.err.(*device.ErrUnsupported) {
+		t.Fatalf("unsupported dtype: %v", err)
 	}
 
 	rec.err, rec.result = nil, &device.ExecResult{Outputs: []*tensor.Tensor{{DType: tensor.Float32, Shape: []int{2}, Data: make([]byte, 7)}}}
@@ -296,7 +306,7 @@ func TestMessageLimits(t *testing.T) {
 }
 
 func TestInlineOnlyTransport(t *testing.T) {
-	d := plugintest.DeviceWith(t, &recorder{}, transport.Options{DisableShm: true})
+	d := plugintest.Device(t, &recorder{}, plugintest.InlineOnly())
 	ctx := context.Background()
 	mid := randTensor(tensor.Float32, []int{512 << 10}, 3) // 2 MiB fits one message
 	res, err := d.Execute(ctx, &device.ExecRequest{Op: "id", Inputs: []ops.Value{ops.T(mid)}})
@@ -361,7 +371,7 @@ func TestFrameworkRoundTripInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &framework.Info{Name: "pytorch", Version: "1.0.0", SDKVersion: plugin.SDKVersion, ProtocolVersion: plugin.ProtocolVersion,
+	want := &framework.Info{Name: "pytorch", Version: "1.0.0", SDKVersion: pluginrpc.SDKVersion, ProtocolVersion: pluginrpc.ProtocolVersion,
 		APIs: []string{"Functional.conv2d", "Tensor.add"}, Ops: []string{"conv2d", "add"}}
 	if !reflect.DeepEqual(info, want) {
 		t.Fatalf("Describe: %+v", info)
@@ -386,11 +396,18 @@ func TestFrameworkRoundTripInProcess(t *testing.T) {
 		},
 		Outputs:     []framework.Arg{{Kind: framework.ArgTensor, Path: "output.0", DType: tensor.Float16, Shape: []int{1, 4, 4, 4}}},
 		HasBackward: true,
+		Compat:      "msprobe",
 	}
 	for _, plan := range []*framework.Plan{
 		{Op: "conv2d", Attrs: ops.Attrs{"stride": ops.IntsAttr(1, 1), "groups": ops.IntAttr(1)},
-			Inputs:  []framework.Binding{{Kind: framework.BindTensor, Path: "args.0"}, {Kind: framework.BindNone}, {Kind: framework.BindScalar, Scalar: ops.Scalar{Kind: ops.ScalarInt, I: 3}}},
-			Compare: []int{0}, GradOutput: 1, HF32Inputs: true},
+			Inputs: []framework.Binding{{Kind: framework.BindTensor, Path: "args.0", RequiresGrad: true}, {Kind: framework.BindNone},
+				{Kind: framework.BindScalar, Scalar: ops.Scalar{Kind: ops.ScalarInt, I: 3}},
+				{Kind: framework.BindTensor, Path: "kwargs.atten_mask", Synthetic: framework.SynthCausalMask}},
+			Compare: []int{0}, GradOutput: 1, Precision: ops.Precision{HF32: true}, GradRows: []string{"args.0", "args.1.0"},
+			Bench: &framework.BenchPolicy{Inputs: map[tensor.DType]tensor.DType{tensor.Float16: tensor.Float32, tensor.Float32: tensor.Float64},
+				Grads: map[tensor.DType]tensor.DType{}, Attrs: ops.Attrs{"dtype": ops.StringAttr("float64")}},
+			CompareMode: framework.CompareZeroShare, Generator: framework.GenMsprobeMindSpore,
+			Rewrites: []framework.TensorRewrite{{Path: "args.1", DType: tensor.Int64, HasMin: true, MinAtLeast: 0}, {Path: "args.0", DType: tensor.Float32}}},
 		{Op: "add", Compare: []int{}, BackwardMessage: "Multiple backward is not supported."},
 		{Op: "sum"}, // Compare nil: all outputs
 		{Op: "split_with_sizes", GradOutputs: []int{0, 1, 2}},

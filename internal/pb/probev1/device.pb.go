@@ -292,8 +292,10 @@ type ExecuteRequest struct {
 	// retired_segments lists segment ids the host has closed; the plugin
 	// drops its mappings of them.
 	RetiredSegments []uint64 `protobuf:"varint,10,rep,packed,name=retired_segments,json=retiredSegments,proto3" json:"retired_segments,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// precision: reduced-precision modes to turn on (minor 2).
+	Precision     *Precision `protobuf:"bytes,11,opt,name=precision,proto3" json:"precision,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ExecuteRequest) Reset() {
@@ -396,6 +398,13 @@ func (x *ExecuteRequest) GetRetiredSegments() []uint64 {
 	return nil
 }
 
+func (x *ExecuteRequest) GetPrecision() *Precision {
+	if x != nil {
+		return x.Precision
+	}
+	return nil
+}
+
 type ExecuteResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Outputs       []*OptionalTensor      `protobuf:"bytes,1,rep,name=outputs,proto3" json:"outputs,omitempty"`
@@ -477,7 +486,7 @@ const file_probe_v1_device_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\":\n" +
 	"\x11ConfigureResponse\x12%\n" +
-	"\x05error\x18\x01 \x01(\v2\x0f.probe.v1.ErrorR\x05error\"\xca\x03\n" +
+	"\x05error\x18\x01 \x01(\v2\x0f.probe.v1.ErrorR\x05error\"\xfd\x03\n" +
 	"\x0eExecuteRequest\x12\x10\n" +
 	"\x03api\x18\x01 \x01(\tR\x03api\x12\x0e\n" +
 	"\x02op\x18\x02 \x01(\tR\x02op\x129\n" +
@@ -489,7 +498,8 @@ const file_probe_v1_device_proto_rawDesc = "" +
 	"\x04seed\x18\b \x01(\x04R\x04seed\x12+\n" +
 	"\asegment\x18\t \x01(\v2\x11.probe.v1.SegmentR\asegment\x12)\n" +
 	"\x10retired_segments\x18\n" +
-	" \x03(\x04R\x0fretiredSegments\x1aH\n" +
+	" \x03(\x04R\x0fretiredSegments\x121\n" +
+	"\tprecision\x18\v \x01(\v2\x13.probe.v1.PrecisionR\tprecision\x1aH\n" +
 	"\n" +
 	"AttrsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12$\n" +
@@ -502,7 +512,7 @@ const file_probe_v1_device_proto_rawDesc = "" +
 	"\x06Device\x12M\n" +
 	"\bDescribe\x12\x1f.probe.v1.DeviceDescribeRequest\x1a .probe.v1.DeviceDescribeResponse\x12D\n" +
 	"\tConfigure\x12\x1a.probe.v1.ConfigureRequest\x1a\x1b.probe.v1.ConfigureResponse\x12>\n" +
-	"\aExecute\x12\x18.probe.v1.ExecuteRequest\x1a\x19.probe.v1.ExecuteResponseB<Z:github.com/probe-dev/probe/sdk/internal/pb/probev1;probev1b\x06proto3"
+	"\aExecute\x12\x18.probe.v1.ExecuteRequest\x1a\x19.probe.v1.ExecuteResponseB8Z6github.com/probe-dev/probe/internal/pb/probev1;probev1b\x06proto3"
 
 var (
 	file_probe_v1_device_proto_rawDescOnce sync.Once
@@ -533,7 +543,8 @@ var file_probe_v1_device_proto_goTypes = []any{
 	(*Value)(nil),                  // 12: probe.v1.Value
 	(*OptionalTensor)(nil),         // 13: probe.v1.OptionalTensor
 	(*Segment)(nil),                // 14: probe.v1.Segment
-	(*Attr)(nil),                   // 15: probe.v1.Attr
+	(*Precision)(nil),              // 15: probe.v1.Precision
+	(*Attr)(nil),                   // 16: probe.v1.Attr
 }
 var file_probe_v1_device_proto_depIdxs = []int32{
 	9,  // 0: probe.v1.OpSupport.dtypes:type_name -> probe.v1.DType
@@ -546,21 +557,22 @@ var file_probe_v1_device_proto_depIdxs = []int32{
 	12, // 7: probe.v1.ExecuteRequest.inputs:type_name -> probe.v1.Value
 	13, // 8: probe.v1.ExecuteRequest.grad_outputs:type_name -> probe.v1.OptionalTensor
 	14, // 9: probe.v1.ExecuteRequest.segment:type_name -> probe.v1.Segment
-	13, // 10: probe.v1.ExecuteResponse.outputs:type_name -> probe.v1.OptionalTensor
-	13, // 11: probe.v1.ExecuteResponse.input_grads:type_name -> probe.v1.OptionalTensor
-	11, // 12: probe.v1.ExecuteResponse.error:type_name -> probe.v1.Error
-	15, // 13: probe.v1.ExecuteRequest.AttrsEntry.value:type_name -> probe.v1.Attr
-	0,  // 14: probe.v1.Device.Describe:input_type -> probe.v1.DeviceDescribeRequest
-	3,  // 15: probe.v1.Device.Configure:input_type -> probe.v1.ConfigureRequest
-	5,  // 16: probe.v1.Device.Execute:input_type -> probe.v1.ExecuteRequest
-	2,  // 17: probe.v1.Device.Describe:output_type -> probe.v1.DeviceDescribeResponse
-	4,  // 18: probe.v1.Device.Configure:output_type -> probe.v1.ConfigureResponse
-	6,  // 19: probe.v1.Device.Execute:output_type -> probe.v1.ExecuteResponse
-	17, // [17:20] is the sub-list for method output_type
-	14, // [14:17] is the sub-list for method input_type
-	14, // [14:14] is the sub-list for extension type_name
-	14, // [14:14] is the sub-list for extension extendee
-	0,  // [0:14] is the sub-list for field type_name
+	15, // 10: probe.v1.ExecuteRequest.precision:type_name -> probe.v1.Precision
+	13, // 11: probe.v1.ExecuteResponse.outputs:type_name -> probe.v1.OptionalTensor
+	13, // 12: probe.v1.ExecuteResponse.input_grads:type_name -> probe.v1.OptionalTensor
+	11, // 13: probe.v1.ExecuteResponse.error:type_name -> probe.v1.Error
+	16, // 14: probe.v1.ExecuteRequest.AttrsEntry.value:type_name -> probe.v1.Attr
+	0,  // 15: probe.v1.Device.Describe:input_type -> probe.v1.DeviceDescribeRequest
+	3,  // 16: probe.v1.Device.Configure:input_type -> probe.v1.ConfigureRequest
+	5,  // 17: probe.v1.Device.Execute:input_type -> probe.v1.ExecuteRequest
+	2,  // 18: probe.v1.Device.Describe:output_type -> probe.v1.DeviceDescribeResponse
+	4,  // 19: probe.v1.Device.Configure:output_type -> probe.v1.ConfigureResponse
+	6,  // 20: probe.v1.Device.Execute:output_type -> probe.v1.ExecuteResponse
+	18, // [18:21] is the sub-list for method output_type
+	15, // [15:18] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_probe_v1_device_proto_init() }

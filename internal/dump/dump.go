@@ -555,3 +555,14 @@ func (c *converter) rawEntry(key string, off int, body *jvalue) *rawEntry {
 }
 
 func isModuleType(t string) bool { return t == "Module" || t == "Cell" }
+
+// PlanRequest is what a framework plugin is asked to plan for the entry:
+// its forward call, whether a backward entry exists, and the run's compat
+// mode ("msprobe" or ""). It is nil when the forward body was not parsed.
+func (e *Entry) PlanRequest(compat string) *framework.PlanRequest {
+	if e.Forward == nil {
+		return nil
+	}
+	return &framework.PlanRequest{API: e.Name, Args: e.Forward.Args, Kwargs: e.Forward.Kwargs, Outputs: e.Forward.Outputs,
+		HasBackward: e.Backward != nil, Compat: compat}
+}

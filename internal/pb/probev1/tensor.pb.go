@@ -410,7 +410,7 @@ const file_probe_v1_tensor_proto_rawDesc = "" +
 	"\vDTYPE_UINT8\x10\t\x12\x0e\n" +
 	"\n" +
 	"DTYPE_BOOL\x10\n" +
-	"B<Z:github.com/probe-dev/probe/sdk/internal/pb/probev1;probev1b\x06proto3"
+	"B8Z6github.com/probe-dev/probe/internal/pb/probev1;probev1b\x06proto3"
 
 var (
 	file_probe_v1_tensor_proto_rawDescOnce sync.Once

@@ -1,16 +1,16 @@
-package plugin
+package pluginrpc
 
 import (
 	"errors"
 	"fmt"
 	"math"
 
+	pb "github.com/probe-dev/probe/internal/pb/probev1"
+	"github.com/probe-dev/probe/internal/transport"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/framework"
-	pb "github.com/probe-dev/probe/sdk/internal/pb/probev1"
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
-	"github.com/probe-dev/probe/sdk/transport"
 )
 
 // resolver turns a shared-memory reference into the tensor bytes.
@@ -272,29 +272,45 @@ func attrsFromPB(m map[string]*pb.Attr) (ops.Attrs, error) {
 	return out, nil
 }
 
-// errorToPB carries an implementation error as data.
+// errorToPB carries an implementation error as data, with its kind
+// (device.KindOf).
 func errorToPB(err error) *pb.Error {
-	var unsup *device.ErrUnsupported
-	if errors.As(err, &unsup) {
-		return &pb.Error{Kind: pb.ErrorKind_ERROR_KIND_UNSUPPORTED, Message: err.Error(), Op: unsup.Op, Reason: unsup.Reason}
+	switch device.KindOf(err) {
+	case device.Unsupported:
+		var unsup *device.ErrUnsupported
+		errors.As(err, &unsup)
+		return &pb.Error{Kind: pb.ErrorKind_ERROR_KIND_UNSUPPORTED, Message: err.Error(), Op: unsup.Op, Reason: unsup.Reason, Dtype: pb.DType(unsup.DType)}
+	case device.InvalidArgument:
+		return &pb.Error{Kind: pb.ErrorKind_ERROR_KIND_INVALID_ARGUMENT, Message: err.Error()}
 	}
-	return &pb.Error{Kind: pb.ErrorKind_ERROR_KIND_GENERIC, Message: err.Error()}
+	return &pb.Error{Kind: pb.ErrorKind_ERROR_KIND_FAILURE, Message: err.Error()}
 }
 
-// errorFromPB rebuilds an implementation error: *device.ErrUnsupported for
-// unsupported ops, otherwise an error with the plugin's message.
+// errorFromPB rebuilds an implementation error of the same kind:
+// *device.ErrUnsupported for unsupported ops, *ops.ArgumentError for
+// invalid arguments, otherwise (failures, and kinds from a newer protocol)
+// an error with the plugin's message.
 func errorFromPB(e *pb.Error) error {
 	if e == nil {
 		return nil
 	}
-	if e.GetKind() == pb.ErrorKind_ERROR_KIND_UNSUPPORTED {
-		u := &device.ErrUnsupported{Op: e.GetOp(), Reason: e.GetReason()}
-		if msg := e.GetMessage(); msg != "" && msg != u.Error() {
+	msg := e.GetMessage()
+	switch e.GetKind() {
+	case pb.ErrorKind_ERROR_KIND_UNSUPPORTED:
+		u := &device.ErrUnsupported{Op: e.GetOp(), Reason: e.GetReason(), DType: tensor.DType(e.GetDtype())}
+		if !u.DType.Valid() {
+			u.DType = tensor.Invalid
+		}
+		if msg != "" && msg != u.Error() {
 			return &remoteError{msg: msg, wrapped: u}
 		}
 		return u
+	case pb.ErrorKind_ERROR_KIND_INVALID_ARGUMENT:
+		if msg == "" {
+			msg = "plugin rejected the arguments without a message"
+		}
+		return &ops.ArgumentError{Msg: msg}
 	}
-	msg := e.GetMessage()
 	if msg == "" {
 		msg = "plugin returned an error without a message"
 	}
@@ -395,7 +411,7 @@ func argsFromPB(ps []*pb.Arg) ([]framework.Arg, error) {
 }
 
 func planRequestToPB(r *framework.PlanRequest) *pb.PlanRequest {
-	out := &pb.PlanRequest{Api: r.API, Args: argsToPB(r.Args), Outputs: argsToPB(r.Outputs), HasBackward: r.HasBackward}
+	out := &pb.PlanRequest{Api: r.API, Args: argsToPB(r.Args), Outputs: argsToPB(r.Outputs), HasBackward: r.HasBackward, Compat: r.Compat}
 	if len(r.Kwargs) > 0 {
 		out.Kwargs = make([]*pb.NamedArg, len(r.Kwargs))
 		for i := range r.Kwargs {
@@ -414,7 +430,7 @@ func planRequestFromPB(p *pb.PlanRequest) (*framework.PlanRequest, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &framework.PlanRequest{API: p.GetApi(), Args: args, Outputs: outs, HasBackward: p.GetHasBackward()}
+	out := &framework.PlanRequest{API: p.GetApi(), Args: args, Outputs: outs, HasBackward: p.GetHasBackward(), Compat: p.GetCompat()}
 	if len(p.GetKwargs()) > 0 {
 		out.Kwargs = make([]framework.NamedArg, len(p.GetKwargs()))
 		for i, kw := range p.GetKwargs() {
@@ -439,13 +455,27 @@ func planToPB(p *framework.Plan) (*pb.Plan, error) {
 		HasCompare:      p.Compare != nil,
 		GradOutput:      int64(p.GradOutput),
 		BackwardMessage: p.BackwardMessage,
-		Hf32Inputs:      p.HF32Inputs,
+		Precision:       precisionToPB(p.Precision),
+		GradRows:        p.GradRows,
+		CompareMode:     pb.CompareMode(p.CompareMode),
+		Generator:       pb.InputGenerator(p.Generator),
 	}
 	for i, b := range p.Inputs {
 		if b.Kind < framework.BindNone || b.Kind > framework.BindScalar {
 			return nil, fmt.Errorf("binding %d: invalid kind %d", i, b.Kind)
 		}
-		out.Inputs = append(out.Inputs, &pb.Binding{Kind: pb.BindingKind(b.Kind), Path: b.Path, Scalar: scalarToPB(b.Scalar)})
+		out.Inputs = append(out.Inputs, &pb.Binding{Kind: pb.BindingKind(b.Kind), Path: b.Path, Scalar: scalarToPB(b.Scalar),
+			RequiresGrad: b.RequiresGrad, Synthetic: pb.Synthetic(b.Synthetic)})
+	}
+	if p.Bench != nil {
+		battrs, err := attrsToPB(p.Bench.Attrs)
+		if err != nil {
+			return nil, fmt.Errorf("bench policy: %w", err)
+		}
+		out.Bench = &pb.BenchPolicy{Inputs: castsToPB(p.Bench.Inputs), Grads: castsToPB(p.Bench.Grads), Attrs: battrs}
+	}
+	for _, r := range p.Rewrites {
+		out.Rewrites = append(out.Rewrites, &pb.TensorRewrite{Path: r.Path, Dtype: pb.DType(r.DType), HasMin: r.HasMin, Min: r.MinAtLeast})
 	}
 	for _, c := range p.Compare {
 		out.Compare = append(out.Compare, int64(c))
@@ -466,7 +496,36 @@ func planFromPB(p *pb.Plan) (*framework.Plan, error) {
 		Attrs:           attrs,
 		GradOutput:      int(p.GetGradOutput()),
 		BackwardMessage: p.GetBackwardMessage(),
-		HF32Inputs:      p.GetHf32Inputs(),
+		Precision:       precisionFromPB(p.GetPrecision()),
+		GradRows:        p.GetGradRows(),
+		CompareMode:     framework.CompareMode(p.GetCompareMode()),
+		Generator:       framework.InputGenerator(p.GetGenerator()),
+	}
+	if out.CompareMode < framework.CompareStandard || out.CompareMode > framework.CompareZeroShare {
+		return nil, fmt.Errorf("invalid compare mode %d", out.CompareMode)
+	}
+	if out.Generator < framework.GenProbe || out.Generator > framework.GenMsprobeMindSpore {
+		return nil, fmt.Errorf("invalid input generator %d", out.Generator)
+	}
+	if b := p.GetBench(); b != nil {
+		battrs, err := attrsFromPB(b.GetAttrs())
+		if err != nil {
+			return nil, fmt.Errorf("bench policy: %w", err)
+		}
+		out.Bench = &framework.BenchPolicy{Attrs: battrs}
+		if out.Bench.Inputs, err = castsFromPB(b.GetInputs()); err != nil {
+			return nil, fmt.Errorf("bench policy: %w", err)
+		}
+		if out.Bench.Grads, err = castsFromPB(b.GetGrads()); err != nil {
+			return nil, fmt.Errorf("bench policy: %w", err)
+		}
+	}
+	for _, r := range p.GetRewrites() {
+		dt := tensor.DType(r.GetDtype())
+		if dt != tensor.Invalid && !dt.Valid() {
+			return nil, fmt.Errorf("rewrite of %s: invalid dtype %d", r.GetPath(), dt)
+		}
+		out.Rewrites = append(out.Rewrites, framework.TensorRewrite{Path: r.GetPath(), DType: dt, HasMin: r.GetHasMin(), MinAtLeast: r.GetMin()})
 	}
 	for i, b := range p.GetInputs() {
 		k := framework.BindingKind(b.GetKind())
@@ -479,7 +538,11 @@ func planFromPB(p *pb.Plan) (*framework.Plan, error) {
 				return nil, fmt.Errorf("binding %d: %w", i, err)
 			}
 		}
-		out.Inputs = append(out.Inputs, framework.Binding{Kind: k, Path: b.GetPath(), Scalar: s})
+		syn := framework.Synthetic(b.GetSynthetic())
+		if syn < framework.SynthNone || syn > framework.SynthCausalMask {
+			return nil, fmt.Errorf("binding %d: invalid synthetic input %d", i, syn)
+		}
+		out.Inputs = append(out.Inputs, framework.Binding{Kind: k, Path: b.GetPath(), Scalar: s, RequiresGrad: b.GetRequiresGrad(), Synthetic: syn})
 	}
 	for _, g := range p.GetGradOutputs() {
 		out.GradOutputs = append(out.GradOutputs, int(g))
@@ -489,6 +552,45 @@ func planFromPB(p *pb.Plan) (*framework.Plan, error) {
 		for i, c := range p.GetCompare() {
 			out.Compare[i] = int(c)
 		}
+	}
+	return out, nil
+}
+
+func precisionToPB(p ops.Precision) *pb.Precision {
+	if p == (ops.Precision{}) {
+		return nil
+	}
+	return &pb.Precision{Hf32: p.HF32}
+}
+
+func precisionFromPB(p *pb.Precision) ops.Precision {
+	return ops.Precision{HF32: p.GetHf32()}
+}
+
+// castsToPB writes a dtype map in dtype order, so that encoding is
+// deterministic.
+func castsToPB(m map[tensor.DType]tensor.DType) []*pb.DTypeCast {
+	var out []*pb.DTypeCast
+	for _, from := range tensor.All {
+		if to, ok := m[from]; ok {
+			out = append(out, &pb.DTypeCast{From: pb.DType(from), To: pb.DType(to)})
+		}
+	}
+	return out
+}
+
+func castsFromPB(cs []*pb.DTypeCast) (map[tensor.DType]tensor.DType, error) {
+	out := make(map[tensor.DType]tensor.DType, len(cs))
+	for _, c := range cs {
+		from, err := dtypeFromPB(c.GetFrom())
+		if err != nil {
+			return nil, err
+		}
+		to, err := dtypeFromPB(c.GetTo())
+		if err != nil {
+			return nil, err
+		}
+		out[from] = to
 	}
 	return out, nil
 }

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package plugin
+package pluginrpc
 
 import "golang.org/x/sys/unix"
 

@@ -1,4 +1,4 @@
-package plugin
+package pluginrpc
 
 import (
 	"context"
@@ -10,9 +10,9 @@ import (
 
 	"google.golang.org/grpc"
 
+	pb "github.com/probe-dev/probe/internal/pb/probev1"
+	"github.com/probe-dev/probe/internal/transport"
 	"github.com/probe-dev/probe/sdk/device"
-	pb "github.com/probe-dev/probe/sdk/internal/pb/probev1"
-	"github.com/probe-dev/probe/sdk/transport"
 )
 
 // callOptions cap every message the host sends or accepts at 4 MiB: bulk
@@ -26,13 +26,14 @@ var callOptions = []grpc.CallOption{
 
 type deviceServer struct {
 	pb.UnimplementedDeviceServer
-	impl  device.Device
-	opts  transport.Options
-	cache *transport.Cache
+	impl   device.Device
+	opts   transport.Options
+	retain bool
+	cache  *transport.Cache
 }
 
-func newDeviceServer(impl device.Device, opts transport.Options) *deviceServer {
-	return &deviceServer{impl: impl, opts: opts.Normalized(), cache: transport.NewCache(0)}
+func newDeviceServer(impl device.Device, opts transport.Options, retain bool) *deviceServer {
+	return &deviceServer{impl: impl, opts: opts.Normalized(), retain: retain, cache: transport.NewCache(0)}
 }
 
 // recoverPanic turns a panic of the implementation into an error result.
@@ -91,10 +92,7 @@ func (s *deviceServer) Execute(ctx context.Context, req *pb.ExecuteRequest) (*pb
 	// Inputs in shared memory are views of the segment unless the device
 	// asked for copies. base ends up past every input, so that outputs are
 	// written after them and outputs that are inputs cost nothing.
-	copyInputs := false
-	if r, ok := s.impl.(InputRetainer); ok {
-		copyInputs = r.RetainsInputs()
-	}
+	copyInputs := s.retain
 	var base int64
 	resolve := func(ref transport.Ref) ([]byte, error) {
 		if end := int64(ref.Offset + ref.Length); end > base {
@@ -136,16 +134,6 @@ func (s *deviceServer) Execute(ctx context.Context, req *pb.ExecuteRequest) (*pb
 	return resp, nil
 }
 
-// InputRetainer may be implemented by a served device. By default the
-// tensors of an ExecRequest that arrive through shared memory are views of
-// that memory, valid only until Execute returns: the device may read them,
-// overwrite them and return them as outputs (which then cost no copy), but
-// must not keep them. A device whose RetainsInputs returns true gets
-// private copies instead, at the cost of one copy per input.
-type InputRetainer interface {
-	RetainsInputs() bool
-}
-
 func execRequestFromPB(req *pb.ExecuteRequest, resolve resolver) (*device.ExecRequest, error) {
 	attrs, err := attrsFromPB(req.GetAttrs())
 	if err != nil {
@@ -168,6 +156,7 @@ func execRequestFromPB(req *pb.ExecuteRequest, resolve resolver) (*device.ExecRe
 		Backward:     req.GetBackward(),
 		GradOutputs:  grads,
 		Seed:         req.GetSeed(),
+		Precision:    precisionFromPB(req.GetPrecision()),
 	}, nil
 }
 
@@ -244,6 +233,7 @@ func (c *deviceClient) Execute(ctx context.Context, req *device.ExecRequest) (re
 		RequiresGrad: req.RequiresGrad,
 		Backward:     req.Backward,
 		Seed:         req.Seed,
+		Precision:    precisionToPB(req.Precision),
 	}
 	if preq.Attrs, err = attrsToPB(req.Attrs); err != nil {
 		return nil, fmt.Errorf("plugin Execute %s: %w", req.Op, err)

@@ -1,6 +1,7 @@
-package plugin
+package pluginrpc
 
 import (
+	"errors"
 	"io"
 	"os"
 	"sync"
@@ -23,43 +24,43 @@ const maxServerMessage = 64 << 20
 // still alive.
 const watchdogInterval = 500 * time.Millisecond
 
+// ErrNoHost is returned by ServeDevice and ServeFramework when the
+// process was not started by a probe host (run by hand).
+var ErrNoHost = errors.New("this is a probe plugin: probe starts it (probe.toml, or probe conformance PATH); it is not meant to be run by hand")
+
 // ServeDevice serves d as a device plugin and returns when the host shuts
-// the plugin down. Call it from main; run device initialisation (driver
-// loading) in Configure, not before, so that the handshake stays fast.
-// Input tensors passed to d.Execute may be views of shared memory, valid
-// only during the call (see InputRetainer). Run by hand, without a host,
-// it prints a notice and exits with status 1.
-func ServeDevice(d device.Device) {
+// the plugin down. retain gives d private copies of its inputs instead of
+// views of shared memory.
+func ServeDevice(d device.Device, retain bool) error {
 	if d == nil {
-		Logger().Error("ServeDevice: nil device")
-		os.Exit(1)
+		return errors.New("plugin: ServeDevice: nil device")
 	}
-	serve(goplugin.PluginSet{KindDevice: &DevicePlugin{Impl: d}})
+	return serve(goplugin.PluginSet{KindDevice: &DevicePlugin{Impl: d, RetainInputs: retain}})
 }
 
 // ServeFramework serves f as a framework plugin and returns when the host
 // shuts the plugin down.
-func ServeFramework(f framework.Framework) {
+func ServeFramework(f framework.Framework) error {
 	if f == nil {
-		Logger().Error("ServeFramework: nil framework")
-		os.Exit(1)
+		return errors.New("plugin: ServeFramework: nil framework")
 	}
-	serve(goplugin.PluginSet{KindFramework: &FrameworkPlugin{Impl: f}})
+	return serve(goplugin.PluginSet{KindFramework: &FrameworkPlugin{Impl: f}})
 }
 
 // beforeHandshake runs just before go-plugin prints the handshake; tests
 // use it to write to file descriptor 1 at the worst moment.
 var beforeHandshake func()
 
-func serve(set goplugin.PluginSet) {
-	log := Logger()
-	if os.Getenv(MagicCookieKey) == MagicCookieValue {
-		// Launched by a host: guard the handshake pipe and follow the host.
-		if err := protectStdout(); err != nil {
-			log.Warn("could not protect the handshake from writes to stdout", "error", err)
-		}
-		watchParent(log, os.Getppid())
+func serve(set goplugin.PluginSet) error {
+	if os.Getenv(MagicCookieKey) != MagicCookieValue {
+		return ErrNoHost
 	}
+	log := Logger()
+	// Launched by a host: guard the handshake pipe and follow the host.
+	if err := protectStdout(); err != nil {
+		log.Warn("could not protect the handshake from writes to stdout", "error", err)
+	}
+	watchParent(log, os.Getppid())
 	if beforeHandshake != nil {
 		beforeHandshake()
 	}
@@ -72,6 +73,7 @@ func serve(set goplugin.PluginSet) {
 		},
 		Logger: log,
 	})
+	return nil
 }
 
 // watchParent exits the process when the parent changes, which is what

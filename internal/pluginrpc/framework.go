@@ -1,12 +1,12 @@
-package plugin
+package pluginrpc
 
 import (
 	"context"
 	"errors"
 	"fmt"
 
+	pb "github.com/probe-dev/probe/internal/pb/probev1"
 	"github.com/probe-dev/probe/sdk/framework"
-	pb "github.com/probe-dev/probe/sdk/internal/pb/probev1"
 )
 
 type frameworkServer struct {

@@ -153,6 +153,149 @@ func (BindingKind) EnumDescriptor() ([]byte, []int) {
 	return file_probe_v1_framework_proto_rawDescGZIP(), []int{1}
 }
 
+// Synthetic mirrors sdk/framework.Synthetic: how a dumped tensor without
+// data is made, when not from its statistics.
+type Synthetic int32
+
+const (
+	Synthetic_SYNTHETIC_NONE Synthetic = 0
+	// true strictly above the diagonal of the last two dimensions
+	Synthetic_SYNTHETIC_CAUSAL_MASK Synthetic = 1
+)
+
+// Enum value maps for Synthetic.
+var (
+	Synthetic_name = map[int32]string{
+		0: "SYNTHETIC_NONE",
+		1: "SYNTHETIC_CAUSAL_MASK",
+	}
+	Synthetic_value = map[string]int32{
+		"SYNTHETIC_NONE":        0,
+		"SYNTHETIC_CAUSAL_MASK": 1,
+	}
+)
+
+func (x Synthetic) Enum() *Synthetic {
+	p := new(Synthetic)
+	*p = x
+	return p
+}
+
+func (x Synthetic) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Synthetic) Descriptor() protoreflect.EnumDescriptor {
+	return file_probe_v1_framework_proto_enumTypes[2].Descriptor()
+}
+
+func (Synthetic) Type() protoreflect.EnumType {
+	return &file_probe_v1_framework_proto_enumTypes[2]
+}
+
+func (x Synthetic) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Synthetic.Descriptor instead.
+func (Synthetic) EnumDescriptor() ([]byte, []int) {
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{2}
+}
+
+// CompareMode mirrors sdk/framework.CompareMode.
+type CompareMode int32
+
+const (
+	CompareMode_COMPARE_MODE_STANDARD   CompareMode = 0
+	CompareMode_COMPARE_MODE_ZERO_SHARE CompareMode = 1
+)
+
+// Enum value maps for CompareMode.
+var (
+	CompareMode_name = map[int32]string{
+		0: "COMPARE_MODE_STANDARD",
+		1: "COMPARE_MODE_ZERO_SHARE",
+	}
+	CompareMode_value = map[string]int32{
+		"COMPARE_MODE_STANDARD":   0,
+		"COMPARE_MODE_ZERO_SHARE": 1,
+	}
+)
+
+func (x CompareMode) Enum() *CompareMode {
+	p := new(CompareMode)
+	*p = x
+	return p
+}
+
+func (x CompareMode) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (CompareMode) Descriptor() protoreflect.EnumDescriptor {
+	return file_probe_v1_framework_proto_enumTypes[3].Descriptor()
+}
+
+func (CompareMode) Type() protoreflect.EnumType {
+	return &file_probe_v1_framework_proto_enumTypes[3]
+}
+
+func (x CompareMode) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use CompareMode.Descriptor instead.
+func (CompareMode) EnumDescriptor() ([]byte, []int) {
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{3}
+}
+
+// InputGenerator mirrors sdk/framework.InputGenerator.
+type InputGenerator int32
+
+const (
+	InputGenerator_INPUT_GENERATOR_PROBE             InputGenerator = 0
+	InputGenerator_INPUT_GENERATOR_MSPROBE_MINDSPORE InputGenerator = 1
+)
+
+// Enum value maps for InputGenerator.
+var (
+	InputGenerator_name = map[int32]string{
+		0: "INPUT_GENERATOR_PROBE",
+		1: "INPUT_GENERATOR_MSPROBE_MINDSPORE",
+	}
+	InputGenerator_value = map[string]int32{
+		"INPUT_GENERATOR_PROBE":             0,
+		"INPUT_GENERATOR_MSPROBE_MINDSPORE": 1,
+	}
+)
+
+func (x InputGenerator) Enum() *InputGenerator {
+	p := new(InputGenerator)
+	*p = x
+	return p
+}
+
+func (x InputGenerator) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (InputGenerator) Descriptor() protoreflect.EnumDescriptor {
+	return file_probe_v1_framework_proto_enumTypes[4].Descriptor()
+}
+
+func (InputGenerator) Type() protoreflect.EnumType {
+	return &file_probe_v1_framework_proto_enumTypes[4]
+}
+
+func (x InputGenerator) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use InputGenerator.Descriptor instead.
+func (InputGenerator) EnumDescriptor() ([]byte, []int) {
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{4}
+}
+
 type FrameworkDescribeRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -451,12 +594,15 @@ func (x *NamedArg) GetArg() *Arg {
 }
 
 type PlanRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Api           string                 `protobuf:"bytes,1,opt,name=api,proto3" json:"api,omitempty"`
-	Args          []*Arg                 `protobuf:"bytes,2,rep,name=args,proto3" json:"args,omitempty"`
-	Kwargs        []*NamedArg            `protobuf:"bytes,3,rep,name=kwargs,proto3" json:"kwargs,omitempty"`
-	Outputs       []*Arg                 `protobuf:"bytes,4,rep,name=outputs,proto3" json:"outputs,omitempty"`
-	HasBackward   bool                   `protobuf:"varint,5,opt,name=has_backward,json=hasBackward,proto3" json:"has_backward,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Api         string                 `protobuf:"bytes,1,opt,name=api,proto3" json:"api,omitempty"`
+	Args        []*Arg                 `protobuf:"bytes,2,rep,name=args,proto3" json:"args,omitempty"`
+	Kwargs      []*NamedArg            `protobuf:"bytes,3,rep,name=kwargs,proto3" json:"kwargs,omitempty"`
+	Outputs     []*Arg                 `protobuf:"bytes,4,rep,name=outputs,proto3" json:"outputs,omitempty"`
+	HasBackward bool                   `protobuf:"varint,5,opt,name=has_backward,json=hasBackward,proto3" json:"has_backward,omitempty"`
+	// compat names the tool whose output the run reproduces ("msprobe"),
+	// empty for probe's own behaviour (minor 2).
+	Compat        string `protobuf:"bytes,6,opt,name=compat,proto3" json:"compat,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -526,11 +672,21 @@ func (x *PlanRequest) GetHasBackward() bool {
 	return false
 }
 
+func (x *PlanRequest) GetCompat() string {
+	if x != nil {
+		return x.Compat
+	}
+	return ""
+}
+
 type Binding struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Kind          BindingKind            `protobuf:"varint,1,opt,name=kind,proto3,enum=probe.v1.BindingKind" json:"kind,omitempty"`
-	Path          string                 `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
-	Scalar        *Scalar                `protobuf:"bytes,3,opt,name=scalar,proto3" json:"scalar,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Kind   BindingKind            `protobuf:"varint,1,opt,name=kind,proto3,enum=probe.v1.BindingKind" json:"kind,omitempty"`
+	Path   string                 `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	Scalar *Scalar                `protobuf:"bytes,3,opt,name=scalar,proto3" json:"scalar,omitempty"`
+	// requires_grad: the input takes a gradient in backward (minor 2).
+	RequiresGrad  bool      `protobuf:"varint,4,opt,name=requires_grad,json=requiresGrad,proto3" json:"requires_grad,omitempty"`
+	Synthetic     Synthetic `protobuf:"varint,5,opt,name=synthetic,proto3,enum=probe.v1.Synthetic" json:"synthetic,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -586,6 +742,205 @@ func (x *Binding) GetScalar() *Scalar {
 	return nil
 }
 
+func (x *Binding) GetRequiresGrad() bool {
+	if x != nil {
+		return x.RequiresGrad
+	}
+	return false
+}
+
+func (x *Binding) GetSynthetic() Synthetic {
+	if x != nil {
+		return x.Synthetic
+	}
+	return Synthetic_SYNTHETIC_NONE
+}
+
+// DTypeCast maps one dtype to another.
+type DTypeCast struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	From          DType                  `protobuf:"varint,1,opt,name=from,proto3,enum=probe.v1.DType" json:"from,omitempty"`
+	To            DType                  `protobuf:"varint,2,opt,name=to,proto3,enum=probe.v1.DType" json:"to,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DTypeCast) Reset() {
+	*x = DTypeCast{}
+	mi := &file_probe_v1_framework_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DTypeCast) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DTypeCast) ProtoMessage() {}
+
+func (x *DTypeCast) ProtoReflect() protoreflect.Message {
+	mi := &file_probe_v1_framework_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DTypeCast.ProtoReflect.Descriptor instead.
+func (*DTypeCast) Descriptor() ([]byte, []int) {
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *DTypeCast) GetFrom() DType {
+	if x != nil {
+		return x.From
+	}
+	return DType_DTYPE_INVALID
+}
+
+func (x *DTypeCast) GetTo() DType {
+	if x != nil {
+		return x.To
+	}
+	return DType_DTYPE_INVALID
+}
+
+// BenchPolicy says how the bench's request differs from the device's
+// (sdk/framework.BenchPolicy).
+type BenchPolicy struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Inputs        []*DTypeCast           `protobuf:"bytes,1,rep,name=inputs,proto3" json:"inputs,omitempty"`
+	Grads         []*DTypeCast           `protobuf:"bytes,2,rep,name=grads,proto3" json:"grads,omitempty"`
+	Attrs         map[string]*Attr       `protobuf:"bytes,3,rep,name=attrs,proto3" json:"attrs,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BenchPolicy) Reset() {
+	*x = BenchPolicy{}
+	mi := &file_probe_v1_framework_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BenchPolicy) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BenchPolicy) ProtoMessage() {}
+
+func (x *BenchPolicy) ProtoReflect() protoreflect.Message {
+	mi := &file_probe_v1_framework_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BenchPolicy.ProtoReflect.Descriptor instead.
+func (*BenchPolicy) Descriptor() ([]byte, []int) {
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *BenchPolicy) GetInputs() []*DTypeCast {
+	if x != nil {
+		return x.Inputs
+	}
+	return nil
+}
+
+func (x *BenchPolicy) GetGrads() []*DTypeCast {
+	if x != nil {
+		return x.Grads
+	}
+	return nil
+}
+
+func (x *BenchPolicy) GetAttrs() map[string]*Attr {
+	if x != nil {
+		return x.Attrs
+	}
+	return nil
+}
+
+// TensorRewrite changes a dumped tensor descriptor before its data is
+// loaded or generated (sdk/framework.TensorRewrite).
+type TensorRewrite struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Path          string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	Dtype         DType                  `protobuf:"varint,2,opt,name=dtype,proto3,enum=probe.v1.DType" json:"dtype,omitempty"`
+	HasMin        bool                   `protobuf:"varint,3,opt,name=has_min,json=hasMin,proto3" json:"has_min,omitempty"`
+	Min           float64                `protobuf:"fixed64,4,opt,name=min,proto3" json:"min,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TensorRewrite) Reset() {
+	*x = TensorRewrite{}
+	mi := &file_probe_v1_framework_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TensorRewrite) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TensorRewrite) ProtoMessage() {}
+
+func (x *TensorRewrite) ProtoReflect() protoreflect.Message {
+	mi := &file_probe_v1_framework_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TensorRewrite.ProtoReflect.Descriptor instead.
+func (*TensorRewrite) Descriptor() ([]byte, []int) {
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *TensorRewrite) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *TensorRewrite) GetDtype() DType {
+	if x != nil {
+		return x.Dtype
+	}
+	return DType_DTYPE_INVALID
+}
+
+func (x *TensorRewrite) GetHasMin() bool {
+	if x != nil {
+		return x.HasMin
+	}
+	return false
+}
+
+func (x *TensorRewrite) GetMin() float64 {
+	if x != nil {
+		return x.Min
+	}
+	return 0
+}
+
 type Plan struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	Op     string                 `protobuf:"bytes,1,opt,name=op,proto3" json:"op,omitempty"`
@@ -597,18 +952,27 @@ type Plan struct {
 	HasCompare      bool    `protobuf:"varint,5,opt,name=has_compare,json=hasCompare,proto3" json:"has_compare,omitempty"`
 	GradOutput      int64   `protobuf:"varint,6,opt,name=grad_output,json=gradOutput,proto3" json:"grad_output,omitempty"`
 	BackwardMessage string  `protobuf:"bytes,7,opt,name=backward_message,json=backwardMessage,proto3" json:"backward_message,omitempty"`
-	Hf32Inputs      bool    `protobuf:"varint,8,opt,name=hf32_inputs,json=hf32Inputs,proto3" json:"hf32_inputs,omitempty"`
 	// grad_outputs, when not empty, maps backward input i to op output
 	// grad_outputs[i] (one gradient per output, MindSpore's sens list);
 	// grad_output is then ignored.
-	GradOutputs   []int64 `protobuf:"varint,9,rep,packed,name=grad_outputs,json=gradOutputs,proto3" json:"grad_outputs,omitempty"`
+	GradOutputs []int64 `protobuf:"varint,9,rep,packed,name=grad_outputs,json=gradOutputs,proto3" json:"grad_outputs,omitempty"`
+	// The fields below are minor 2.
+	Precision *Precision `protobuf:"bytes,10,opt,name=precision,proto3" json:"precision,omitempty"`
+	// grad_rows: dumped tensor paths whose gradients are the backward rows.
+	GradRows []string `protobuf:"bytes,11,rep,name=grad_rows,json=gradRows,proto3" json:"grad_rows,omitempty"`
+	// bench unset: every floating tensor and dtype attribute raised to
+	// float64.
+	Bench         *BenchPolicy     `protobuf:"bytes,12,opt,name=bench,proto3" json:"bench,omitempty"`
+	CompareMode   CompareMode      `protobuf:"varint,13,opt,name=compare_mode,json=compareMode,proto3,enum=probe.v1.CompareMode" json:"compare_mode,omitempty"`
+	Generator     InputGenerator   `protobuf:"varint,14,opt,name=generator,proto3,enum=probe.v1.InputGenerator" json:"generator,omitempty"`
+	Rewrites      []*TensorRewrite `protobuf:"bytes,15,rep,name=rewrites,proto3" json:"rewrites,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Plan) Reset() {
 	*x = Plan{}
-	mi := &file_probe_v1_framework_proto_msgTypes[6]
+	mi := &file_probe_v1_framework_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -620,7 +984,7 @@ func (x *Plan) String() string {
 func (*Plan) ProtoMessage() {}
 
 func (x *Plan) ProtoReflect() protoreflect.Message {
-	mi := &file_probe_v1_framework_proto_msgTypes[6]
+	mi := &file_probe_v1_framework_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -633,7 +997,7 @@ func (x *Plan) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Plan.ProtoReflect.Descriptor instead.
 func (*Plan) Descriptor() ([]byte, []int) {
-	return file_probe_v1_framework_proto_rawDescGZIP(), []int{6}
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Plan) GetOp() string {
@@ -685,16 +1049,51 @@ func (x *Plan) GetBackwardMessage() string {
 	return ""
 }
 
-func (x *Plan) GetHf32Inputs() bool {
-	if x != nil {
-		return x.Hf32Inputs
-	}
-	return false
-}
-
 func (x *Plan) GetGradOutputs() []int64 {
 	if x != nil {
 		return x.GradOutputs
+	}
+	return nil
+}
+
+func (x *Plan) GetPrecision() *Precision {
+	if x != nil {
+		return x.Precision
+	}
+	return nil
+}
+
+func (x *Plan) GetGradRows() []string {
+	if x != nil {
+		return x.GradRows
+	}
+	return nil
+}
+
+func (x *Plan) GetBench() *BenchPolicy {
+	if x != nil {
+		return x.Bench
+	}
+	return nil
+}
+
+func (x *Plan) GetCompareMode() CompareMode {
+	if x != nil {
+		return x.CompareMode
+	}
+	return CompareMode_COMPARE_MODE_STANDARD
+}
+
+func (x *Plan) GetGenerator() InputGenerator {
+	if x != nil {
+		return x.Generator
+	}
+	return InputGenerator_INPUT_GENERATOR_PROBE
+}
+
+func (x *Plan) GetRewrites() []*TensorRewrite {
+	if x != nil {
+		return x.Rewrites
 	}
 	return nil
 }
@@ -710,7 +1109,7 @@ type PlanResponse struct {
 
 func (x *PlanResponse) Reset() {
 	*x = PlanResponse{}
-	mi := &file_probe_v1_framework_proto_msgTypes[7]
+	mi := &file_probe_v1_framework_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -722,7 +1121,7 @@ func (x *PlanResponse) String() string {
 func (*PlanResponse) ProtoMessage() {}
 
 func (x *PlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_probe_v1_framework_proto_msgTypes[7]
+	mi := &file_probe_v1_framework_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -735,7 +1134,7 @@ func (x *PlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResponse.ProtoReflect.Descriptor instead.
 func (*PlanResponse) Descriptor() ([]byte, []int) {
-	return file_probe_v1_framework_proto_rawDescGZIP(), []int{7}
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *PlanResponse) GetPlan() *Plan {
@@ -790,17 +1189,36 @@ const file_probe_v1_framework_proto_rawDesc = "" +
 	"\x05elems\x18\r \x03(\v2\r.probe.v1.ArgR\x05elems\"?\n" +
 	"\bNamedArg\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
-	"\x03arg\x18\x02 \x01(\v2\r.probe.v1.ArgR\x03arg\"\xba\x01\n" +
+	"\x03arg\x18\x02 \x01(\v2\r.probe.v1.ArgR\x03arg\"\xd2\x01\n" +
 	"\vPlanRequest\x12\x10\n" +
 	"\x03api\x18\x01 \x01(\tR\x03api\x12!\n" +
 	"\x04args\x18\x02 \x03(\v2\r.probe.v1.ArgR\x04args\x12*\n" +
 	"\x06kwargs\x18\x03 \x03(\v2\x12.probe.v1.NamedArgR\x06kwargs\x12'\n" +
 	"\aoutputs\x18\x04 \x03(\v2\r.probe.v1.ArgR\aoutputs\x12!\n" +
-	"\fhas_backward\x18\x05 \x01(\bR\vhasBackward\"r\n" +
+	"\fhas_backward\x18\x05 \x01(\bR\vhasBackward\x12\x16\n" +
+	"\x06compat\x18\x06 \x01(\tR\x06compat\"\xca\x01\n" +
 	"\aBinding\x12)\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x15.probe.v1.BindingKindR\x04kind\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12(\n" +
-	"\x06scalar\x18\x03 \x01(\v2\x10.probe.v1.ScalarR\x06scalar\"\x87\x03\n" +
+	"\x06scalar\x18\x03 \x01(\v2\x10.probe.v1.ScalarR\x06scalar\x12#\n" +
+	"\rrequires_grad\x18\x04 \x01(\bR\frequiresGrad\x121\n" +
+	"\tsynthetic\x18\x05 \x01(\x0e2\x13.probe.v1.SyntheticR\tsynthetic\"Q\n" +
+	"\tDTypeCast\x12#\n" +
+	"\x04from\x18\x01 \x01(\x0e2\x0f.probe.v1.DTypeR\x04from\x12\x1f\n" +
+	"\x02to\x18\x02 \x01(\x0e2\x0f.probe.v1.DTypeR\x02to\"\xe7\x01\n" +
+	"\vBenchPolicy\x12+\n" +
+	"\x06inputs\x18\x01 \x03(\v2\x13.probe.v1.DTypeCastR\x06inputs\x12)\n" +
+	"\x05grads\x18\x02 \x03(\v2\x13.probe.v1.DTypeCastR\x05grads\x126\n" +
+	"\x05attrs\x18\x03 \x03(\v2 .probe.v1.BenchPolicy.AttrsEntryR\x05attrs\x1aH\n" +
+	"\n" +
+	"AttrsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12$\n" +
+	"\x05value\x18\x02 \x01(\v2\x0e.probe.v1.AttrR\x05value:\x028\x01\"u\n" +
+	"\rTensorRewrite\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12%\n" +
+	"\x05dtype\x18\x02 \x01(\x0e2\x0f.probe.v1.DTypeR\x05dtype\x12\x17\n" +
+	"\ahas_min\x18\x03 \x01(\bR\x06hasMin\x12\x10\n" +
+	"\x03min\x18\x04 \x01(\x01R\x03min\"\x9d\x05\n" +
 	"\x04Plan\x12\x0e\n" +
 	"\x02op\x18\x01 \x01(\tR\x02op\x12/\n" +
 	"\x05attrs\x18\x02 \x03(\v2\x19.probe.v1.Plan.AttrsEntryR\x05attrs\x12)\n" +
@@ -810,14 +1228,19 @@ const file_probe_v1_framework_proto_rawDesc = "" +
 	"hasCompare\x12\x1f\n" +
 	"\vgrad_output\x18\x06 \x01(\x03R\n" +
 	"gradOutput\x12)\n" +
-	"\x10backward_message\x18\a \x01(\tR\x0fbackwardMessage\x12\x1f\n" +
-	"\vhf32_inputs\x18\b \x01(\bR\n" +
-	"hf32Inputs\x12!\n" +
-	"\fgrad_outputs\x18\t \x03(\x03R\vgradOutputs\x1aH\n" +
+	"\x10backward_message\x18\a \x01(\tR\x0fbackwardMessage\x12!\n" +
+	"\fgrad_outputs\x18\t \x03(\x03R\vgradOutputs\x121\n" +
+	"\tprecision\x18\n" +
+	" \x01(\v2\x13.probe.v1.PrecisionR\tprecision\x12\x1b\n" +
+	"\tgrad_rows\x18\v \x03(\tR\bgradRows\x12+\n" +
+	"\x05bench\x18\f \x01(\v2\x15.probe.v1.BenchPolicyR\x05bench\x128\n" +
+	"\fcompare_mode\x18\r \x01(\x0e2\x15.probe.v1.CompareModeR\vcompareMode\x126\n" +
+	"\tgenerator\x18\x0e \x01(\x0e2\x18.probe.v1.InputGeneratorR\tgenerator\x123\n" +
+	"\brewrites\x18\x0f \x03(\v2\x17.probe.v1.TensorRewriteR\brewrites\x1aH\n" +
 	"\n" +
 	"AttrsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12$\n" +
-	"\x05value\x18\x02 \x01(\v2\x0e.probe.v1.AttrR\x05value:\x028\x01\"m\n" +
+	"\x05value\x18\x02 \x01(\v2\x0e.probe.v1.AttrR\x05value:\x028\x01J\x04\b\b\x10\tR\vhf32_inputs\"m\n" +
 	"\fPlanResponse\x12\"\n" +
 	"\x04plan\x18\x01 \x01(\v2\x0e.probe.v1.PlanR\x04plan\x12\x12\n" +
 	"\x04skip\x18\x02 \x01(\tR\x04skip\x12%\n" +
@@ -840,10 +1263,19 @@ const file_probe_v1_framework_proto_rawDesc = "" +
 	"\vBindingKind\x12\x15\n" +
 	"\x11BINDING_KIND_NONE\x10\x00\x12\x17\n" +
 	"\x13BINDING_KIND_TENSOR\x10\x01\x12\x17\n" +
-	"\x13BINDING_KIND_SCALAR\x10\x022\x97\x01\n" +
+	"\x13BINDING_KIND_SCALAR\x10\x02*:\n" +
+	"\tSynthetic\x12\x12\n" +
+	"\x0eSYNTHETIC_NONE\x10\x00\x12\x19\n" +
+	"\x15SYNTHETIC_CAUSAL_MASK\x10\x01*E\n" +
+	"\vCompareMode\x12\x19\n" +
+	"\x15COMPARE_MODE_STANDARD\x10\x00\x12\x1b\n" +
+	"\x17COMPARE_MODE_ZERO_SHARE\x10\x01*R\n" +
+	"\x0eInputGenerator\x12\x19\n" +
+	"\x15INPUT_GENERATOR_PROBE\x10\x00\x12%\n" +
+	"!INPUT_GENERATOR_MSPROBE_MINDSPORE\x10\x012\x97\x01\n" +
 	"\tFramework\x12S\n" +
 	"\bDescribe\x12\".probe.v1.FrameworkDescribeRequest\x1a#.probe.v1.FrameworkDescribeResponse\x125\n" +
-	"\x04Plan\x12\x15.probe.v1.PlanRequest\x1a\x16.probe.v1.PlanResponseB<Z:github.com/probe-dev/probe/sdk/internal/pb/probev1;probev1b\x06proto3"
+	"\x04Plan\x12\x15.probe.v1.PlanRequest\x1a\x16.probe.v1.PlanResponseB8Z6github.com/probe-dev/probe/internal/pb/probev1;probev1b\x06proto3"
 
 var (
 	file_probe_v1_framework_proto_rawDescOnce sync.Once
@@ -857,52 +1289,73 @@ func file_probe_v1_framework_proto_rawDescGZIP() []byte {
 	return file_probe_v1_framework_proto_rawDescData
 }
 
-var file_probe_v1_framework_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_probe_v1_framework_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_probe_v1_framework_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_probe_v1_framework_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
 var file_probe_v1_framework_proto_goTypes = []any{
 	(ArgKind)(0),                      // 0: probe.v1.ArgKind
 	(BindingKind)(0),                  // 1: probe.v1.BindingKind
-	(*FrameworkDescribeRequest)(nil),  // 2: probe.v1.FrameworkDescribeRequest
-	(*FrameworkDescribeResponse)(nil), // 3: probe.v1.FrameworkDescribeResponse
-	(*Arg)(nil),                       // 4: probe.v1.Arg
-	(*NamedArg)(nil),                  // 5: probe.v1.NamedArg
-	(*PlanRequest)(nil),               // 6: probe.v1.PlanRequest
-	(*Binding)(nil),                   // 7: probe.v1.Binding
-	(*Plan)(nil),                      // 8: probe.v1.Plan
-	(*PlanResponse)(nil),              // 9: probe.v1.PlanResponse
-	nil,                               // 10: probe.v1.Plan.AttrsEntry
-	(*PluginInfo)(nil),                // 11: probe.v1.PluginInfo
-	(*Error)(nil),                     // 12: probe.v1.Error
-	(DType)(0),                        // 13: probe.v1.DType
-	(*Scalar)(nil),                    // 14: probe.v1.Scalar
-	(*Attr)(nil),                      // 15: probe.v1.Attr
+	(Synthetic)(0),                    // 2: probe.v1.Synthetic
+	(CompareMode)(0),                  // 3: probe.v1.CompareMode
+	(InputGenerator)(0),               // 4: probe.v1.InputGenerator
+	(*FrameworkDescribeRequest)(nil),  // 5: probe.v1.FrameworkDescribeRequest
+	(*FrameworkDescribeResponse)(nil), // 6: probe.v1.FrameworkDescribeResponse
+	(*Arg)(nil),                       // 7: probe.v1.Arg
+	(*NamedArg)(nil),                  // 8: probe.v1.NamedArg
+	(*PlanRequest)(nil),               // 9: probe.v1.PlanRequest
+	(*Binding)(nil),                   // 10: probe.v1.Binding
+	(*DTypeCast)(nil),                 // 11: probe.v1.DTypeCast
+	(*BenchPolicy)(nil),               // 12: probe.v1.BenchPolicy
+	(*TensorRewrite)(nil),             // 13: probe.v1.TensorRewrite
+	(*Plan)(nil),                      // 14: probe.v1.Plan
+	(*PlanResponse)(nil),              // 15: probe.v1.PlanResponse
+	nil,                               // 16: probe.v1.BenchPolicy.AttrsEntry
+	nil,                               // 17: probe.v1.Plan.AttrsEntry
+	(*PluginInfo)(nil),                // 18: probe.v1.PluginInfo
+	(*Error)(nil),                     // 19: probe.v1.Error
+	(DType)(0),                        // 20: probe.v1.DType
+	(*Scalar)(nil),                    // 21: probe.v1.Scalar
+	(*Precision)(nil),                 // 22: probe.v1.Precision
+	(*Attr)(nil),                      // 23: probe.v1.Attr
 }
 var file_probe_v1_framework_proto_depIdxs = []int32{
-	11, // 0: probe.v1.FrameworkDescribeResponse.plugin:type_name -> probe.v1.PluginInfo
-	12, // 1: probe.v1.FrameworkDescribeResponse.error:type_name -> probe.v1.Error
+	18, // 0: probe.v1.FrameworkDescribeResponse.plugin:type_name -> probe.v1.PluginInfo
+	19, // 1: probe.v1.FrameworkDescribeResponse.error:type_name -> probe.v1.Error
 	0,  // 2: probe.v1.Arg.kind:type_name -> probe.v1.ArgKind
-	13, // 3: probe.v1.Arg.dtype:type_name -> probe.v1.DType
-	4,  // 4: probe.v1.Arg.elems:type_name -> probe.v1.Arg
-	4,  // 5: probe.v1.NamedArg.arg:type_name -> probe.v1.Arg
-	4,  // 6: probe.v1.PlanRequest.args:type_name -> probe.v1.Arg
-	5,  // 7: probe.v1.PlanRequest.kwargs:type_name -> probe.v1.NamedArg
-	4,  // 8: probe.v1.PlanRequest.outputs:type_name -> probe.v1.Arg
+	20, // 3: probe.v1.Arg.dtype:type_name -> probe.v1.DType
+	7,  // 4: probe.v1.Arg.elems:type_name -> probe.v1.Arg
+	7,  // 5: probe.v1.NamedArg.arg:type_name -> probe.v1.Arg
+	7,  // 6: probe.v1.PlanRequest.args:type_name -> probe.v1.Arg
+	8,  // 7: probe.v1.PlanRequest.kwargs:type_name -> probe.v1.NamedArg
+	7,  // 8: probe.v1.PlanRequest.outputs:type_name -> probe.v1.Arg
 	1,  // 9: probe.v1.Binding.kind:type_name -> probe.v1.BindingKind
-	14, // 10: probe.v1.Binding.scalar:type_name -> probe.v1.Scalar
-	10, // 11: probe.v1.Plan.attrs:type_name -> probe.v1.Plan.AttrsEntry
-	7,  // 12: probe.v1.Plan.inputs:type_name -> probe.v1.Binding
-	8,  // 13: probe.v1.PlanResponse.plan:type_name -> probe.v1.Plan
-	12, // 14: probe.v1.PlanResponse.error:type_name -> probe.v1.Error
-	15, // 15: probe.v1.Plan.AttrsEntry.value:type_name -> probe.v1.Attr
-	2,  // 16: probe.v1.Framework.Describe:input_type -> probe.v1.FrameworkDescribeRequest
-	6,  // 17: probe.v1.Framework.Plan:input_type -> probe.v1.PlanRequest
-	3,  // 18: probe.v1.Framework.Describe:output_type -> probe.v1.FrameworkDescribeResponse
-	9,  // 19: probe.v1.Framework.Plan:output_type -> probe.v1.PlanResponse
-	18, // [18:20] is the sub-list for method output_type
-	16, // [16:18] is the sub-list for method input_type
-	16, // [16:16] is the sub-list for extension type_name
-	16, // [16:16] is the sub-list for extension extendee
-	0,  // [0:16] is the sub-list for field type_name
+	21, // 10: probe.v1.Binding.scalar:type_name -> probe.v1.Scalar
+	2,  // 11: probe.v1.Binding.synthetic:type_name -> probe.v1.Synthetic
+	20, // 12: probe.v1.DTypeCast.from:type_name -> probe.v1.DType
+	20, // 13: probe.v1.DTypeCast.to:type_name -> probe.v1.DType
+	11, // 14: probe.v1.BenchPolicy.inputs:type_name -> probe.v1.DTypeCast
+	11, // 15: probe.v1.BenchPolicy.grads:type_name -> probe.v1.DTypeCast
+	16, // 16: probe.v1.BenchPolicy.attrs:type_name -> probe.v1.BenchPolicy.AttrsEntry
+	20, // 17: probe.v1.TensorRewrite.dtype:type_name -> probe.v1.DType
+	17, // 18: probe.v1.Plan.attrs:type_name -> probe.v1.Plan.AttrsEntry
+	10, // 19: probe.v1.Plan.inputs:type_name -> probe.v1.Binding
+	22, // 20: probe.v1.Plan.precision:type_name -> probe.v1.Precision
+	12, // 21: probe.v1.Plan.bench:type_name -> probe.v1.BenchPolicy
+	3,  // 22: probe.v1.Plan.compare_mode:type_name -> probe.v1.CompareMode
+	4,  // 23: probe.v1.Plan.generator:type_name -> probe.v1.InputGenerator
+	13, // 24: probe.v1.Plan.rewrites:type_name -> probe.v1.TensorRewrite
+	14, // 25: probe.v1.PlanResponse.plan:type_name -> probe.v1.Plan
+	19, // 26: probe.v1.PlanResponse.error:type_name -> probe.v1.Error
+	23, // 27: probe.v1.BenchPolicy.AttrsEntry.value:type_name -> probe.v1.Attr
+	23, // 28: probe.v1.Plan.AttrsEntry.value:type_name -> probe.v1.Attr
+	5,  // 29: probe.v1.Framework.Describe:input_type -> probe.v1.FrameworkDescribeRequest
+	9,  // 30: probe.v1.Framework.Plan:input_type -> probe.v1.PlanRequest
+	6,  // 31: probe.v1.Framework.Describe:output_type -> probe.v1.FrameworkDescribeResponse
+	15, // 32: probe.v1.Framework.Plan:output_type -> probe.v1.PlanResponse
+	31, // [31:33] is the sub-list for method output_type
+	29, // [29:31] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_probe_v1_framework_proto_init() }
@@ -918,8 +1371,8 @@ func file_probe_v1_framework_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_probe_v1_framework_proto_rawDesc), len(file_probe_v1_framework_proto_rawDesc)),
-			NumEnums:      2,
-			NumMessages:   9,
+			NumEnums:      5,
+			NumMessages:   13,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
