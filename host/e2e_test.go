@@ -22,6 +22,7 @@ import (
 
 	"github.com/probe-dev/probe/host/internal/report"
 	"github.com/probe-dev/probe/host/internal/tensorload"
+	"github.com/probe-dev/probe/internal/fixtures"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
@@ -181,10 +182,7 @@ func forwardKeys(t *testing.T, path string) int {
 // per dumped forward API and msprobe's exact details header; with no defect
 // planted, no API is error or Warning.
 func TestUnitTestFixtures(t *testing.T) {
-	dumps, _ := filepath.Glob(filepath.Join(repo, "../shared/fixtures/msprobe-unit-tests/*.json"))
-	if len(dumps) == 0 {
-		t.Skip("../shared/fixtures is not present")
-	}
+	dumps := fixtures.Glob(t, "msprobe-unit-tests/*.json")
 	// The fused-attention calls of two of these dumps (12 heads of
 	// 4096x4096, bf16, forward and backward) take ~40 s per dump with the
 	// CPU plugin's AVX2/FMA dgemm, minutes without it. Where that would be
@@ -246,6 +244,14 @@ func TestPlantedDefect(t *testing.T) {
 	probeRun(t, "run", "--api-info", fp16Dump, "-o", bad, "--quiet", "--device-option", "defect=gelu:ulp=64")
 	cres, cdet, _ := statuses(t, clean)
 	bres, bdet, _ := statuses(t, bad)
+	// The test must not pass without checking: the defective API and its
+	// rows are there, and nothing else went missing.
+	if _, ok := bres["Functional.gelu.0"]; !ok || len(bres) != len(cres) || len(bres) < 9 {
+		t.Fatalf("result rows: %d with the defect, %d without (gelu present: %v)", len(bres), len(cres), ok)
+	}
+	if len(bdet) != len(cdet) || bdet["Functional.gelu.0.forward.output.0"] == "" {
+		t.Fatalf("details rows: %d with the defect, %d without", len(bdet), len(cdet))
+	}
 	for name, st := range cres {
 		if st[0] != "pass" || (st[1] != "pass" && st[1] != " ") {
 			t.Errorf("no defect: %s is %v", name, st)
@@ -619,15 +625,12 @@ func TestConvnetTensorColumnsMatchMsprobe(t *testing.T) {
 // rounding, MaxAbsErr 0.0). The tensor dump reads 2_3_input.npy from the
 // working directory (its dump_data_dir is "").
 func TestMindSporeUnitTestRuns(t *testing.T) {
-	fixtures := filepath.Join(repo, "../shared/fixtures/msprobe-unit-tests")
-	if _, err := os.Stat(fixtures); err != nil {
-		t.Skip("../shared/fixtures is not present")
-	}
+	unitTests := fixtures.Path(t, "msprobe-unit-tests")
 	for _, name := range []string{"mindspore_ut_files_api_info_statistics.json", "mindspore_ut_files_api_info_tensor.json"} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			for _, cp := range [][2]string{{name, "dump.json"}, {"mindspore_ut_files_2_3_input.npy", "2_3_input.npy"}} {
-				data, err := os.ReadFile(filepath.Join(fixtures, cp[0]))
+				data, err := os.ReadFile(filepath.Join(unitTests, cp[0]))
 				if err != nil {
 					t.Fatal(err)
 				}

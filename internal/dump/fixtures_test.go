@@ -7,28 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/probe-dev/probe/internal/fixtures"
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
-// fixtures returns the shared msprobe fixture directory (../shared/fixtures
-// from the repository root, or $PROBE_FIXTURES), skipping the test when it
-// is absent.
-func fixtures(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("PROBE_FIXTURES")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "..", "shared", "fixtures")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "msprobe-unit-tests")); err != nil {
-		t.Skipf("msprobe fixtures not found at %s (set PROBE_FIXTURES)", dir)
-	}
-	return dir
-}
+// fixturesDir is the shared msprobe fixture directory; the test skips
+// when it is absent.
+func fixturesDir(t testing.TB) string { return fixtures.Require(t) }
 
 func load(t *testing.T, rel, fw string) *Dump {
 	t.Helper()
-	d, err := Load(filepath.Join(fixtures(t), rel), fw)
+	d, err := Load(filepath.Join(fixturesDir(t), rel), fw)
 	if err != nil {
 		t.Fatalf("Load(%s): %v", rel, err)
 	}
@@ -188,7 +178,7 @@ func TestConvnetDumps(t *testing.T) {
 			}
 			wantDir := ""
 			if mode == "tensor" {
-				real, _ := filepath.EvalSymlinks(filepath.Join(fixtures(t), filepath.Dir(rel)))
+				real, _ := filepath.EvalSymlinks(filepath.Join(fixturesDir(t), filepath.Dir(rel)))
 				real, _ = filepath.Abs(real)
 				wantDir = filepath.Join(real, "dump_tensor_data")
 			}

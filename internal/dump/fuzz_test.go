@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/probe-dev/probe/internal/fixtures"
 	"github.com/probe-dev/probe/sdk/framework"
 )
 
@@ -28,10 +29,7 @@ func FuzzLoad(f *testing.F) {
 	for _, s := range seeds {
 		f.Add([]byte(s))
 	}
-	dir := os.Getenv("PROBE_FIXTURES")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "..", "shared", "fixtures")
-	}
+	dir, _ := fixtures.Dir()
 	files, _ := filepath.Glob(filepath.Join(dir, "msprobe-unit-tests", "*.json"))
 	more, _ := filepath.Glob(filepath.Join(dir, "msprobe-cpu-convnet", "dumps", "*", "step0", "rank", "dump.json"))
 	for _, p := range append(files, more...) {
@@ -87,7 +85,7 @@ func checkIndex(t *testing.T, tensors map[string]*TensorDesc, lists ...[]framewo
 }
 
 func BenchmarkParse(b *testing.B) {
-	dir := fixtures(b)
+	dir := fixtures.Require(b)
 	data, err := os.ReadFile(filepath.Join(dir, "msprobe-cpu-convnet", "dumps", "convnet_tensor", "step0", "rank", "dump.json"))
 	if err != nil {
 		b.Fatal(err)

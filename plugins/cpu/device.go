@@ -183,7 +183,9 @@ func (d *cpuDevice) Execute(ctx context.Context, req *device.ExecRequest) (res *
 		return nil, err
 	}
 	opts := d.options()
-	opts.Fault.trigger(req.API)
+	if err := opts.Fault.trigger(req); err != nil {
+		return nil, err
+	}
 	res, err = execute(opts, req)
 	if err != nil {
 		var unsup *device.ErrUnsupported

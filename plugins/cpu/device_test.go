@@ -33,6 +33,10 @@ func execErr(t *testing.T, req *device.ExecRequest, want string) {
 	if !strings.Contains(err.Error(), want) {
 		t.Errorf("%s: error %q does not contain %q", req.Op, err, want)
 	}
+	// Everything the CPU plugin refuses, PyTorch would refuse too.
+	if k := device.KindOf(err); k != device.InvalidArgument {
+		t.Errorf("%s: error %q is of kind %v, want invalid argument", req.Op, err, k)
+	}
 }
 
 func TestDescribe(t *testing.T) {
@@ -109,12 +113,12 @@ func TestExecuteValidation(t *testing.T) {
 	}
 	execErr(t, &device.ExecRequest{Op: "add", Inputs: []ops.Value{ops.T(x)}}, "missing input other")
 	execErr(t, &device.ExecRequest{Op: "add", Inputs: []ops.Value{ops.T(x), ops.T(x), ops.T(x)}}, "takes 2 inputs")
-	execErr(t, &device.ExecRequest{Op: "sum", Inputs: []ops.Value{ops.F(1)}}, "input self must be a tensor, not a scalar")
+	execErr(t, &device.ExecRequest{Op: "sum", Inputs: []ops.Value{ops.F(1)}}, "input self must be a tensor, not a number")
 	execErr(t, &device.ExecRequest{Op: "add", Inputs: []ops.Value{ops.T(x), ops.None}}, "input other must be a tensor, not None")
 	execErr(t, &device.ExecRequest{Op: "cat", Inputs: []ops.Value{ops.T(x), ops.F(2)}}, "tensors[1] must be a tensor")
 	execErr(t, &device.ExecRequest{Op: "cat"}, "needs at least one tensor")
 	execErr(t, &device.ExecRequest{Op: "cumsum", Inputs: []ops.Value{ops.T(x)}}, "missing required attribute dim")
-	execErr(t, &device.ExecRequest{Op: "sum", Inputs: []ops.Value{ops.T(x)}, Attrs: ops.Attrs{"axis": ops.IntAttr(0)}}, `unknown attribute "axis"`)
+	execErr(t, &device.ExecRequest{Op: "sum", Inputs: []ops.Value{ops.T(x)}, Attrs: ops.Attrs{"axis": ops.IntAttr(0)}}, `has no attribute "axis"`)
 	execErr(t, &device.ExecRequest{Op: "sum", Inputs: []ops.Value{ops.T(x)}, Attrs: ops.Attrs{"keepdim": ops.StringAttr("yes")}}, "attribute keepdim has kind string")
 	execErr(t, &device.ExecRequest{Op: "sum", Inputs: []ops.Value{ops.T(&tensor.Tensor{DType: tensor.Float64, Shape: []int{3}, Data: make([]byte, 8)})}}, "input self")
 	execErr(t, &device.ExecRequest{Op: "add", Inputs: []ops.Value{ops.T(x), ops.T(x)}, RequiresGrad: []bool{true}}, "requires_grad")

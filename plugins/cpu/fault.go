@@ -5,34 +5,48 @@ import (
 	"os"
 	"strings"
 	"syscall"
+
+	"github.com/probe-dev/probe/sdk/device"
 )
 
 var knownOptions = map[string]bool{"mode": true, "defect": true, "defects": true, "fault": true}
 
-// Fault makes the plugin process fail on one API, to test that the host
-// survives a crashing or hanging kernel: "crash:<API full name>" kills the
-// process with SIGKILL in the middle of the call, "hang:<API full name>"
-// blocks the call forever.
+// Fault makes the plugin fail on one API, to test how the host reports a
+// bad device: "crash:<API full name>" kills the process with SIGKILL in the
+// middle of the call, "hang:<API full name>" blocks the call forever,
+// "fail:<API>" returns a device failure (as a kernel or driver error would)
+// and "unsupported:<API>" says the op is not supported at the call's dtype
+// although Describe declared it.
 type Fault struct {
-	Kind string // "crash" or "hang"
+	Kind string // "crash", "hang", "fail" or "unsupported"
 	API  string
 }
 
-// ParseFault reads "crash:Functional.relu.0" or "hang:Functional.relu.0".
+// ParseFault reads "crash:Functional.relu.0", "hang:…", "fail:…" or
+// "unsupported:…".
 func ParseFault(s string) (*Fault, error) {
 	kind, api, ok := strings.Cut(s, ":")
-	if !ok || api == "" || (kind != "crash" && kind != "hang") {
-		return nil, fmt.Errorf("cpu: fault %q: want crash:<API> or hang:<API>", s)
+	switch {
+	case !ok || api == "":
+	case kind == "crash", kind == "hang", kind == "fail", kind == "unsupported":
+		return &Fault{Kind: kind, API: api}, nil
 	}
-	return &Fault{Kind: kind, API: api}, nil
+	return nil, fmt.Errorf("cpu: fault %q: want crash:<API>, hang:<API>, fail:<API> or unsupported:<API>", s)
 }
 
-// trigger acts on the fault when api matches; it never returns then.
-func (f *Fault) trigger(api string) {
-	if f == nil || api != f.API {
-		return
+// trigger acts on the fault when the request is for its API: it never
+// returns for crash and hang, and returns the error of fail and
+// unsupported.
+func (f *Fault) trigger(req *device.ExecRequest) error {
+	if f == nil || req.API != f.API {
+		return nil
 	}
-	if f.Kind == "crash" {
+	switch f.Kind {
+	case "fail":
+		return fmt.Errorf("%s: planted device failure (fault=fail:%s)", req.Op, f.API)
+	case "unsupported":
+		return &device.ErrUnsupported{Op: req.Op, DType: device.CallDType(req.Inputs), Reason: "planted (fault=unsupported:" + f.API + ")"}
+	case "crash":
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 	}
 	select {} // hang

@@ -7,11 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// sharedFixtures is /work/shared/fixtures seen from this package
-// (../shared/fixtures from the repository root, as in CI).
-var sharedFixtures = filepath.Join("..", "..", "..", "..", "shared", "fixtures")
+	"github.com/probe-dev/probe/internal/fixtures"
+)
 
 // msprobeCSVs lists the run_ut and api_precision_compare CSVs written by
 // msprobe: the shared fixtures (when present) and the copies in testdata.
@@ -21,7 +19,8 @@ func msprobeCSVs(t *testing.T) []string {
 	if len(files) == 0 {
 		t.Fatal("no CSV in testdata")
 	}
-	if _, err := os.Stat(sharedFixtures); err != nil {
+	sharedFixtures, ok := fixtures.Dir()
+	if !ok {
 		t.Logf("%s absent: only testdata's CSVs are checked", sharedFixtures)
 		return files
 	}

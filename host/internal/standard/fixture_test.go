@@ -9,23 +9,24 @@ import (
 	"testing"
 
 	"github.com/probe-dev/probe/host/internal/tensorload"
+	"github.com/probe-dev/probe/internal/fixtures"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 // msprobe's run_ut output on the conv net's tensor dump (fp32 device; bench
 // float64, float32 for conv2d), and the dump itself.
 var (
-	fixtureDetails = "../../../../shared/fixtures/msprobe-cpu-convnet/run_ut/convnet_tensor/accuracy_checking_details_20261130085813.csv"
-	fixtureTensors = "../../../../shared/fixtures/msprobe-cpu-convnet/dumps/convnet_tensor/step0/rank/dump_tensor_data"
+	fixtureDetails = "msprobe-cpu-convnet/run_ut/convnet_tensor/accuracy_checking_details_20261130085813.csv"
+	fixtureTensors = "msprobe-cpu-convnet/dumps/convnet_tensor/step0/rank/dump_tensor_data"
 )
 
 // fixtureRows reads the details CSV: row name → its 22 cells after the
 // name (dtypes, shape, 17 metrics, status, message).
 func fixtureRows(t *testing.T) (names []string, rows map[string][]string) {
 	t.Helper()
-	f, err := os.Open(fixtureDetails)
+	f, err := os.Open(fixtures.Path(t, fixtureDetails))
 	if err != nil {
-		t.Skipf("fixture not available: %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()
@@ -112,9 +113,9 @@ func TestFixtureColumnSets(t *testing.T) {
 
 func loadPT(t *testing.T, name string) *tensor.Tensor {
 	t.Helper()
-	x, err := tensorload.Load(fixtureTensors, name, tensor.Invalid)
+	x, err := tensorload.Load(fixtures.Path(t, fixtureTensors), name, tensor.Invalid)
 	if err != nil {
-		t.Skipf("fixture tensor: %v", err)
+		t.Fatalf("fixture tensor: %v", err)
 	}
 	return x
 }

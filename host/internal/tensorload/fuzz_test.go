@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/probe-dev/probe/internal/fixtures"
 )
 
 func addSeeds(f *testing.F, patterns ...string) {
@@ -22,10 +24,8 @@ func addSeeds(f *testing.F, patterns ...string) {
 }
 
 func fixtureDir() string {
-	if d := os.Getenv("PROBE_FIXTURES"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "..", "shared", "fixtures")
+	dir, _ := fixtures.Dir()
+	return dir
 }
 
 // checkDecoded fails on a recovered panic and on inconsistent tensors.

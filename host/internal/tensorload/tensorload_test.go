@@ -15,20 +15,11 @@ import (
 	"testing"
 
 	"github.com/probe-dev/probe/internal/dump"
+	"github.com/probe-dev/probe/internal/fixtures"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
-func fixtures(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("PROBE_FIXTURES")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "..", "shared", "fixtures")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "msprobe-unit-tests")); err != nil {
-		t.Skipf("msprobe fixtures not found at %s (set PROBE_FIXTURES)", dir)
-	}
-	return dir
-}
+func fixturesDir(t testing.TB) string { return fixtures.Require(t) }
 
 // expected is testdata/expected.json, written by testdata/gen.py with
 // PyTorch 1.13 and NumPy.
@@ -101,7 +92,7 @@ func TestGeneratedFiles(t *testing.T) {
 // Max/Min statistics msprobe computed on the live tensor.
 func TestConvnetTensorDump(t *testing.T) {
 	rel := filepath.Join("msprobe-cpu-convnet", "dumps", "convnet_tensor", "step0", "rank")
-	d, err := dump.Load(filepath.Join(fixtures(t), rel, "dump.json"), dump.PyTorch)
+	d, err := dump.Load(filepath.Join(fixturesDir(t), rel, "dump.json"), dump.PyTorch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +144,7 @@ func TestConvnetTensorDump(t *testing.T) {
 }
 
 func TestMindSporeNPYFixture(t *testing.T) {
-	root := filepath.Join(fixtures(t), "msprobe-unit-tests")
+	root := filepath.Join(fixturesDir(t), "msprobe-unit-tests")
 	got, err := Load(root, "mindspore_ut_files_2_3_input.npy", tensor.Invalid)
 	if err != nil {
 		t.Fatal(err)
