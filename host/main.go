@@ -24,7 +24,7 @@ const usage = `probe — find the framework APIs that compute imprecisely on a d
 Usage:
   probe run --framework pytorch|mindspore --api-info dump.json [-o OUT] [flags]
   probe compare --npu NPU_details.csv --gpu GPU_details.csv [-o OUT] [--compat msprobe]
-  probe plugins [--config probe.toml]
+  probe plugins [--config probe.toml] [--ops]
   probe version
 
 msprobe spellings work too:  probe -f pytorch run_ut -api_info dump.json -o OUT

@@ -2,11 +2,14 @@ package host
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -22,7 +25,9 @@ import (
 	"github.com/probe-dev/probe/plugins/pytorch"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/plugin"
+	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 const protocolVersion = plugin.ProtocolVersion
@@ -192,68 +197,90 @@ func (ps *pluginSet) deviceOpener(name string, extra map[string]string) run.Open
 func isPluginCrash(err error) bool { return pluginhost.IsCrash(err) }
 
 // pluginsCommand starts every plugin of probe.toml, asks it to describe
-// itself and prints the answers.
+// itself and prints the answers; with --ops, the support matrix: for every
+// canonical op, which framework plugins plan it and at which dtypes (with
+// or without backward) each device plugin runs it.
 func pluginsCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	cfgPath := ""
-	if len(args) == 2 && (args[0] == "--config" || args[0] == "-config") {
-		cfgPath = args[1]
-	} else if len(args) != 0 {
-		return fmt.Errorf("%w: probe plugins [--config probe.toml]", errUsage)
+	fs := flag.NewFlagSet("plugins", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgPath := fs.String("config", "", "probe.toml (default: ./probe.toml when it exists, else built-in defaults)")
+	opsTable := fs.Bool("ops", false, "print the support matrix: canonical op × plugin (dtypes, backward)")
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return err
+		}
+		return fmt.Errorf("%w: probe plugins [--config probe.toml] [--ops]: %v", errUsage, err)
 	}
-	cfg, err := loadConfig(cfgPath)
+	if fs.NArg() != 0 {
+		return fmt.Errorf("%w: probe plugins [--config probe.toml] [--ops]: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	cfg, err := loadConfig(*cfgPath)
 	if err != nil {
 		return err
 	}
 	ps := newPluginSet(cfg, stderr)
 	defer ps.closeAll()
+	var frameworks []namedFramework
+	var devices []namedDevice
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "KIND\tNAME\tPLUGIN\tVERSION\tSDK\tPROTOCOL\tOPS\tDTYPES\tSOURCE")
+	if !*opsTable {
+		fmt.Fprintln(tw, "KIND\tNAME\tPLUGIN\tVERSION\tSDK\tPROTOCOL\tOPS\tDTYPES\tSOURCE")
+	}
 	failed := 0
 	for _, kind := range []string{"framework", "device"} {
 		table := cfg.Plugins.Framework
 		if kind == "device" {
 			table = cfg.Plugins.Device
 		}
-		names := make([]string, 0, len(table))
-		for n := range table {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, name := range names {
+		for _, name := range slices.Sorted(maps.Keys(table)) {
 			p := table[name]
 			src := "builtin " + p.Builtin
 			if p.Command != "" {
 				src = p.Command
 			}
+			fail := func(format string, a ...any) {
+				failed++
+				msg := fmt.Sprintf(format, a...)
+				if *opsTable {
+					fmt.Fprintf(stderr, "probe: plugin %s %s: %s\n", kind, name, msg)
+					return
+				}
+				fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\t-\t%s (error: %s)\n", kind, name, src, msg)
+			}
 			pl, err := ps.start(ctx, kind, name, p)
 			if err != nil {
-				fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\t-\t%s (error: %v)\n", kind, name, src, err)
-				failed++
+				fail("%v", err)
 				continue
 			}
 			if kind == "framework" {
 				info, err := pl.Framework().Describe(ctx)
 				if err != nil {
-					fmt.Fprintf(tw, "%s\t%s\terror: %v\n", kind, name, err)
-					failed++
+					fail("%v", err)
 					continue
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d ops, %d APIs\t-\t%s\n", kind, name, info.Name, info.Version, info.SDKVersion, info.ProtocolVersion, len(info.Ops), len(info.APIs), src)
+				frameworks = append(frameworks, namedFramework{name, info})
+				if !*opsTable {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d ops, %d APIs\t-\t%s\n", kind, name, info.Name, info.Version, info.SDKVersion, info.ProtocolVersion, len(info.Ops), len(info.APIs), src)
+				}
 				continue
 			}
 			if err := pl.Device().Configure(ctx, device.Config{DeviceID: cfg.Run.DeviceIDs[0], Options: p.Options}); err != nil {
-				fmt.Fprintf(tw, "%s\t%s\terror: configure: %v\n", kind, name, err)
-				failed++
+				fail("configure: %v", err)
 				continue
 			}
 			info, err := pl.Device().Describe(ctx)
 			if err != nil {
-				fmt.Fprintf(tw, "%s\t%s\terror: %v\n", kind, name, err)
-				failed++
+				fail("%v", err)
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", kind, name, info.Name, info.Version, info.SDKVersion, info.ProtocolVersion, len(info.Ops), dtypeSummary(info), src)
+			devices = append(devices, namedDevice{name, info})
+			if !*opsTable {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", kind, name, info.Name, info.Version, info.SDKVersion, info.ProtocolVersion, len(info.Ops), dtypeSummary(info), src)
+			}
 		}
+	}
+	if *opsTable {
+		writeSupportMatrix(tw, frameworks, devices)
 	}
 	tw.Flush()
 	if failed > 0 {
@@ -261,6 +288,80 @@ func pluginsCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	return nil
 }
+
+type namedFramework struct {
+	name string
+	info *framework.Info
+}
+
+type namedDevice struct {
+	name string
+	info *device.Info
+}
+
+// writeSupportMatrix prints one row per canonical op (and per op a plugin
+// declares that sdk/ops does not know): a column per framework plugin
+// ("plans" when its plans use the op) and per device plugin (the dtypes it
+// declares, "+bwd" when it runs the backward too, "-" when it lacks the
+// op).
+func writeSupportMatrix(tw io.Writer, frameworks []namedFramework, devices []namedDevice) {
+	opSet := map[string]bool{}
+	for _, n := range ops.Names() {
+		opSet[n] = true
+	}
+	for _, d := range devices {
+		for _, s := range d.info.Ops {
+			opSet[s.Op] = true
+		}
+	}
+	header := []string{"OP"}
+	for _, f := range frameworks {
+		header = append(header, f.name)
+	}
+	for _, d := range devices {
+		header = append(header, d.name)
+	}
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
+	for _, op := range slices.Sorted(maps.Keys(opSet)) {
+		row := []string{op}
+		if _, known := ops.Lookup(op); !known {
+			row[0] += " (not a canonical op)"
+		}
+		for _, f := range frameworks {
+			cell := "-"
+			if slices.Contains(f.info.Ops, op) {
+				cell = "plans"
+			}
+			row = append(row, cell)
+		}
+		for _, d := range devices {
+			cell := "-"
+			for _, s := range d.info.Ops {
+				if s.Op != op {
+					continue
+				}
+				var dts []string
+				for _, dt := range s.DTypes {
+					dts = append(dts, shortDType[dt])
+				}
+				cell = strings.Join(dts, ",")
+				if cell == "" {
+					cell = "(no dtype)"
+				}
+				if s.Backward {
+					cell += " +bwd"
+				}
+			}
+			row = append(row, cell)
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	fmt.Fprintln(tw, "\ndtypes: f64 float64, f32 float32, f16 float16, bf16 bfloat16, i8..i64 int8..int64, u8 uint8, b bool; +bwd: the backward too")
+}
+
+// shortDType spells dtypes in the support matrix.
+var shortDType = map[tensor.DType]string{tensor.Float64: "f64", tensor.Float32: "f32", tensor.Float16: "f16", tensor.BFloat16: "bf16",
+	tensor.Int8: "i8", tensor.Int16: "i16", tensor.Int32: "i32", tensor.Int64: "i64", tensor.Uint8: "u8", tensor.Bool: "b"}
 
 // dtypeSummary lists the dtypes supported by at least one op.
 func dtypeSummary(info *device.Info) string {
