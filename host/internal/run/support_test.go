@@ -1,0 +1,104 @@
+package run
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/probe-dev/probe/host/internal/report"
+	"github.com/probe-dev/probe/host/internal/standard"
+	"github.com/probe-dev/probe/internal/dump"
+	"github.com/probe-dev/probe/sdk/device"
+	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// fakeDevice declares what it is given and counts Execute calls; it
+// echoes its first input as output and gradient.
+type fakeDevice struct {
+	info  device.Info
+	calls int
+	last  *device.ExecRequest
+}
+
+func (d *fakeDevice) Describe(context.Context) (*device.Info, error) { return &d.info, nil }
+func (d *fakeDevice) Configure(context.Context, device.Config) error  { return nil }
+func (d *fakeDevice) Execute(_ context.Context, req *device.ExecRequest) (*device.ExecResult, error) {
+	d.calls++
+	d.last = req
+	x := req.Inputs[0].Tensor
+	res := &device.ExecResult{Outputs: []*tensor.Tensor{x}}
+	if req.Backward {
+		res.InputGrads = []*tensor.Tensor{x}
+	}
+	return res, nil
+}
+
+type fakeHandle struct{ d *fakeDevice }
+
+func (h fakeHandle) Device() device.Device         { return h.d }
+func (h fakeHandle) Restart(context.Context) error { return nil }
+func (h fakeHandle) Close() error                  { return nil }
+
+type fakeFramework struct{ plan *framework.Plan }
+
+func (f fakeFramework) Describe(context.Context) (*framework.Info, error) { return &framework.Info{}, nil }
+func (f fakeFramework) Plan(context.Context, *framework.PlanRequest) (*framework.PlanResponse, error) {
+	return &framework.PlanResponse{Plan: f.plan}, nil
+}
+
+// The host checks every planned op and dtype against what both plugins
+// declare before sending anything: an undeclared pair is a SKIP naming the
+// plugin, op and dtype, with no Execute call; an undeclared backward only
+// skips the backward.
+func TestDeclaredSupport(t *testing.T) {
+	const js = `{"task": "statistics", "data": {
+ "Functional.gelu.0.forward": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.bfloat16", "shape": [8], "Max": 1, "Min": -1, "requires_grad": true}],
+   "input_kwargs": {}, "output": [{"type": "torch.Tensor", "dtype": "torch.bfloat16", "shape": [8], "Max": 1, "Min": 0}]},
+ "Functional.gelu.0.backward": {"input": [{"type": "torch.Tensor", "dtype": "torch.bfloat16", "shape": [8], "Max": 1, "Min": 0}], "output": [null]}}}`
+	d, err := dump.Parse([]byte(js), "gelu.json", "pytorch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := &framework.Plan{Op: "gelu", Attrs: ops.Attrs{"approximate": ops.StringAttr("none"), "inplace": ops.BoolAttr(false)},
+		Inputs: []framework.Binding{{Kind: framework.BindTensor, Path: "args.0", RequiresGrad: true}}, GradRows: []string{"args.0"}}
+	bench := &fakeDevice{info: device.Info{Name: "ref", Ops: []device.OpSupport{{Op: "gelu", DTypes: []tensor.DType{tensor.Float64}, Backward: true}}}}
+	run := func(dev *fakeDevice) *report.API {
+		o := &Options{Dump: d, Framework: fakeFramework{plan}, Standard: standard.PyTorch{}, Style: report.Style{Flavor: report.PyTorch},
+			Device: func(context.Context, int) (Handle, error) { return fakeHandle{dev}, nil }, DeviceName: "npu-x",
+			Bench: func(context.Context, int) (Handle, error) { return fakeHandle{bench}, nil }, BenchName: "ref",
+			APITimeout: time.Minute}
+		w, err := newWorker(context.Background(), o, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w.check(context.Background(), d.Entries[0])
+	}
+
+	// gelu declared at float32 only: the bf16 call is not sent.
+	dev := &fakeDevice{info: device.Info{Ops: []device.OpSupport{{Op: "gelu", DTypes: []tensor.DType{tensor.Float32}, Backward: true}}}}
+	api := run(dev)
+	want := "device plugin npu-x does not support op gelu at bfloat16 (it declares float32)"
+	if api.Forward != standard.Skip || api.Message != want || dev.calls != 0 || bench.calls != 0 {
+		t.Errorf("undeclared dtype: %+v, %d device and %d bench calls", api, dev.calls, bench.calls)
+	}
+	// No gelu at all.
+	dev = &fakeDevice{info: device.Info{Ops: []device.OpSupport{{Op: "relu", DTypes: []tensor.DType{tensor.BFloat16}}}}}
+	if api := run(dev); !strings.Contains(api.Message, "device plugin npu-x does not support op gelu (not among the ops it declares)") || dev.calls != 0 {
+		t.Errorf("undeclared op: %+v", api)
+	}
+	// Declared without backward: the forward runs, the backward is SKIP.
+	dev = &fakeDevice{info: device.Info{Ops: []device.OpSupport{{Op: "gelu", DTypes: []tensor.DType{tensor.BFloat16}}}}}
+	api = run(dev)
+	if dev.calls != 1 || dev.last.Backward || bench.last.Backward || api.Backward != standard.Skip ||
+		!strings.Contains(api.Message, "device plugin npu-x does not support the backward of op gelu") {
+		t.Errorf("no backward: %+v (device backward %v)", api, dev.last.Backward)
+	}
+	// Declared with backward: both directions run.
+	dev = &fakeDevice{info: device.Info{Ops: []device.OpSupport{{Op: "gelu", DTypes: []tensor.DType{tensor.BFloat16}, Backward: true}}}}
+	if api := run(dev); dev.calls != 1 || !dev.last.Backward || api.Backward == standard.Skip {
+		t.Errorf("declared backward: %+v", api)
+	}
+}
