@@ -24,7 +24,7 @@ type fakeDevice struct {
 }
 
 func (d *fakeDevice) Describe(context.Context) (*device.Info, error) { return &d.info, nil }
-func (d *fakeDevice) Configure(context.Context, device.Config) error  { return nil }
+func (d *fakeDevice) Configure(context.Context, device.Config) error { return nil }
 func (d *fakeDevice) Execute(_ context.Context, req *device.ExecRequest) (*device.ExecResult, error) {
 	d.calls++
 	d.last = req
@@ -44,7 +44,9 @@ func (h fakeHandle) Close() error                  { return nil }
 
 type fakeFramework struct{ plan *framework.Plan }
 
-func (f fakeFramework) Describe(context.Context) (*framework.Info, error) { return &framework.Info{}, nil }
+func (f fakeFramework) Describe(context.Context) (*framework.Info, error) {
+	return &framework.Info{}, nil
+}
 func (f fakeFramework) Plan(context.Context, *framework.PlanRequest) (*framework.PlanResponse, error) {
 	return &framework.PlanResponse{Plan: f.plan}, nil
 }
