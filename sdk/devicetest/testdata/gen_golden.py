@@ -1,6 +1,6 @@
 """Golden cases for the CPU plugin's elementwise, reduction and shape kernels.
 
-    cd plugins/cpu/testdata && /usr/bin/python3 gen_golden.py
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden.py
 
 writes golden/{unary,binary,select,reduce,shape,emulated}.json.gz from real
 PyTorch (see golden_lib.py for the format). Inputs are small seeded random

@@ -2,7 +2,7 @@
 
 Run with the system PyTorch 1.13:
 
-    cd plugins/cpu/testdata && /usr/bin/python3 gen_golden_nn.py
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_nn.py
 
 It writes golden/nn_<group>.json.gz in golden_lib's format. Every case runs
 real PyTorch in float64 (a few float32 cases check output dtypes with a

@@ -1,7 +1,7 @@
 """Golden cases for npu.fusion_attention (torch_npu.npu_fusion_attention /
 MindSpore flash_attention_score), written to golden/nn_attention.json.gz.
 
-    cd plugins/cpu/testdata && /usr/bin/python3 gen_golden_attention.py
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_attention.py
 
 There is no fused attention in PyTorch 1.13 CPU, so the reference is
 msprobe's bench written with plain torch ops in float64 (fused-ops.md §7.3-

@@ -1,23 +1,31 @@
-"""Shared helpers that turn real PyTorch computations into golden cases for
-the CPU device plugin (plugins/cpu/golden_test.go).
+"""Shared helpers that turn real PyTorch computations into golden cases: the
+corpus of sdk/devicetest, the conformance kit every device plugin runs
+(plugins/cpu runs it in both of its modes).
 
 Run generators with the system interpreter that has PyTorch 1.13:
 
-    cd plugins/cpu/testdata && /usr/bin/python3 gen_golden.py      # elementwise/reduce/shape
-    cd plugins/cpu/testdata && /usr/bin/python3 gen_golden_nn.py   # nn kernels
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden.py      # elementwise/reduce/shape
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_nn.py   # nn kernels
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_attention.py
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_dtypes.py   # every op at fp32/fp16/bf16
 
 FILE FORMAT
 -----------
 One gzip-compressed JSON file per op group: testdata/golden/<group>.json.gz,
 holding {"group": "<group>", "torch": "<version>", "cases": [case, ...]}.
-golden_test.go loads every *.json / *.json.gz file in testdata/golden.
+sdk/devicetest embeds every *.json.gz file of testdata/golden (go:embed), so
+a new group needs no Go change.
 
 A case is:
 
   {
     "name":   "add/broadcast",             unique within the file
     "op":     "add",                       canonical op (sdk/ops/schema.go)
-    "mode":   "bench" | "emulated",        device mode the case runs on (default bench)
+    "mode":   "bench" | "emulated",        the CPU plugin mode the case was written
+                                           for (default bench): bench = float64
+                                           reference, emulated = PyTorch at a
+                                           narrow dtype. sdk/devicetest runs
+                                           every case on every device.
     "attrs":  {name: {"kind": K, "value": V}},
               K in int|float|bool|string|ints|floats|none (value null for none)
     "inputs": [value, ...]                 flat list; variadic inputs (cat/stack)
@@ -32,11 +40,14 @@ A case is:
                                            return nil or zeros)
     "error":  "message"                    instead of outputs: torch raised this,
                                            the device must return an error
-    "rtol", "atol": float                  optional tolerance override (float
-                                           comparisons; default 1e-12 / 1e-12)
-    "ulp":    float                        optional: tolerance in units in the
-                                           last place of the output dtype
-                                           (emulated cases)
+    "rtol", "atol": float                  optional: the case's own tolerance
+    "ulp":    float                        (ulp: units in the last place of the
+                                           compared tensor's dtype). sdk/devicetest's
+                                           default tolerance is at least these;
+                                           the CPU plugin, for cases of its own
+                                           mode, uses them in place of its tight
+                                           1e-12 rel + 1e-12 abs (float64) / 2 ulp
+                                           (narrower floats)
   }
 
 A value is one of
