@@ -25,6 +25,7 @@ Usage:
   probe run --framework pytorch|mindspore --api-info dump.json [-o OUT] [flags]
   probe compare --npu NPU_details.csv --gpu GPU_details.csv [-o OUT] [--compat msprobe]
   probe plugins [--config probe.toml] [--ops]
+  probe conformance NAME|PATH [--device-option k=v ...]
   probe version
 
 msprobe spellings work too:  probe -f pytorch run_ut -api_info dump.json -o OUT
@@ -70,6 +71,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return compareCommand(ctx, rest, stdout, stderr)
 	case "plugins":
 		return pluginsCommand(ctx, rest, stdout, stderr)
+	case "conformance":
+		return conformanceCommand(ctx, rest, stdout, stderr)
 	case "plugin":
 		return servePlugin(rest)
 	case "version", "--version", "-v":
