@@ -237,7 +237,7 @@ func TestIntegerSemantics(t *testing.T) {
 	execErr(t, &device.ExecRequest{Op: "mul", Inputs: []ops.Value{ops.T(big), ops.F(0.5)}, Attrs: ops.Attrs{"inplace": ops.BoolAttr(true)}},
 		"result type Float can't be cast to the desired output type Long")
 	execErr(t, &device.ExecRequest{Op: "add", Inputs: []ops.Value{ops.F(1), ops.T(big)}, Attrs: ops.Attrs{"inplace": ops.BoolAttr(true)}},
-		"in-place op needs a tensor")
+		"in-place call needs a tensor")
 }
 
 func TestEchoIsExact(t *testing.T) {

@@ -52,7 +52,7 @@ func broadcastOperands(compute tensor.DType, in ...*array) (*operands, error) {
 			continue
 		}
 		o.vals[i] = castValues(a, compute)
-		o.maps[i] = broadcastMap(a.shape, shape)
+		o.maps[i] = ops.BroadcastIndex(a.shape, shape)
 	}
 	return o, nil
 }

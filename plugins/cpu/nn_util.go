@@ -60,10 +60,10 @@ func nnNumeric(kernelName string, arrs ...*array) (tensor.DType, error) {
 }
 
 // nnBroadcastIndex maps every flat index of shape out to the flat index of
-// a tensor of shape in that broadcasts to out (broadcastMap, with the
+// a tensor of shape in that broadcasts to out (ops.BroadcastIndex, with the
 // identity spelled out).
 func nnBroadcastIndex(in, out []int) []int {
-	if m := broadcastMap(in, out); m != nil {
+	if m := ops.BroadcastIndex(in, out); m != nil {
 		return m
 	}
 	idx := make([]int, tensor.NumElements(out))

@@ -87,8 +87,10 @@ type ExecRequest struct {
 	// RequiresGrad has one entry per input: gradients are returned only for
 	// float tensor inputs whose entry is true.
 	RequiresGrad []bool
-	// Backward asks for input gradients. GradOutputs has one entry per
-	// output; a nil entry means a zero gradient for that output.
+	// Backward asks for input gradients. GradOutputs holds the gradient of
+	// each output, in output order; a nil entry, or a missing one (the list
+	// may be shorter than the outputs), means a zero gradient for that
+	// output. Gradients of integer outputs are ignored.
 	Backward    bool
 	GradOutputs []*tensor.Tensor
 	// Seed drives any randomness of the op (dropout masks): the same
@@ -117,6 +119,10 @@ type ExecResult struct {
 // memory that are valid only until Execute returns: a device may read them,
 // overwrite them or return them as outputs, but must not keep them (a device
 // that needs to should be served with plugin.RetainInputs()).
+//
+// The host calls one plugin process one request at a time (Describe, then
+// Configure, then Execute after Execute); a device used from several
+// goroutines directly, as in its own tests, must lock what it shares.
 type Device interface {
 	Describe(ctx context.Context) (*Info, error)
 	Configure(ctx context.Context, cfg Config) error

@@ -140,7 +140,8 @@ type Bound struct {
 // the op's schema: the op exists, the number of inputs is right (trailing
 // optional inputs may be left out), every input is of a kind its entry
 // accepts (a scalar only where ScalarOK, None only where Optional, no nil
-// tensor) and the attributes pass BindAttrs. Errors are *ArgumentError.
+// tensor), the attributes pass BindAttrs, and an in-place call (attribute
+// inplace true) has a tensor as input 0. Errors are *ArgumentError.
 // Bind does not look at dtypes or shapes: kernels do, with ResultType and
 // BroadcastShapes.
 func Bind(op string, attrs Attrs, inputs []Value) (*Bound, error) {
@@ -198,6 +199,9 @@ func Bind(op string, attrs Attrs, inputs []Value) (*Bound, error) {
 	var err error
 	if b.Attrs, err = s.BindAttrs(attrs); err != nil {
 		return nil, err
+	}
+	if b.Inplace() && (len(b.Inputs) == 0 || b.Inputs[0].Kind != KindTensor) {
+		return nil, Errorf("op %s: an in-place call needs a tensor as input 0", op)
 	}
 	return b, nil
 }
@@ -261,4 +265,47 @@ func BroadcastShapes(shapes ...[]int) ([]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// BroadcastIndex returns, for every flat index of shape out, the flat index
+// of the element of a row-major tensor of shape in (broadcastable to out,
+// see BroadcastShapes) that it reads: a kernel reads in[idx[k]] for output
+// element k, and a backward sums gradient element k into the input's
+// gradient at idx[k]. It returns nil when in equals out (the identity).
+// It does not check that in broadcasts to out.
+func BroadcastIndex(in, out []int) []int {
+	if slices.Equal(in, out) {
+		return nil
+	}
+	n := tensor.NumElements(out)
+	idx := make([]int, n)
+	if n == 0 {
+		return idx
+	}
+	inSt := make([]int, len(in))
+	for i, s := len(in)-1, 1; i >= 0; i-- {
+		inSt[i] = s
+		s *= in[i]
+	}
+	eff := make([]int, len(out))
+	for i := range out {
+		if j := len(in) - len(out) + i; j >= 0 && in[j] != 1 {
+			eff[i] = inSt[j]
+		}
+	}
+	pos := make([]int, len(out))
+	cur := 0
+	for k := 0; k < n; k++ {
+		idx[k] = cur
+		for d := len(out) - 1; d >= 0; d-- {
+			pos[d]++
+			cur += eff[d]
+			if pos[d] < out[d] {
+				break
+			}
+			cur -= eff[d] * pos[d]
+			pos[d] = 0
+		}
+	}
+	return idx
 }

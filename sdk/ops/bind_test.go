@@ -123,3 +123,33 @@ func TestCheckInplace(t *testing.T) {
 		t.Error("ShapeList of a 0-d shape")
 	}
 }
+
+func TestBroadcastIndex(t *testing.T) {
+	// (3,1) broadcast to (2,3,2): element [i,j,k] reads in[j].
+	if got, want := BroadcastIndex([]int{3, 1}, []int{2, 3, 2}), []int{0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2}; !reflect.DeepEqual(got, want) {
+		t.Errorf("BroadcastIndex = %v, want %v", got, want)
+	}
+	// A 0-d tensor is read everywhere; (2,1) against (2,3) repeats rows.
+	if got := BroadcastIndex(nil, []int{2, 2}); !reflect.DeepEqual(got, []int{0, 0, 0, 0}) {
+		t.Errorf("0-d: %v", got)
+	}
+	if got := BroadcastIndex([]int{2, 1}, []int{2, 3}); !reflect.DeepEqual(got, []int{0, 0, 0, 1, 1, 1}) {
+		t.Errorf("column: %v", got)
+	}
+	if BroadcastIndex([]int{2, 2}, []int{2, 2}) != nil {
+		t.Error("identity map should be nil")
+	}
+	if got := BroadcastIndex([]int{1}, []int{0, 4}); len(got) != 0 {
+		t.Errorf("empty output: %v", got)
+	}
+}
+
+func TestBindInplaceNeedsTensor(t *testing.T) {
+	x := T(tensor.New(tensor.Float32, []int{2}))
+	if _, err := Bind("add", Attrs{"inplace": BoolAttr(true)}, []Value{F(1), x}); err == nil || !strings.Contains(err.Error(), "in-place call needs a tensor") {
+		t.Errorf("in-place add of a number: %v", err)
+	}
+	if got := (Attrs{"alpha": BoolAttr(true)}).Float("alpha", 7); got != 1 {
+		t.Errorf("bool attribute as float: %v", got)
+	}
+}

@@ -148,14 +148,21 @@ func (a Attrs) Int(name string, def int64) int64 {
 	return v.Int
 }
 
-// Float returns the numeric attribute name (int or float), or def.
+// Float returns the numeric attribute name (int, float, or a bool as 0/1),
+// or def.
 func (a Attrs) Float(name string, def float64) float64 {
 	v, ok := a[name]
 	if !ok || v.Kind == AttrNone {
 		return def
 	}
-	if v.Kind == AttrInt {
+	switch v.Kind {
+	case AttrInt:
 		return float64(v.Int)
+	case AttrBool:
+		if v.Bool {
+			return 1
+		}
+		return 0
 	}
 	return v.Float
 }
