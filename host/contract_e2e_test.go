@@ -2,6 +2,7 @@ package host
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -78,5 +79,44 @@ func TestDeviceErrorKinds(t *testing.T) {
 	row := resultRows(t, dir)["Tensor.add_.0"]
 	if row == nil || row[1] != "SKIP" || !strings.Contains(row[3], "can't be cast to the desired output type Long") {
 		t.Errorf("Tensor.add_.0: %q", row)
+	}
+}
+
+// probe conformance runs the kit against the built-in device in both modes
+// (exit 0, the op × dtype table), and fails naming the op when a defect is
+// planted.
+func TestConformanceCommand(t *testing.T) {
+	for _, name := range []string{"cpu", "cpu-emulated"} {
+		out := probeRun(t, "conformance", name)
+		if !strings.Contains(out, "OP") || !strings.Contains(out, "\ngelu                  float32   pass") || !strings.Contains(out, " 0 FAIL") {
+			t.Errorf("probe conformance %s:\n%s", name, out)
+		}
+	}
+	out, err := probeCmd("conformance", "cpu-emulated", "--device-option", "defect=gelu:ulp=64").CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("with a planted defect: exit %v\n%s", err, out)
+	}
+	last := strings.TrimSpace(string(out))
+	last = last[strings.LastIndexByte(last, '\n')+1:]
+	if !strings.Contains(last, "fails") || !strings.Contains(last, "gelu/float32") || strings.Contains(strings.ReplaceAll(last, "gelu/", ""), "/") {
+		t.Errorf("the failure must name gelu and only gelu: %q", last)
+	}
+	if !strings.Contains(string(out), "gelu                  bfloat16  FAIL") {
+		t.Errorf("table:\n%s", out)
+	}
+	// A name that is neither configured nor a file is a usage error.
+	if out, err := probeCmd("conformance", "no-such-plugin").CombinedOutput(); err == nil || !strings.Contains(string(out), "neither a device plugin of the configuration") {
+		t.Errorf("unknown plugin: %v\n%s", err, out)
+	}
+}
+
+// probe plugins --ops prints one row per canonical op with the frameworks
+// that plan it and what each device declares.
+func TestPluginsOpsMatrix(t *testing.T) {
+	out := probeRun(t, "plugins", "--ops")
+	for _, want := range []string{"OP", "mindspore", "pytorch", "cpu-emulated", "\nconvolution ", "f64,f32,f16,bf16 +bwd", "\necho                  -          -        "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("probe plugins --ops lacks %q:\n%s", want, out)
+		}
 	}
 }
