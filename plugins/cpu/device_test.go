@@ -3,6 +3,7 @@ package cpu
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -260,5 +261,25 @@ func TestUnalias(t *testing.T) {
 	roundSlice(tensor.Float16, outs[1].data)
 	if outs[0] == in || &outs[1].data[0] == &in.data[0] || in.data[0] != 1.1 {
 		t.Errorf("outputs still alias the input: %v", in.data)
+	}
+}
+
+// Precision.HF32 is honoured by rounding float32 inputs to HF32 first (the
+// CPU has no HF32 mode): the result equals that of pre-rounded inputs and
+// differs from the plain float32 one; other dtypes are not touched.
+func TestHF32Precision(t *testing.T) {
+	a := tensor.FromFloat64s(tensor.Float32, []int{2, 2}, []float64{1.0001, 3.14159265, -2.7182818, 0.3333333})
+	b := tensor.FromFloat64s(tensor.Float32, []int{2, 2}, []float64{1.0000001, -1.2345678, 0.5, 7.654321})
+	mm := func(x, y *tensor.Tensor, hf32 bool) []float64 {
+		res := exec(t, New(Options{Mode: Emulated}), &device.ExecRequest{Op: "mm", Inputs: []ops.Value{ops.T(x), ops.T(y)}, Precision: ops.Precision{HF32: hf32}})
+		return res.Outputs[0].Float64s()
+	}
+	got, rounded, plain := mm(a, b, true), mm(ops.RoundHF32Tensor(a), ops.RoundHF32Tensor(b), false), mm(a, b, false)
+	if !slices.Equal(got, rounded) || slices.Equal(got, plain) {
+		t.Errorf("HF32 mm %v, pre-rounded %v, plain %v", got, rounded, plain)
+	}
+	a64, b64 := a.Cast(tensor.Float64), b.Cast(tensor.Float64)
+	if !slices.Equal(mm(a64, b64, true), mm(a64, b64, false)) {
+		t.Error("HF32 changed a float64 call")
 	}
 }
