@@ -566,3 +566,15 @@ func (e *Entry) PlanRequest(compat string) *framework.PlanRequest {
 	return &framework.PlanRequest{API: e.Name, Args: e.Forward.Args, Kwargs: e.Forward.Kwargs, Outputs: e.Forward.Outputs,
 		HasBackward: e.Backward != nil, Compat: compat}
 }
+
+// PlanRequests is the PlanRequest of every entry with a parsed forward
+// call, in dump order.
+func (d *Dump) PlanRequests(compat string) []*framework.PlanRequest {
+	var out []*framework.PlanRequest
+	for _, e := range d.Entries {
+		if r := e.PlanRequest(compat); r != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}

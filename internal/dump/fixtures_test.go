@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,7 +68,7 @@ func checkTensorIndex(t *testing.T, name string, tensors map[string]*TensorDesc,
 				t.Errorf("%s: tensor %s missing from Tensors", name, a.Path)
 				return
 			}
-			if td.Path != a.Path || td.DType != a.DType || td.DTypeName != a.DTypeName || !equalInts(td.Shape, a.Shape) || td.RequiresGrad != a.RequiresGrad {
+			if td.Path != a.Path || td.DType != a.DType || td.DTypeName != a.DTypeName || !slices.Equal(td.Shape, a.Shape) || td.RequiresGrad != a.RequiresGrad {
 				t.Errorf("%s: Arg %+v and TensorDesc %+v disagree", name, a, td)
 			}
 		})
@@ -75,18 +76,6 @@ func checkTensorIndex(t *testing.T, name string, tensors map[string]*TensorDesc,
 	if seen != len(tensors) {
 		t.Errorf("%s: %d tensor Args but %d TensorDescs", name, seen, len(tensors))
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func checkAllIndexes(t *testing.T, d *Dump) {
@@ -126,7 +115,7 @@ func TestPyTorchRunUTDump(t *testing.T) {
 		t.Fatalf("args %+v", f.Args)
 	}
 	a0 := f.Args[0]
-	if a0.Path != "args.0" || a0.DType != tensor.Float16 || a0.DTypeName != "torch.float16" || !equalInts(a0.Shape, []int{2048, 2, 1, 256}) || !a0.RequiresGrad {
+	if a0.Path != "args.0" || a0.DType != tensor.Float16 || a0.DTypeName != "torch.float16" || !slices.Equal(a0.Shape, []int{2048, 2, 1, 256}) || !a0.RequiresGrad {
 		t.Errorf("args[0] %+v", a0)
 	}
 	td := f.Tensors["args.0"]

@@ -94,30 +94,6 @@ func ParseDefects(s string) ([]Defect, error) {
 	return out, nil
 }
 
-// minNormal is the smallest positive normal value of a float dtype.
-func minNormal(d tensor.DType) float64 {
-	switch d {
-	case tensor.Float16:
-		return 0x1p-14
-	case tensor.Float32, tensor.BFloat16:
-		return 0x1p-126
-	}
-	return 0x1p-1022
-}
-
-// ulp returns the unit in the last place of x in float dtype d: the gap
-// between |x| and the next larger representable magnitude. Zero and
-// subnormals use the smallest normal's ulp (the subnormal spacing).
-func ulp(d tensor.DType, x float64) float64 {
-	eps := tensor.Eps(d)
-	ax := math.Abs(x)
-	if ax < minNormal(d) || math.IsNaN(ax) || math.IsInf(ax, 0) {
-		return minNormal(d) * eps
-	}
-	_, e := math.Frexp(ax) // ax = f * 2^e, f in [0.5, 1)
-	return math.Ldexp(eps, e-1)
-}
-
 // applyDefects returns v with every defect for op applied (v itself when
 // none applies). Only float dtypes are affected.
 func applyDefects(defects []Defect, op string, d tensor.DType, v []float64) []float64 {
@@ -137,7 +113,7 @@ func applyDefects(defects []Defect, op string, d tensor.DType, v []float64) []fl
 				continue
 			}
 			if df.ULP != 0 {
-				x += df.ULP * ulp(d, x)
+				x += df.ULP * tensor.ULP(d, x)
 			}
 			if df.RelErr != 0 {
 				x *= 1 + df.RelErr

@@ -41,28 +41,6 @@ func TestParseDefect(t *testing.T) {
 	}
 }
 
-func TestULP(t *testing.T) {
-	cases := []struct {
-		d    tensor.DType
-		x    float64
-		want float64
-	}{
-		{tensor.Float32, 1, 0x1p-23},
-		{tensor.Float32, 1.5, 0x1p-23},
-		{tensor.Float32, -3, 0x1p-22},
-		{tensor.Float16, 1000, 0.5},
-		{tensor.BFloat16, 1, 0x1p-7},
-		{tensor.Float64, 1, 0x1p-52},
-		{tensor.Float16, 0, 0x1p-24},
-		{tensor.Float32, 1e-40, 0x1p-149},
-	}
-	for _, c := range cases {
-		if got := ulp(c.d, c.x); got != c.want {
-			t.Errorf("ulp(%s, %g) = %g, want %g", c.d, c.x, got, c.want)
-		}
-	}
-}
-
 // bitsOf returns the raw bit pattern of element i of a float tensor.
 func bitsOf(t *tensor.Tensor, i int) int64 {
 	switch t.DType {
@@ -109,7 +87,7 @@ func TestDefectULP(t *testing.T) {
 			if bench.Outputs[0].At(i) != clean.Outputs[0].At(i) {
 				t.Errorf("%s: bench mode applied the defect", dt)
 			}
-			if want := vals[i] + 64*ulp(dt, vals[i]); bad.Outputs[0].At(i) != want {
+			if want := vals[i] + 64*tensor.ULP(dt, vals[i]); bad.Outputs[0].At(i) != want {
 				t.Errorf("%s output %d = %v, want %v", dt, i, bad.Outputs[0].At(i), want)
 			}
 		}
@@ -140,7 +118,7 @@ func TestDefectRelErrAndZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// -2 + 1 ulp(2) moves toward zero; 0 gets the smallest subnormal.
+	// -2 + 1 tensor.ULP(2) moves toward zero; 0 gets the smallest subnormal.
 	if got := res.Outputs[0].Float64s(); got[0] != -2+0x1p-22 || got[1] != 0x1p-149 || got[2] != 4+0x1p-21 {
 		t.Errorf("ulp defect: %v", got)
 	}

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -417,7 +418,7 @@ func runBackward(opts Options, k *kernel, c *call, specs []ops.InputSpec, outs [
 		if err := g.Validate(); err != nil {
 			return nil, fmt.Errorf("gradient of output %d: %v", i, err)
 		}
-		if !sameShape(g.Shape, o.shape) {
+		if !slices.Equal(g.Shape, o.shape) {
 			return nil, fmt.Errorf("gradient of output %d has shape %s, the output has %s", i, ops.ShapeList(g.Shape), ops.ShapeList(o.shape))
 		}
 		if !o.dtype.IsFloat() {

@@ -159,7 +159,7 @@ func TestBackwardGradientRules(t *testing.T) {
 	// A nil gradient means zero.
 	res := exec(t, d, &device.ExecRequest{Op: "mul", Inputs: []ops.Value{ops.T(x), ops.T(y)}, RequiresGrad: []bool{true, true}, Backward: true, GradOutputs: []*tensor.Tensor{nil}})
 	for i, g := range res.InputGrads {
-		if g == nil || !allZero(g) || !sameShape(g.Shape, []*tensor.Tensor{x, y}[i].Shape) {
+		if g == nil || !allZero(g) || !slices.Equal(g.Shape, []*tensor.Tensor{x, y}[i].Shape) {
 			t.Errorf("grad %d for a nil output gradient = %v", i, g)
 		}
 	}

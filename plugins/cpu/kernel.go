@@ -78,19 +78,6 @@ func (a *array) clone() *array {
 // rank is the number of dimensions (0 for a 0-d tensor or a scalar).
 func (a *array) rank() int { return len(a.shape) }
 
-// sameShape reports whether two shapes are equal.
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // contiguousStrides returns the row-major element strides of shape.
 func contiguousStrides(shape []int) []int {
 	st := make([]int, len(shape))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/probe-dev/probe/sdk/ops"
@@ -363,7 +364,7 @@ func attnSetup(c *call) (*attention, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !sameShape(k.shape, v.shape) {
+	if !slices.Equal(k.shape, v.shape) {
 		return nil, fmt.Errorf("npu_fusion_attention: key %s and value %s must have the same shape", ops.ShapeList(k.shape), ops.ShapeList(v.shape))
 	}
 	a := &attention{dims: dims, layout: layout, scale: c.attrs.Float("scale", 1), zeroMasked: c.attrs.Bool("zero_masked_rows", false),
@@ -514,7 +515,7 @@ func attnBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		return nil, err
 	}
 	d := a.dims
-	if !sameShape(dy.shape, a.qShape) {
+	if !slices.Equal(dy.shape, a.qShape) {
 		return nil, fmt.Errorf("npu_fusion_attention: gradient of attention_out has shape %s, want %s", ops.ShapeList(dy.shape), ops.ShapeList(a.qShape))
 	}
 	if gp != nil && a.pse == nil {

@@ -136,7 +136,7 @@ func TestAttnBroadcastKV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sameShape(out.shape, []int{1, 4, 3, 4}) {
+	if !slices.Equal(out.shape, []int{1, 4, 3, 4}) {
 		t.Fatalf("shape %v", out.shape)
 	}
 	for h, src := range []int{0, 0, 1, 1} {
@@ -311,7 +311,7 @@ func TestAttnMasks(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 			continue
 		}
-		if !sameShape(m.shape, []int{c.s1, c.s2}) {
+		if !slices.Equal(m.shape, []int{c.s1, c.s2}) {
 			t.Errorf("%s: shape %v", c.name, m.shape)
 		}
 		if got := maskRows(m); !reflect.DeepEqual(got, c.want) {
@@ -364,7 +364,7 @@ func TestAttnDerivedExample(t *testing.T) {
 	}
 	attnClose(t, "softmax_sum", every8(t, outs[2]), []float64{1.0, 1.4930686913952398}, 1e-16)
 	attnClose(t, "attention_out", outs[0].data, []float64{1.0, 2.0, 2.3395230986533138, 3.3395230986533138}, 1e-16)
-	if !sameShape(outs[0].shape, []int{1, 1, 2, 2}) || !sameShape(outs[1].shape, []int{1, 1, 2, 8}) {
+	if !slices.Equal(outs[0].shape, []int{1, 1, 2, 2}) || !slices.Equal(outs[1].shape, []int{1, 1, 2, 8}) {
 		t.Errorf("shapes %v %v", outs[0].shape, outs[1].shape)
 	}
 }
@@ -504,16 +504,16 @@ func TestAttnExecute(t *testing.T) {
 		if dt == tensor.Float64 {
 			stat = tensor.Float64
 		}
-		if o := res.Outputs[0]; o.DType != dt || !sameShape(o.Shape, []int{3, 1, 8}) {
+		if o := res.Outputs[0]; o.DType != dt || !slices.Equal(o.Shape, []int{3, 1, 8}) {
 			t.Errorf("%s: attention_out %s%v", dt, o.DType, o.Shape)
 		}
 		for _, o := range res.Outputs[1:] {
-			if o.DType != stat || !sameShape(o.Shape, []int{1, 2, 3, 8}) {
+			if o.DType != stat || !slices.Equal(o.Shape, []int{1, 2, 3, 8}) {
 				t.Errorf("%s: softmax stat %s%v", dt, o.DType, o.Shape)
 			}
 		}
 		if g := res.InputGrads; g[0] == nil || g[1] == nil || g[2] == nil || g[3] != nil || g[4] != nil ||
-			!sameShape(g[1].Shape, []int{5, 1, 4}) || g[1].DType != dt {
+			!slices.Equal(g[1].Shape, []int{5, 1, 4}) || g[1].DType != dt {
 			t.Errorf("%s: input grads %v", dt, g)
 		}
 	}

@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/probe-dev/probe/sdk/ops"
@@ -122,7 +123,7 @@ func runNNGradCheck(t *testing.T, gc nnGradCase) {
 			t.Errorf("input %d: no gradient", i)
 			continue
 		}
-		if !sameShape(grads[i].shape, x.shape) {
+		if !slices.Equal(grads[i].shape, x.shape) {
 			t.Errorf("input %d: gradient shape %v, want %v", i, grads[i].shape, x.shape)
 			continue
 		}

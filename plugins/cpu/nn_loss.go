@@ -3,6 +3,7 @@ package cpu
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -77,7 +78,7 @@ func lossSetup(c *call, ce bool) (*nnLoss, error) {
 		return nil, fmt.Errorf("weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", l.classes, ops.ShapeList(w.shape))
 	}
 	if ce && t.dtype.IsFloat() {
-		if !sameShape(t.shape, x.shape) {
+		if !slices.Equal(t.shape, x.shape) {
 			return nil, fmt.Errorf("Expected target size %s, got %s", ops.ShapeList(x.shape), ops.ShapeList(t.shape))
 		}
 		l.probTargets = true
@@ -106,7 +107,7 @@ func lossSetup(c *call, ce bool) (*nnLoss, error) {
 		l.noneShape = []int{l.n}
 	default:
 		want := append(append([]int{}, x.shape[0]), x.shape[2:]...)
-		if !sameShape(t.shape, want) {
+		if !slices.Equal(t.shape, want) {
 			return nil, fmt.Errorf("Expected target size %s, got %s", ops.ShapeList(want), ops.ShapeList(t.shape))
 		}
 		l.noneShape = want

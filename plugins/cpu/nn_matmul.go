@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -373,7 +374,7 @@ func nnAddmmSetup(c *call) (*nnAddmmPlan, error) {
 	pl := &nnAddmmPlan{n: a.shape[0], k: a.shape[1], p: b.shape[1], dt: dt}
 	pl.outShape = []int{pl.n, pl.p}
 	if c.attrs.Bool("inplace", false) {
-		if !sameShape(s.shape, pl.outShape) {
+		if !slices.Equal(s.shape, pl.outShape) {
 			return nil, fmt.Errorf("The input tensor must be a matrix with size %dx%d, but got a %d-D tensor with size %s", pl.n, pl.p, len(s.shape), ops.ShapeList(s.shape))
 		}
 		if dt.IsFloat() && !s.dtype.IsFloat() {

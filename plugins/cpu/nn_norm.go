@@ -3,6 +3,7 @@ package cpu
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -50,12 +51,12 @@ func layerNormSetup(c *call) (*nnLayerNorm, error) {
 		a    *array
 		name string
 	}{{w, "weight"}, {b, "bias"}} {
-		if p.a != nil && !sameShape(p.a.shape, ns) {
+		if p.a != nil && !slices.Equal(p.a.shape, ns) {
 			return nil, fmt.Errorf("Expected %s to be of same shape as normalized_shape, but got %s of shape %s and normalized_shape = %s", p.name, p.name, ops.ShapeList(p.a.shape), ops.ShapeList(ns))
 		}
 	}
 	r := len(x.shape)
-	if r < len(ns) || !sameShape(x.shape[r-len(ns):], ns) {
+	if r < len(ns) || !slices.Equal(x.shape[r-len(ns):], ns) {
 		star := "[*"
 		for _, s := range ns {
 			star += fmt.Sprintf(", %d", s)
@@ -332,7 +333,7 @@ func rmsNormSetup(c *call) (*nnRMSNorm, error) {
 	}
 	k := len(gm.shape)
 	r := len(x.shape)
-	if k == 0 || k > r || !sameShape(x.shape[r-k:], gm.shape) {
+	if k == 0 || k > r || !slices.Equal(x.shape[r-k:], gm.shape) {
 		return nil, fmt.Errorf("npu_rms_norm: gamma of shape %s must match the trailing dimensions of x of shape %s", ops.ShapeList(gm.shape), ops.ShapeList(x.shape))
 	}
 	rn := &nnRMSNorm{x: x, gamma: gm, rows: tensor.NumElements(x.shape[:r-k]), cols: gm.len(),

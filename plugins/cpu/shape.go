@@ -3,6 +3,7 @@ package cpu
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/probe-dev/probe/sdk/ops"
@@ -158,7 +159,7 @@ func catKernel() *kernel {
 func stackLayout(c *call) (int, []int, tensor.DType, error) {
 	ref := c.in[0]
 	for i, a := range c.in[1:] {
-		if !sameShape(a.shape, ref.shape) {
+		if !slices.Equal(a.shape, ref.shape) {
 			return 0, nil, 0, fmt.Errorf("stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d", ops.ShapeList(ref.shape), ops.ShapeList(a.shape), i+1)
 		}
 	}

@@ -220,13 +220,7 @@ func fixtureRequests(t *testing.T, path string) []*framework.PlanRequest {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*framework.PlanRequest
-	for _, e := range d.Entries {
-		if r := e.PlanRequest(""); r != nil {
-			out = append(out, r)
-		}
-	}
-	return out
+	return d.PlanRequests("")
 }
 
 // TestFlashAttentionFixture plans the dumped flash_attention_score call

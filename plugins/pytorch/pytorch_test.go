@@ -155,13 +155,7 @@ func fixtureRequests(t *testing.T, rel string) []*framework.PlanRequest {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*framework.PlanRequest
-	for _, e := range d.Entries {
-		if r := e.PlanRequest(""); r != nil {
-			out = append(out, r)
-		}
-	}
-	return out
+	return d.PlanRequests("")
 }
 
 func fixtureDumps(t *testing.T) []string {

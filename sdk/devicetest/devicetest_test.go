@@ -97,7 +97,7 @@ func TestDefaultTolerance(t *testing.T) {
 	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float16, tensor.BFloat16} {
 		for _, x := range []float64{1, 1.999, 0.75, 300, 1e-3} {
 			x = tensor.Round(dt, x)
-			if u := ulp(dt, x); u > DefaultTolerance(nil, dt).allowed(dt, x) {
+			if u := tensor.ULP(dt, x); u > DefaultTolerance(nil, dt).allowed(dt, x) {
 				t.Errorf("%s: 1 ulp of %g (%g) is outside the default tolerance", dt, x, u)
 			}
 		}
@@ -105,8 +105,8 @@ func TestDefaultTolerance(t *testing.T) {
 	if got := (Tolerance{RTol: math.Inf(1)}).allowed(tensor.Float64, 0); got != 0 {
 		t.Errorf("infinite rtol at 0 allows %g", got)
 	}
-	if got := ulp(tensor.Float16, 1); got != 0x1p-10 {
-		t.Errorf("ulp(float16, 1) = %g", got)
+	if got := tensor.ULP(tensor.Float16, 1); got != 0x1p-10 {
+		t.Errorf("tensor.ULP(float16, 1) = %g", got)
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 )
 
 // Tolerance is the allowed |got-want| of one expected value:
-// ATol + RTol*|want| + ULP*ulp(dtype, want), where ulp is the unit in the
+// ATol + RTol*|want| + ULP*tensor.ULP(dtype, want), where ulp is the unit in the
 // last place of want in the compared tensor's dtype. Integer and bool
 // values are always compared exactly; NaN must meet NaN and an infinity the
 // same infinity, whatever the tolerance.
@@ -21,7 +21,7 @@ func (t Tolerance) allowed(dt tensor.DType, want float64) float64 {
 		a += t.RTol * math.Abs(want)
 	}
 	if t.ULP != 0 {
-		a += t.ULP * ulp(dt, want)
+		a += t.ULP * tensor.ULP(dt, want)
 	}
 	return a
 }
@@ -63,32 +63,4 @@ func DefaultTolerance(c *Case, dt tensor.DType) Tolerance {
 		t.ULP = math.Max(t.ULP, *c.ULP)
 	}
 	return t
-}
-
-// minNormal is the smallest positive normal value of a float dtype.
-func minNormal(d tensor.DType) float64 {
-	switch d {
-	case tensor.Float16:
-		return 0x1p-14
-	case tensor.Float32, tensor.BFloat16:
-		return 0x1p-126
-	}
-	return 0x1p-1022
-}
-
-// ulp returns the unit in the last place of x in float dtype d: the gap
-// between |x| and the next larger representable magnitude. Zero and
-// subnormals get the subnormal spacing; infinities and NaN the spacing of
-// the smallest normal. It is 0 for a non-float dtype.
-func ulp(d tensor.DType, x float64) float64 {
-	eps := tensor.Eps(d)
-	if eps == 0 {
-		return 0
-	}
-	ax := math.Abs(x)
-	if ax < minNormal(d) || math.IsNaN(ax) || math.IsInf(ax, 0) {
-		return minNormal(d) * eps
-	}
-	_, e := math.Frexp(ax) // ax = f * 2^e, f in [0.5, 1)
-	return math.Ldexp(eps, e-1)
 }

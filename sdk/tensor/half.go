@@ -139,3 +139,32 @@ func Eps(d DType) float64 {
 	}
 	return 0
 }
+
+// MinNormal is the smallest positive normal value of a float dtype
+// (float64's for other dtypes).
+func MinNormal(d DType) float64 {
+	switch d {
+	case Float16:
+		return 0x1p-14
+	case Float32, BFloat16:
+		return 0x1p-126
+	}
+	return 0x1p-1022
+}
+
+// ULP returns the unit in the last place of x in float dtype d: the gap
+// between |x| and the next larger representable magnitude. Zero and
+// subnormals get the subnormal spacing, infinities and NaN the spacing of
+// the smallest normal. It is 0 for a non-float dtype.
+func ULP(d DType, x float64) float64 {
+	eps := Eps(d)
+	if eps == 0 {
+		return 0
+	}
+	ax := math.Abs(x)
+	if ax < MinNormal(d) || math.IsNaN(ax) || math.IsInf(ax, 0) {
+		return MinNormal(d) * eps
+	}
+	_, e := math.Frexp(ax) // ax = f * 2^e, f in [0.5, 1)
+	return math.Ldexp(eps, e-1)
+}

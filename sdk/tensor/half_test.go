@@ -101,3 +101,27 @@ func TestRoundAndTensor(t *testing.T) {
 		t.Error("Parse accepted float8")
 	}
 }
+
+func TestULP(t *testing.T) {
+	cases := []struct {
+		d    DType
+		x    float64
+		want float64
+	}{
+		{Float32, 1, 0x1p-23},
+		{Float32, 1.5, 0x1p-23},
+		{Float32, -3, 0x1p-22},
+		{Float16, 1000, 0.5},
+		{BFloat16, 1, 0x1p-7},
+		{Float64, 1, 0x1p-52},
+		{Float16, 0, 0x1p-24},
+		{Float32, 1e-40, 0x1p-149},
+		{Float32, math.Inf(1), 0x1p-149},
+		{Int64, 5, 0},
+	}
+	for _, c := range cases {
+		if got := ULP(c.d, c.x); got != c.want {
+			t.Errorf("ULP(%s, %g) = %g, want %g", c.d, c.x, got, c.want)
+		}
+	}
+}
