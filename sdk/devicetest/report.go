@@ -3,6 +3,7 @@ package devicetest
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -18,8 +19,20 @@ func (r *Report) WriteTable(w io.Writer) error {
 	// per op, so that the table holds only what was checked.
 	var uncovered []string
 	uncoveredOf := map[string]int{}
+	// Ops the device declares at no dtype are named once, after the table.
+	declared := map[string]bool{}
+	var undeclared []string
+	for _, res := range r.Results {
+		declared[res.Op] = declared[res.Op] || res.Status != Unsupported
+	}
 	for _, res := range r.Results {
 		counts[res.Status]++
+		if !declared[res.Op] {
+			if n := len(undeclared); n == 0 || undeclared[n-1] != res.Op {
+				undeclared = append(undeclared, res.Op)
+			}
+			continue
+		}
 		if res.Status == NoCases {
 			i, ok := uncoveredOf[res.Op]
 			if !ok {
@@ -52,6 +65,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if len(undeclared) > 0 {
+		fmt.Fprintf(w, "\nops with cases in the corpus that the device does not declare (%d): %s\n", len(undeclared), strings.Join(undeclared, ", "))
 	}
 	if len(uncovered) > 0 {
 		fmt.Fprintln(w, "\ndeclared, but no case in the corpus (not checked):")
