@@ -344,12 +344,9 @@ func scalarArray(s ops.Scalar) *array {
 
 // applyInplace makes output 0 what PyTorch writes into input 0 for the
 // in-place variant (add_, relu_, ...): checked by ops.CheckInplace, then
-// rounded to input 0's dtype.
+// rounded to input 0's dtype. ops.Bind made sure input 0 is a tensor.
 func applyInplace(c *call, outs []*array) error {
 	self := c.in[0]
-	if self == nil || self.scalar {
-		return ops.Errorf("in-place op needs a tensor as input 0")
-	}
 	o := outs[0]
 	if err := ops.CheckInplace(c.op, self.shape, self.dtype, o.shape, o.dtype); err != nil {
 		return err

@@ -126,13 +126,14 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 	// writes one gradient row per tensor of the positional arguments
 	// (lists included), in order.
 	grad := map[string]bool{}
-	all := func(a framework.Arg) { grad[a.Path] = a.RequiresGrad }
-	lower.TensorArgs(req.Args, true, all)
+	lower.TensorArgs(req.Args, true, func(a framework.Arg) {
+		grad[a.Path] = a.RequiresGrad
+		p.GradRows = append(p.GradRows, a.Path)
+	})
 	for _, kw := range req.Kwargs {
-		lower.TensorArgs([]framework.Arg{kw.Arg}, true, all)
+		lower.TensorArgs([]framework.Arg{kw.Arg}, true, func(a framework.Arg) { grad[a.Path] = a.RequiresGrad })
 	}
 	lower.RequireGrad(p, func(path string) bool { return grad[path] })
-	lower.TensorArgs(req.Args, true, func(a framework.Arg) { p.GradRows = append(p.GradRows, a.Path) })
 	if lower.ZeroShare(req.API) {
 		p.CompareMode = framework.CompareZeroShare
 	}

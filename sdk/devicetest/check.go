@@ -398,8 +398,8 @@ func allZero(t *tensor.Tensor) bool {
 	if t.Validate() != nil {
 		return false
 	}
-	for i := range t.Len() {
-		if t.At(i) != 0 {
+	for _, v := range t.Float64s() {
+		if v != 0 {
 			return false
 		}
 	}
@@ -425,9 +425,10 @@ func (k *checker) compare(o *outcome, c *Case, what string, got, want *tensor.Te
 	}
 	n := want.Len()
 	if !want.DType.IsFloat() {
+		gi, wi := got.Int64s(), want.Int64s()
 		bad, first := 0, -1
-		for i := range n {
-			if got.Int64(i) != want.Int64(i) {
+		for i := range wi {
+			if gi[i] != wi[i] {
 				if bad == 0 {
 					first = i
 				}
@@ -435,7 +436,7 @@ func (k *checker) compare(o *outcome, c *Case, what string, got, want *tensor.Te
 			}
 		}
 		if bad > 0 {
-			o.fail(math.Inf(1), "%s element %d: got %d, want %d%s", what, first, got.Int64(first), want.Int64(first), outOf(bad, n))
+			o.fail(math.Inf(1), "%s element %d: got %d, want %d%s", what, first, gi[first], wi[first], outOf(bad, n))
 		}
 		return
 	}
@@ -443,8 +444,9 @@ func (k *checker) compare(o *outcome, c *Case, what string, got, want *tensor.Te
 	dt := want.DType
 	bad, worstI, worst := 0, -1, -1.0
 	var worstAllowed float64
+	gv, wv := got.Float64s(), want.Float64s()
 	for i := range n {
-		g, w := got.At(i), want.At(i)
+		g, w := gv[i], wv[i]
 		var ratio, allowed float64
 		switch {
 		case math.IsNaN(w) || math.IsNaN(g):
@@ -479,7 +481,7 @@ func (k *checker) compare(o *outcome, c *Case, what string, got, want *tensor.Te
 	if bad == 0 {
 		return
 	}
-	g, w := got.At(worstI), want.At(worstI)
+	g, w := gv[worstI], wv[worstI]
 	if math.IsInf(worst, 1) && (math.IsNaN(g) || math.IsNaN(w) || math.IsInf(g, 0) || math.IsInf(w, 0)) {
 		o.fail(worst, "%s element %d: got %s, want %s%s", what, worstI, fmtVal(g, dt), fmtVal(w, dt), outOf(bad, n))
 		return

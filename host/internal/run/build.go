@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/probe-dev/probe/host/internal/inputgen"
@@ -73,13 +74,8 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
 	u.devReq = &device.ExecRequest{API: e.Name, Op: plan.Op, Attrs: plan.Attrs, Inputs: devIn, RequiresGrad: reqGrad, Seed: seed, Precision: plan.Precision}
 	battrs := plan.Attrs
 	if len(policy.Attrs) > 0 {
-		battrs = make(ops.Attrs, len(plan.Attrs))
-		for k, v := range plan.Attrs {
-			battrs[k] = v
-		}
-		for k, v := range policy.Attrs {
-			battrs[k] = v
-		}
+		battrs = maps.Clone(plan.Attrs)
+		maps.Copy(battrs, policy.Attrs)
 	}
 	u.benchReq = &device.ExecRequest{API: e.Name, Op: plan.Op, Attrs: battrs, Inputs: benchIn, RequiresGrad: reqGrad, Seed: seed}
 
@@ -153,10 +149,7 @@ func rewrite(call *dump.Call, rewrites []framework.TensorRewrite) (*dump.Call, e
 		return call, nil
 	}
 	out := *call
-	out.Tensors = make(map[string]*dump.TensorDesc, len(call.Tensors))
-	for p, d := range call.Tensors {
-		out.Tensors[p] = d
-	}
+	out.Tensors = maps.Clone(call.Tensors)
 	for _, r := range rewrites {
 		old := out.Tensors[r.Path]
 		if old == nil {
