@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Regenerates the Go code of probe's plugin protocol
-# (sdk/proto/probe/v1/*.proto -> internal/pb/probev1).
+# Regenerates the code of probe's plugin protocol from sdk/proto/probe/v1:
+# Go (internal/pb/probev1) and Python for the torch device plugin
+# (plugins/torch/probe_torch/pb/probe/v1, messages only: the plugin
+# registers its gRPC handlers itself, so no grpc_tools is needed).
 #
 # Usage: scripts/gen-proto.sh [OUT_ROOT]
 #
 # OUT_ROOT defaults to the repository root; the files land in
-# OUT_ROOT/internal/pb/probev1. The toolchain is pinned so that the
+# OUT_ROOT/internal/pb/probev1 and OUT_ROOT/plugins/torch/probe_torch/pb. The toolchain is pinned so that the
 # output is byte-for-byte reproducible:
 #   protoc              3.21.12 (Debian protobuf-compiler)
 #   protoc-gen-go       v1.36.12
@@ -23,6 +25,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out_root="${1:-$root}"
 proto_root="$root/sdk/proto"
 pkg_dir="internal/pb/probev1"
+py_dir="plugins/torch/probe_torch/pb/probe/v1"
 
 die() { echo "gen-proto: $*" >&2; exit 1; }
 
@@ -60,7 +63,7 @@ echo "gen-proto: building protoc-gen-go $PROTOC_GEN_GO_VERSION and protoc-gen-go
 ) || die "go install of the protoc plugins failed"
 
 gen="$tmp/gen"
-mkdir -p "$gen"
+mkdir -p "$gen/py"
 (
 	cd "$proto_root"
 	# Sorted, relative file names keep the output independent of the checkout path.
@@ -72,6 +75,7 @@ mkdir -p "$gen"
 		--plugin=protoc-gen-go-grpc="$tmp/bin/protoc-gen-go-grpc" \
 		--go_out="$gen" --go_opt=module="$MODULE" \
 		--go-grpc_out="$gen" --go-grpc_opt=module="$MODULE" \
+		--python_out="$gen/py" \
 		"${files[@]}"
 ) || die "protoc failed"
 
@@ -83,3 +87,9 @@ mkdir -p "$dest"
 find "$dest" -maxdepth 1 -name '*.pb.go' -delete
 cp "$gen/$pkg_dir"/*.pb.go "$dest/"
 echo "gen-proto: wrote $(ls "$gen/$pkg_dir" | wc -l) files to $dest" >&2
+
+pydest="$out_root/$py_dir"
+mkdir -p "$pydest"
+find "$pydest" -maxdepth 1 -name '*_pb2.py' -delete
+cp "$gen/py/probe/v1"/*_pb2.py "$pydest/"
+echo "gen-proto: wrote $(ls "$gen/py/probe/v1" | wc -l) files to $pydest" >&2

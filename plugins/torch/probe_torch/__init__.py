@@ -1,0 +1,1 @@
+"""probe's torch device plugin (see plugins/torch/README.md)."""
