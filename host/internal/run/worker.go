@@ -121,34 +121,15 @@ func (r *role) unsupported(req *device.ExecRequest) (reason string, backward boo
 // check runs one API and returns its rows.
 func (w *worker) check(ctx context.Context, e *dump.Entry) *report.API {
 	style := w.o.Style
-	if e.Skip != "" {
-		return style.Skip(e.Name, e.Skip)
-	}
-	if listed(e.API, w.o.BlackList, w.o.WhiteList) {
-		return style.Skip(e.Name, listedMessage(e.API))
-	}
 	compat := ""
 	if w.o.Compat {
 		compat = "msprobe"
 	}
-	req := e.PlanRequest(compat)
-	if req == nil {
-		return style.Skip(e.Name, "the dump has no forward call to check")
+	u, why := w.unitFor(ctx, e, compat)
+	if u == nil {
+		return style.Skip(e.Name, why)
 	}
-	pctx, cancel := context.WithTimeout(ctx, w.o.APITimeout)
-	resp, err := w.o.Framework.Plan(pctx, req)
-	cancel()
-	if err != nil {
-		return style.Skip(e.Name, "framework plugin: "+err.Error())
-	}
-	if resp.Plan == nil {
-		return style.Skip(e.Name, resp.Skip)
-	}
-	plan := resp.Plan
-	u, err := w.build(e, plan)
-	if err != nil {
-		return style.Skip(e.Name, err.Error())
-	}
+	plan := u.plan
 
 	// Declared support first: an op or dtype a plugin does not declare is
 	// a SKIP without a round trip; a missing backward skips the backward.
@@ -344,6 +325,7 @@ func (w *worker) gradPairs(u *unit, bench, dev *device.ExecResult) []gradPair {
 
 // unit is one API made concrete: the two requests and how rows map back.
 type unit struct {
+	plan             *framework.Plan
 	call             *dump.Call                // the forward call, descriptors rewritten by the plan
 	tensors          map[string]*tensor.Tensor // the loaded or generated tensors, by path
 	grads            []*tensor.Tensor          // the dumped gradients (one per fed output), when backward runs
