@@ -88,8 +88,16 @@ func (ps *pluginSet) closeAll() {
 }
 
 // spec turns a probe.toml plugin table into a launch spec.
-func (ps *pluginSet) spec(kind, name string, p config.Plugin) (pluginhost.Spec, error) {
+func (ps *pluginSet) spec(ctx context.Context, kind, name string, p config.Plugin) (pluginhost.Spec, error) {
 	s := pluginhost.Spec{Name: kind + "." + name, Kind: kind, StartTimeout: ps.cfg.Plugins.StartTimeout.Duration, LogLevel: hclog.LevelFromString(logLevel(ps.cfg))}
+	if b, ok := pythonBuiltins[p.Builtin]; ok && kind == "device" {
+		path, args, err := pythonSpec(ctx, name, p, b)
+		if err != nil {
+			return s, err
+		}
+		s.Path, s.Args = path, args
+		return s, nil
+	}
 	if p.Builtin != "" {
 		exe, err := os.Executable()
 		if err != nil {
@@ -138,8 +146,31 @@ func logLevel(cfg *config.Config) string {
 	return cfg.Plugins.LogLevel
 }
 
+// preflight resolves the launch commands of a run's plugins without
+// starting them, so that a missing executable or Python module is
+// reported before any output is written.
+func (ps *pluginSet) preflight(ctx context.Context, framework string, devices ...string) error {
+	p, err := ps.cfg.FrameworkPlugin(framework)
+	if err != nil {
+		return err
+	}
+	if _, err := ps.spec(ctx, "framework", framework, p); err != nil {
+		return err
+	}
+	for _, name := range devices {
+		p, err := ps.cfg.DevicePlugin(name)
+		if err != nil {
+			return err
+		}
+		if _, err := ps.spec(ctx, "device", name, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (ps *pluginSet) start(ctx context.Context, kind, name string, p config.Plugin) (*pluginhost.Plugin, error) {
-	s, err := ps.spec(kind, name, p)
+	s, err := ps.spec(ctx, kind, name, p)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +255,7 @@ func pluginsCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	var devices []namedDevice
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	if !*opsTable {
-		fmt.Fprintln(tw, "KIND\tNAME\tPLUGIN\tVERSION\tSDK\tPROTOCOL\tOPS\tDTYPES\tSOURCE")
+		fmt.Fprintln(tw, "KIND\tNAME\tPLUGIN\tVERSION\tSDK\tPROTOCOL\tOPS\tDTYPES\tSOURCE\tDESCRIPTION")
 	}
 	failed := 0
 	for _, kind := range []string{"framework", "device"} {
@@ -245,7 +276,7 @@ func pluginsCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 					fmt.Fprintf(stderr, "probe: plugin %s %s: %s\n", kind, name, msg)
 					return
 				}
-				fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\t-\t%s (error: %s)\n", kind, name, src, msg)
+				fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\t-\t%s\terror: %s\n", kind, name, src, msg)
 			}
 			pl, err := ps.start(ctx, kind, name, p)
 			if err != nil {
@@ -260,7 +291,7 @@ func pluginsCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 				}
 				frameworks = append(frameworks, namedFramework{name, info})
 				if !*opsTable {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d ops, %d APIs\t-\t%s\n", kind, name, info.Name, info.Version, info.SDKVersion, info.ProtocolVersion, len(info.Ops), len(info.APIs), src)
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d ops, %d APIs\t-\t%s\t%s\n", kind, name, info.Name, info.Version, info.SDKVersion, info.ProtocolVersion, len(info.Ops), len(info.APIs), src, info.Description)
 				}
 				continue
 			}
@@ -275,7 +306,7 @@ func pluginsCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 			}
 			devices = append(devices, namedDevice{name, info})
 			if !*opsTable {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", kind, name, info.Name, info.Version, info.SDKVersion, info.ProtocolVersion, len(info.Ops), dtypeSummary(info), src)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", kind, name, info.Name, info.Version, info.SDKVersion, info.ProtocolVersion, opCount(info), dtypeSummary(info), src, info.Description)
 			}
 		}
 	}
@@ -335,7 +366,9 @@ func writeSupportMatrix(tw io.Writer, frameworks []namedFramework, devices []nam
 			row = append(row, cell)
 		}
 		for _, d := range devices {
-			cell := "-"
+			// A device may declare an op in several entries (the dtypes
+			// with a backward, those without).
+			var parts []string
 			for _, s := range d.info.Ops {
 				if s.Op != op {
 					continue
@@ -344,13 +377,18 @@ func writeSupportMatrix(tw io.Writer, frameworks []namedFramework, devices []nam
 				for _, dt := range s.DTypes {
 					dts = append(dts, shortDType[dt])
 				}
-				cell = strings.Join(dts, ",")
-				if cell == "" {
-					cell = "(no dtype)"
+				part := strings.Join(dts, ",")
+				if part == "" {
+					part = "(no dtype)"
 				}
 				if s.Backward {
-					cell += " +bwd"
+					part += " +bwd"
 				}
+				parts = append(parts, part)
+			}
+			cell := "-"
+			if len(parts) > 0 {
+				cell = strings.Join(parts, "; ")
 			}
 			row = append(row, cell)
 		}
@@ -362,6 +400,15 @@ func writeSupportMatrix(tw io.Writer, frameworks []namedFramework, devices []nam
 // shortDType spells dtypes in the support matrix.
 var shortDType = map[tensor.DType]string{tensor.Float64: "f64", tensor.Float32: "f32", tensor.Float16: "f16", tensor.BFloat16: "bf16",
 	tensor.Int8: "i8", tensor.Int16: "i16", tensor.Int32: "i32", tensor.Int64: "i64", tensor.Uint8: "u8", tensor.Bool: "b"}
+
+// opCount is the number of distinct ops a device declares.
+func opCount(info *device.Info) int {
+	seen := map[string]bool{}
+	for _, s := range info.Ops {
+		seen[s.Op] = true
+	}
+	return len(seen)
+}
 
 // dtypeSummary lists the dtypes supported by at least one op.
 func dtypeSummary(info *device.Info) string {

@@ -196,6 +196,14 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 		flavor = report.MindSpore
 	}
 
+	// Every plugin's command is resolved (a built-in Python plugin's
+	// interpreter and modules checked) before any file is written.
+	ph := newPluginSet(cfg, stderr)
+	defer ph.closeAll()
+	if err := ph.preflight(ctx, cfg.Run.Framework, cfg.Run.Device, cfg.Run.Bench); err != nil {
+		return err
+	}
+
 	var w *report.Writer
 	var done map[string]bool
 	if f.resume != "" {
@@ -214,8 +222,6 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 		}
 	}
 
-	ph := newPluginSet(cfg, stderr)
-	defer ph.closeAll()
 	fw, err := ph.framework(ctx, cfg.Run.Framework)
 	if err != nil {
 		return err

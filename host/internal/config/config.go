@@ -37,10 +37,15 @@ func (d *Duration) UnmarshalText(b []byte) error {
 
 // Plugin is one [plugins.device.NAME] or [plugins.framework.NAME] table.
 type Plugin struct {
-	// Builtin names a plugin compiled into probe ("cpu", "pytorch",
-	// "mindspore"); it is served by the probe binary re-executed in plugin
-	// mode, as a separate process.
+	// Builtin names a plugin shipped inside probe ("cpu", "pytorch",
+	// "mindspore" are served by the probe binary re-executed in plugin
+	// mode; "torch" is a Python plugin run by Python), as a separate
+	// process.
 	Builtin string `toml:"builtin"`
+	// Python is the interpreter of the built-in Python plugin (torch);
+	// empty means python3 on PATH, then /usr/bin/python3, whichever has
+	// the modules the plugin needs.
+	Python string `toml:"python"`
 	// Command is the path of an external plugin binary (a bare name is
 	// looked up in plugins.dirs, then PATH).
 	Command string            `toml:"command"`
@@ -143,6 +148,9 @@ func (c *Config) Validate() error {
 		for name, p := range m {
 			if (p.Builtin == "") == (p.Command == "") {
 				return fmt.Errorf("plugins.%s.%s: exactly one of builtin or command must be set", kind, name)
+			}
+			if p.Python != "" && !(kind == "device" && p.Builtin == "torch") {
+				return fmt.Errorf("plugins.%s.%s: python is only read by the built-in device torch (builtin = \"torch\")", kind, name)
 			}
 		}
 	}
