@@ -2,12 +2,16 @@
 
 The host owns every segment: a memfd (or an unlinked file) it offers for
 one call by id and path ("/proc/<host pid>/fd/<n>"). Large request tensors
-lie in it; the plugin writes its large response tensors into it after the
-inputs, growing the file when needed (never shrinking it), and the host
-copies them out. Small tensors travel inline in the message. A plugin never
+lie in it and the plugin uses them in place, as views of its mapping that
+live no longer than the call; it writes its large response tensors into it
+after the inputs, growing the file when needed (never shrinking it), and the
+host copies them out. A response tensor that is already a view of the
+segment below the outputs (an echo, an in-place op's result) is sent as a
+reference to where it lies, without a copy. Small tensors travel inline in the message. A plugin never
 creates files, so nothing is left behind when either side dies.
 """
 
+import ctypes
 import mmap
 import os
 
@@ -29,7 +33,8 @@ class Segment:
         self.fd = os.open(path, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
         self.mm = None
         self.size = 0
-        self._old = []  # mappings replaced by a growth, closed by release()
+        self.addr = 0  # address of self.mm
+        self._old = []  # (mapping, address, size) replaced by a growth, closed by release()
         self.refresh()
 
     def refresh(self):
@@ -40,9 +45,18 @@ class Segment:
 
     def _remap(self, size):
         if self.mm is not None:
-            self._old.append(self.mm)
+            self._old.append((self.mm, self.addr, self.size))
         self.mm = mmap.mmap(self.fd, size) if size > 0 else None
+        self.addr = _address(self.mm) if self.mm is not None else 0
         self.size = size
+
+    def offset_of(self, addr, n):
+        """The segment offset of the n bytes at addr when they lie in one of
+        this segment's mappings, else None."""
+        for mm, base, size in [(self.mm, self.addr, self.size)] + self._old:
+            if mm is not None and base <= addr and addr + n <= base + size:
+                return addr - base
+        return None
 
     def reserve(self, n):
         """Grows the file to hold at least n bytes."""
@@ -62,7 +76,7 @@ class Segment:
 
     def release(self):
         old, self._old = self._old, []
-        for m in old:
+        for m, _, _ in old:
             try:
                 m.close()
             except BufferError:  # still exported: freed with its last view
@@ -77,6 +91,16 @@ class Segment:
                 pass
             self.mm = None
         os.close(self.fd)
+
+
+def _address(mm):
+    """The address of a writable mapping (the ctypes view is dropped at
+    once, so that the mapping is not left exported)."""
+    c = ctypes.c_char.from_buffer(mm)
+    try:
+        return ctypes.addressof(c)
+    finally:
+        del c
 
 
 class Cache:
@@ -108,6 +132,7 @@ class Packer:
 
     def __init__(self, seg, base):
         self.seg = seg
+        self.base = base
         self.end = align_up(base, ALIGN)
         self.inline_used = 0
         self.pending = []  # (offset, uint8 numpy array)
@@ -120,6 +145,10 @@ class Packer:
         if n <= INLINE_MAX and self.inline_used + n <= INLINE_BUDGET:
             self.inline_used += n
             return "inline", data.tobytes()
+        if self.seg is not None:
+            off = self.seg.offset_of(data.ctypes.data, n)
+            if off is not None and off + n <= self.base:
+                return "shm", (off, n)
         if self.seg is None:
             if self.inline_used + n <= INLINE_TOTAL:
                 self.inline_used += n

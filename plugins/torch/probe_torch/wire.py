@@ -93,7 +93,8 @@ def numel(shape):
 
 
 def tensor_from_pb(t, seg, what):
-    """A CPU torch tensor owning its memory."""
+    """A CPU torch tensor: a view of the segment (valid until the call
+    ends; the op may overwrite it) or a copy of the inline bytes."""
     dt = DTYPES.get(t.dtype)
     if dt is None:
         raise ArgumentError("%s: unknown dtype %d" % (what, t.dtype))
@@ -114,7 +115,7 @@ def tensor_from_pb(t, seg, what):
         if n == 0:
             return torch.empty(shape, dtype=dt)
         seg.check(ref.offset, n)
-        raw = torch.frombuffer(seg.mm, dtype=torch.uint8, count=n, offset=ref.offset).clone()
+        raw = torch.frombuffer(seg.mm, dtype=torch.uint8, count=n, offset=ref.offset)
     else:
         data = t.inline if which == "inline" else b""
         if len(data) != n:
