@@ -38,6 +38,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	probeBin = filepath.Join(dir, "probe")
+	// Built-in Python plugins are materialised here, not in the user's
+	// cache.
+	os.Setenv("PROBE_CACHE_DIR", filepath.Join(dir, "cache"))
 	cpuPlugin = filepath.Join(dir, "probe-device-cpu")
 	for _, b := range [][2]string{{probeBin, "./cmd/probe"}, {cpuPlugin, "../plugins/cpu/cmd/probe-device-cpu"}} {
 		cmd := exec.Command("go", "build", "-o", b[0], b[1])
@@ -396,9 +399,13 @@ func TestPluginCrashAndHang(t *testing.T) {
 	}
 }
 
-// pluginPids lists the processes whose parent is pid and whose command line
-// is "... plugin serve ...".
-func pluginChildren(pid int) []int {
+// pluginChildren lists the processes whose parent is pid and whose command
+// line is "... plugin serve ...".
+func pluginChildren(pid int) []int { return childrenMatching(pid, "plugin\x00serve") }
+
+// childrenMatching lists the processes whose parent is pid and whose
+// command line contains sub.
+func childrenMatching(pid int, sub string) []int {
 	var out []int
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
@@ -415,7 +422,7 @@ func pluginChildren(pid int) []int {
 			continue
 		}
 		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
-		if bytes.Contains(cmd, []byte("plugin\x00serve")) {
+		if bytes.Contains(cmd, []byte(sub)) {
 			out = append(out, p)
 		}
 	}
