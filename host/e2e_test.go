@@ -98,7 +98,24 @@ func readRows(t *testing.T, path string) [][]string {
 	return rows
 }
 
-// statusOf maps row name -> status column (last-but-one for details,
+// sameRowsExcept reports every result and details row of a clean run
+// (cres, cdet) whose status differs in another run (res, det), except the
+// rows of api.
+func sameRowsExcept(t *testing.T, api string, cres map[string][2]string, cdet map[string]string, res map[string][2]string, det map[string]string) {
+	t.Helper()
+	for name, st := range cres {
+		if name != api && res[name] != st {
+			t.Errorf("%s: %v, clean run %v", name, res[name], st)
+		}
+	}
+	for name, st := range cdet {
+		if !strings.HasPrefix(name, api+".") && det[name] != st {
+			t.Errorf("row %s: %s, clean run %s", name, det[name], st)
+		}
+	}
+}
+
+// statuses maps row name -> status column (last-but-one for details,
 // columns 1-2 for results).
 func statuses(t *testing.T, dir string) (map[string][2]string, map[string]string, []string) {
 	t.Helper()
@@ -373,25 +390,10 @@ func TestPluginCrashAndHang(t *testing.T) {
 			if strings.Join(order, "|") == strings.Join(corder, "|") {
 				t.Error("the failed API kept all its rows")
 			}
-			for name, st := range cres {
-				if name == "Functional.relu.0" {
-					if res[name][0] != "error" {
-						t.Errorf("relu.0 after %s: %v", fault, res[name])
-					}
-					continue
-				}
-				if res[name] != st {
-					t.Errorf("%s: %v, clean run %v", name, res[name], st)
-				}
+			if res["Functional.relu.0"][0] != "error" {
+				t.Errorf("relu.0 after %s: %v", fault, res["Functional.relu.0"])
 			}
-			for name, st := range cdet {
-				if strings.HasPrefix(name, "Functional.relu.0.") {
-					continue
-				}
-				if det[name] != st {
-					t.Errorf("row %s: %s, clean run %s", name, det[name], st)
-				}
-			}
+			sameRowsExcept(t, "Functional.relu.0", cres, cdet, res, det)
 			if !strings.Contains(stdout, "Functional.relu.0") {
 				t.Errorf("summary does not name the failed API:\n%s", stdout)
 			}
