@@ -137,6 +137,13 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 			defer wk.close()
 			for j := range jobs {
 				api := wk.check(ctx, j.entry)
+				if ctx.Err() != nil {
+					// The run was interrupted while this API ran:
+					// what it returned may be the interruption
+					// itself ("context canceled"), not a verdict.
+					// It gets no row, so --resume runs it again.
+					return
+				}
 				select {
 				case results <- result{j.idx, api}:
 				case <-ctx.Done():

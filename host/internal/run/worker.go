@@ -149,11 +149,11 @@ func (w *worker) check(ctx context.Context, e *dump.Entry) *report.API {
 
 	benchRes, err := w.exec(ctx, w.bench, u.benchReq)
 	if err != nil {
-		return w.failed(ctx, e, u, w.bench, err)
+		return w.failed(e, u, w.bench, err)
 	}
 	devRes, err := w.exec(ctx, w.device, u.devReq)
 	if err != nil {
-		return w.failed(ctx, e, u, w.device, err)
+		return w.failed(e, u, w.device, err)
 	}
 	api := w.judge(e, plan, u, benchRes, devRes)
 	w.saveErrorData(api, u, benchRes, devRes)
@@ -165,13 +165,11 @@ func (w *worker) check(ctx context.Context, e *dump.Entry) *report.API {
 // reason), the plugin does not support it (SKIP naming the plugin), or a
 // failure — a crashed or hung plugin, a kernel or driver error — which is
 // an `error` row naming it.
-func (w *worker) failed(ctx context.Context, e *dump.Entry, u *unit, r *role, err error) *report.API {
+func (w *worker) failed(e *dump.Entry, u *unit, r *role, err error) *report.API {
 	style := w.o.Style
 	switch {
 	case isCrash(err):
 		return style.Error(e.Name, u.backward, err.Error())
-	case ctx.Err() != nil:
-		return style.Skip(e.Name, err.Error())
 	}
 	switch device.KindOf(err) {
 	case device.InvalidArgument:
