@@ -20,6 +20,7 @@ import (
 
 	"golang.org/x/sys/cpu"
 
+	"github.com/probe-dev/probe/host/internal/config"
 	"github.com/probe-dev/probe/host/internal/report"
 	"github.com/probe-dev/probe/host/internal/tensorload"
 	"github.com/probe-dev/probe/internal/fixtures"
@@ -333,7 +334,14 @@ func TestWorkersSameCSVs(t *testing.T) {
 	}
 	a, b := t.TempDir(), t.TempDir()
 	probeRun(t, "run", "--api-info", fp16Dump, "-o", a, "--quiet")
-	probeRun(t, "run", "--api-info", fp16Dump, "-o", b, "--quiet", "--workers", "3")
+	// max_workers lets 3 workers run on a machine with fewer cores.
+	cfg := filepath.Join(t.TempDir(), "probe.toml")
+	if err := os.WriteFile(cfg, []byte("version = 1\n[run]\nmax_workers = 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := probeRun(t, "run", "--config", cfg, "--api-info", fp16Dump, "-o", b, "--quiet", "--workers", "3"); !strings.Contains(out, " 3 worker(s)") {
+		t.Errorf("the run did not start 3 workers:\n%s", out)
+	}
 	sameCSVs(t, a, b)
 
 	// pytorch-precheck §11.6: msprobe's multi_run_ut splits 3 forward items
@@ -835,5 +843,39 @@ func TestMindSporeMultiOutputBackward(t *testing.T) {
 				t.Errorf("Mint.exp.0 max abs error %q: want bf16 rounding above 0.001", r[5])
 			}
 		}
+	}
+}
+
+// Issue 9, finding 2: --workers 0 and -1 were silently 1, and any number of
+// workers started its own plugin processes, even with fewer APIs than
+// workers.
+func TestWorkersBounded(t *testing.T) {
+	dump := filepath.Join(repo, "examples/convnet/tensor/dump.json")
+	for _, n := range []string{"0", "-1"} {
+		out, err := probeCmd("run", "--api-info", dump, "-o", t.TempDir(), "--workers", n).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "--workers "+n+": must be at least 1") {
+			t.Errorf("--workers %s: %v\n%s", n, err, out)
+		}
+	}
+	// More workers than cores: lowered to the number of cores.
+	cmd := probeCmd("run", "--api-info", dump, "-o", t.TempDir(), "--quiet", "--workers", "100000")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("--workers 100000: %v\n%s", err, stderr.String())
+	}
+	limit := min(runtime.NumCPU(), config.MaxWorkers)
+	if !strings.Contains(stderr.String(), fmt.Sprintf("100000 workers lowered to %d", limit)) ||
+		!strings.Contains(string(out), fmt.Sprintf(" %d worker(s)", limit)) {
+		t.Errorf("--workers 100000 on %d cores:\n%s\n%s", runtime.NumCPU(), stderr.String(), out)
+	}
+	// max_workers out of range is refused, naming the key.
+	cfg := filepath.Join(t.TempDir(), "probe.toml")
+	if err := os.WriteFile(cfg, []byte("version = 1\n[run]\nmax_workers = 65\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := probeCmd("run", "--config", cfg, "--api-info", dump, "-o", t.TempDir()).CombinedOutput(); err == nil || !strings.Contains(string(out), "run.max_workers = 65") {
+		t.Errorf("max_workers = 65: %v\n%s", err, out)
 	}
 }

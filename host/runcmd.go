@@ -26,6 +26,7 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 type runFlags struct {
 	framework, apiInfo, out, config, device, bench, resume, deviceIDs string
 	workers                                                           int
+	workersSet                                                        bool
 	seed                                                              uint64
 	apiTimeout                                                        time.Duration
 	deviceOpts, benchOpts                                             listFlag
@@ -112,8 +113,13 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 			f.whiteList = &white
 		case "black-list":
 			f.blackList = &black
+		case "workers", "n", "num_splits":
+			f.workersSet = true
 		}
 	})
+	if f.workersSet && f.workers < 1 {
+		return fmt.Errorf("%w: --workers %d: must be at least 1", errUsage, f.workers)
+	}
 	if f.apiInfo == "" {
 		return fmt.Errorf("%w: --api-info dump.json is required (Please provide api_info_file for offline run ut.)", errUsage)
 	}
@@ -150,7 +156,9 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	}
 	if f.workers > 0 {
 		cfg.Run.Workers = f.workers
-	} else if multi && f.workers == 0 {
+	}
+	multiDefault := multi && !f.workersSet
+	if multiDefault {
 		cfg.Run.Workers = 8 // msprobe multi_run_ut's default -n
 	}
 	if f.deviceIDs != "" {
@@ -174,6 +182,18 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	}
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if limit := cfg.WorkerLimit(); cfg.Run.Workers > limit {
+		why := fmt.Sprintf("the number of cores, %d here", limit)
+		if cfg.Run.MaxWorkers > 0 {
+			why = "run.max_workers"
+		} else if limit == config.MaxWorkers {
+			why = fmt.Sprintf("at most %d", config.MaxWorkers)
+		}
+		if !multiDefault {
+			fmt.Fprintf(stderr, "probe: %d workers lowered to %d (%s; set run.max_workers to change it)\n", cfg.Run.Workers, limit, why)
+		}
+		cfg.Run.Workers = limit
 	}
 	devOpts, err := parseOptions(f.deviceOpts)
 	if err != nil {
@@ -308,7 +328,7 @@ func printSummary(out io.Writer, d *dump.Dump, cfg *config.Config, s *run.Summar
 		return
 	}
 	fmt.Fprintf(out, "\nprobe %s: %s (%s, %s mode), device %q vs bench %q, %d worker(s), %.1fs\n",
-		Version, d.Path, cfg.Run.Framework, d.Task, cfg.Run.Device, cfg.Run.Bench, cfg.Run.Workers, took.Seconds())
+		Version, d.Path, cfg.Run.Framework, d.Task, cfg.Run.Device, cfg.Run.Bench, s.Workers, took.Seconds())
 	fmt.Fprintf(out, "APIs checked: %d   pass: %d   warning: %d   error: %d   skip: %d", s.Total, s.Pass, s.Warning, s.Error, s.Skip)
 	if s.Resumed > 0 {
 		fmt.Fprintf(out, "   (already done before resume: %d)", s.Resumed)

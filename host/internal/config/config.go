@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"fmt"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -63,6 +64,7 @@ type Config struct {
 		Device     string   `toml:"device"`
 		Bench      string   `toml:"bench"`
 		Workers    int      `toml:"workers"`
+		MaxWorkers int      `toml:"max_workers"`
 		DeviceIDs  []int    `toml:"device_ids"`
 		Seed       uint64   `toml:"seed"`
 		APITimeout Duration `toml:"api_timeout"`
@@ -115,6 +117,19 @@ func Load(path string) (*Config, error) {
 	return c, nil
 }
 
+// MaxWorkers bounds run.workers, as msprobe's multi_run_ut bounds -n:
+// every worker starts its own device and bench plugin processes.
+const MaxWorkers = 64
+
+// WorkerLimit is the most workers a run starts: run.max_workers, or the
+// number of cores (at most MaxWorkers) when it is 0.
+func (c *Config) WorkerLimit() int {
+	if c.Run.MaxWorkers > 0 {
+		return c.Run.MaxWorkers
+	}
+	return min(runtime.NumCPU(), MaxWorkers)
+}
+
 // Validate checks the values and that every role names a defined plugin.
 func (c *Config) Validate() error {
 	if c.Version != 1 {
@@ -122,6 +137,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Run.Workers < 1 {
 		return fmt.Errorf("run.workers = %d: must be at least 1", c.Run.Workers)
+	}
+	if c.Run.MaxWorkers < 0 || c.Run.MaxWorkers > MaxWorkers {
+		return fmt.Errorf("run.max_workers = %d: must be from 1 to %d, or 0 for the number of cores (at most %d)", c.Run.MaxWorkers, MaxWorkers, MaxWorkers)
 	}
 	if len(c.Run.DeviceIDs) == 0 {
 		return fmt.Errorf("run.device_ids: at least one device id is needed")

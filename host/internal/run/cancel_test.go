@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -87,5 +88,39 @@ func TestInterruptedAPIHasNoRow(t *testing.T) {
 		if len(rows) != 1 {
 			t.Fatalf("run %d: the interrupted API has rows %q; want none, so that --resume runs it", i, rows[1:])
 		}
+	}
+}
+
+// Every worker starts its own device and bench processes: a run never
+// starts more workers than it has APIs to check (issue 9, finding 2).
+func TestWorkersAtMostAPIs(t *testing.T) {
+	const js = `{"task": "statistics", "data": {
+ "Functional.relu.0.forward": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [8], "Max": 1, "Min": -1, "requires_grad": false}],
+   "input_kwargs": {}, "output": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [8], "Max": 1, "Min": 0}]}}}`
+	d, err := dump.Parse([]byte(js), "relu.json", "pytorch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := &framework.Plan{Op: "relu", Attrs: ops.Attrs{"inplace": ops.BoolAttr(false)},
+		Inputs: []framework.Binding{{Kind: framework.BindTensor, Path: "args.0"}}}
+	sup := []device.OpSupport{{Op: "relu", DTypes: []tensor.DType{tensor.Float32, tensor.Float64}}}
+	w, err := report.Create(t.TempDir(), report.PyTorch, time.Unix(0, 0), 14)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	var opened atomic.Int32
+	open := func(context.Context, int) (Handle, error) {
+		opened.Add(1)
+		return fakeHandle{&fakeDevice{info: device.Info{Name: "x", Ops: sup}}}, nil
+	}
+	sum, err := Run(context.Background(), Options{Dump: d, Framework: fakeFramework{plan}, Standard: standard.PyTorch{},
+		Style: report.Style{Flavor: report.PyTorch}, Device: open, Bench: open, DeviceName: "x", BenchName: "x",
+		APITimeout: time.Minute, Writer: w, Workers: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Workers != 1 || opened.Load() != 2 {
+		t.Errorf("32 workers asked for one API: %d workers started, %d plugins opened; want 1 and 2", sum.Workers, opened.Load())
 	}
 }

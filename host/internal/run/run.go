@@ -81,6 +81,8 @@ type Worst struct {
 // Summary counts the APIs written by this run.
 type Summary struct {
 	Total, Pass, Warning, Error, Skip, Resumed int
+	// Workers is how many workers the run started.
+	Workers int
 	// Filtered counts the calls dropped as duplicates by FilterAPI.
 	Filtered int
 	Worst    []Worst
@@ -117,6 +119,10 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		}
 		entries = append(entries, e)
 	}
+	// Every worker starts its own plugin processes: no more of them than
+	// there are APIs to check.
+	o.Workers = max(1, min(o.Workers, len(entries)))
+	sum.Workers = o.Workers
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
