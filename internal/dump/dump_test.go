@@ -635,3 +635,23 @@ func TestPyFloat(t *testing.T) {
 		}
 	}
 }
+
+// Issue 9, finding 7: a name that is both formula-like and malformed was
+// dropped with no row and no warning; docs/compat.md row 4 promises one.
+func TestUnsafeMalformedNameWarns(t *testing.T) {
+	const name = `=cmd|' /C calc'!A0.0`
+	js := `{"task": "statistics", "data": {"` + name + `.forward": {"input_args": [], "input_kwargs": {}, "output": []}}}`
+	d, err := Parse([]byte(js), "evil.json", "pytorch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Entries) != 1 || !d.Entries[0].Silent || !strings.Contains(d.Entries[0].Skip, "formula") {
+		t.Fatalf("entries %+v: want one silent entry skipped as a formula", d.Entries)
+	}
+	for _, w := range d.Warnings {
+		if strings.Contains(w, fmt.Sprintf("%q", name)) && strings.Contains(w, "formula") {
+			return
+		}
+	}
+	t.Errorf("no warning names %q: %q", name, d.Warnings)
+}

@@ -54,7 +54,9 @@ func classify(d *Dump, raws []*rawEntry, data []byte) []*Entry {
 			} else {
 				classifyMindSpore(e, segs, mindtorch)
 			}
-			if e.Skip == "" && UnsafeName(name) {
+			// Checked whatever else is wrong with the name: such an
+			// entry gets no row, so the warning is all the user sees.
+			if UnsafeName(name) {
 				e.Skip = fmt.Sprintf("API name %q starts (or continues after ';') with a character a spreadsheet would run as a formula (+ - = %% @); it is not checked and not written to the CSVs", name)
 				e.Silent = true
 				d.Warnings = append(d.Warnings, "skipped entry "+fmt.Sprintf("%q", name)+": "+e.Skip)
