@@ -879,3 +879,38 @@ func TestWorkersBounded(t *testing.T) {
 		t.Errorf("max_workers = 65: %v\n%s", err, out)
 	}
 }
+
+// Issue 9, finding 4: once a plugin crashed with no restart left, every
+// later API got an error row blaming it, the run exited 0 and resume took
+// those rows as done. Now the run stops after the crashing API's row, exits
+// non-zero, and --resume checks the rest.
+func TestRestartBudgetSpentStopsRun(t *testing.T) {
+	dump := filepath.Join(repo, "examples/convnet/tensor/dump.json")
+	cfg := filepath.Join(t.TempDir(), "probe.toml")
+	if err := os.WriteFile(cfg, []byte("version = 1\n[plugins]\nmax_restarts = 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	msg, err := probeCmd("run", "--config", cfg, "--api-info", dump, "-o", out, "--quiet",
+		"--device-option", "fault=crash:Functional.relu.0").CombinedOutput()
+	if err == nil || !strings.Contains(string(msg), "run stopped after") || !strings.Contains(string(msg), "max_restarts (0) is reached") {
+		t.Fatalf("want a non-zero exit saying the run stopped: %v\n%s", err, msg)
+	}
+	rows := resultRows(t, out)
+	if relu := rows["Functional.relu.0"]; relu == nil || relu[1] != "error" || !strings.Contains(relu[3], "not restarted") {
+		t.Errorf("Functional.relu.0: %q, want its error row", relu)
+	}
+	for name, r := range rows {
+		if name != "Functional.relu.0" && r[1] == "error" {
+			t.Errorf("%s blamed for the crash: %q", name, r)
+		}
+	}
+	if len(rows) >= 35 {
+		t.Errorf("%d result rows: the APIs after the crash were written", len(rows))
+	}
+	rp, _ := csvPair(t, out)
+	probeRun(t, "run", "--api-info", dump, "-o", out, "--quiet", "--resume", rp)
+	if rows := resultRows(t, out); len(rows) != 35 {
+		t.Errorf("after --resume: %d result rows, want 35", len(rows))
+	}
+}

@@ -130,6 +130,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	results := make(chan result)
 	var wg sync.WaitGroup
 	startErr := make(chan error, o.Workers)
+	deadErr := make(chan error, o.Workers)
 	for w := 0; w < o.Workers; w++ {
 		wg.Add(1)
 		go func(w int) {
@@ -153,6 +154,13 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 				select {
 				case results <- result{j.idx, api}:
 				case <-ctx.Done():
+					return
+				}
+				if wk.dead != nil {
+					// The API above did crash the plugin; the ones
+					// after it get no row and --resume runs them.
+					deadErr <- wk.dead
+					cancel()
 					return
 				}
 			}
@@ -197,6 +205,13 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	}
 	if writeErr != nil {
 		return sum, writeErr
+	}
+	select {
+	case err := <-deadErr:
+		if next < len(entries) {
+			return sum, fmt.Errorf("run stopped after %d of %d APIs: %w; fix the plugin or raise plugins.max_restarts, then --resume checks the rest", next, len(entries), err)
+		}
+	default:
 	}
 	if err := ctx.Err(); err != nil && next < len(entries) {
 		return sum, fmt.Errorf("run interrupted after %d of %d APIs: %w", next, len(entries), err)

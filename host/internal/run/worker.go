@@ -27,6 +27,9 @@ type worker struct {
 	o             *Options
 	id            int
 	device, bench *role
+	// dead is set when a plugin crashed and could not be restarted: the
+	// worker stops rather than blame the crash on the APIs after it.
+	dead error
 }
 
 func newWorker(ctx context.Context, o *Options, id int) (*worker, error) {
@@ -80,10 +83,12 @@ func (w *worker) exec(ctx context.Context, r *role, req *device.ExecRequest) (*d
 		err = fmt.Errorf("no answer within %v (api_timeout): %w", w.o.APITimeout, err)
 	}
 	if r.restarts >= w.o.MaxRestarts {
+		w.dead = fmt.Errorf("%s plugin %s crashed and max_restarts (%d) is reached", r.name, r.plugin, w.o.MaxRestarts)
 		return nil, &errCrash{r.name, fmt.Errorf("%w; not restarted: max_restarts (%d) reached", err, w.o.MaxRestarts)}
 	}
 	r.restarts++
 	if rerr := r.h.Restart(ctx); rerr != nil {
+		w.dead = fmt.Errorf("%s plugin %s crashed and could not be restarted: %v", r.name, r.plugin, rerr)
 		return nil, &errCrash{r.name, fmt.Errorf("%w; restart failed: %v", err, rerr)}
 	}
 	return nil, &errCrash{r.name, fmt.Errorf("%w (plugin restarted)", err)}
