@@ -230,6 +230,9 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 		if w, done, err = report.Resume(f.resume, flavor, cfg.Run.Precision); err != nil {
 			return err
 		}
+		for _, r := range w.Repaired {
+			fmt.Fprintln(stderr, "probe: warning:", r)
+		}
 	} else if w, err = report.Create(f.out, flavor, time.Now(), cfg.Run.Precision); err != nil {
 		return err
 	}

@@ -93,6 +93,9 @@ type Writer struct {
 	flavor                  Flavor
 	precision               int
 	result, details         *os.File
+	// Repaired says what Resume dropped from the end of the files: a
+	// last row torn by a kill in the middle of its write.
+	Repaired []string
 }
 
 // Timestamp formats t as msprobe names its files (%Y%m%d%H%M%S).
@@ -160,6 +163,15 @@ func Resume(resultPath string, f Flavor, precision int) (*Writer, map[string]boo
 		DetailsPath: filepath.Join(filepath.Dir(resultPath), strings.ReplaceAll(filepath.Base(resultPath), "result", "details")),
 		flavor:      f, precision: precision,
 	}
+	for _, path := range []string{resultPath, w.DetailsPath} {
+		torn, err := dropTornRow(path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("resume: %w", err)
+		}
+		if torn != "" {
+			w.Repaired = append(w.Repaired, fmt.Sprintf("%s: dropped a last row torn by the interruption (%q); its API is checked again", path, torn))
+		}
+	}
 	rows, err := ReadCSV(resultPath)
 	if err != nil {
 		return nil, nil, fmt.Errorf("resume: %w", err)
@@ -181,6 +193,60 @@ func Resume(resultPath string, f Flavor, precision int) (*Writer, map[string]boo
 		return nil, nil, fmt.Errorf("resume: %w", err)
 	}
 	return w, done, nil
+}
+
+// dropTornRow cuts path after its last whole row and returns what it cut
+// (at most 80 bytes of it). Every row probe writes ends with a line break,
+// so a file that does not — or whose last row leaves a quote open — was
+// interrupted in the middle of a write; glued to the next row appended, it
+// would lose one API and mark another done.
+func dropTornRow(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	start := 0
+	if bytes.HasPrefix(data, bom) {
+		start = len(bom)
+	}
+	r := csv.NewReader(bytes.NewReader(data[start:]))
+	r.FieldsPerRecord = -1
+	whole := int64(0)
+	for {
+		_, err := r.Read()
+		if err != nil && !errors.Is(err, io.EOF) {
+			var pe *csv.ParseError
+			if !errors.As(err, &pe) || !errors.Is(pe.Err, csv.ErrQuote) {
+				return "", fmt.Errorf("csv %s: %w", path, err)
+			}
+		}
+		if err != nil {
+			break
+		}
+		if off := r.InputOffset(); data[start+int(off)-1] == '\n' {
+			whole = off
+		}
+	}
+	end := start + int(whole)
+	if end == len(data) {
+		return "", nil
+	}
+	if whole == 0 {
+		return "", fmt.Errorf("csv %s: the header row is incomplete; this is not a run probe can continue", path)
+	}
+	torn := string(data[end:])
+	if strings.Contains(torn, "\r\n") {
+		// More than one row after the last good one: damage inside the
+		// file, not a torn last write. Nothing is cut.
+		return "", fmt.Errorf("csv %s: malformed row at byte %d, not at the end of the file; not continuing this run", path, end)
+	}
+	if len(torn) > 80 {
+		torn = torn[:80] + "…"
+	}
+	if err := os.Truncate(path, int64(end)); err != nil {
+		return "", err
+	}
+	return torn, nil
 }
 
 // apiOfRow strips ".forward.output.N" / ".backward.output.N" from a details
