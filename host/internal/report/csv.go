@@ -93,6 +93,7 @@ type Writer struct {
 	flavor                  Flavor
 	precision               int
 	result, details         *os.File
+	lock                    *os.File // the output directory's lock
 	// Repaired says what Resume dropped from the end of the files: a
 	// last row torn by a kill in the middle of its write.
 	Repaired []string
@@ -109,22 +110,27 @@ func Create(dir string, f Flavor, t time.Time, precision int) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, fmt.Errorf("output directory %s: %w", dir, err)
 	}
+	lock, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
 	for try := 0; ; try++ {
 		ts := Timestamp(t.Add(time.Duration(try) * time.Second))
 		w := &Writer{
 			ResultPath:  filepath.Join(dir, "accuracy_checking_result_"+ts+".csv"),
 			DetailsPath: filepath.Join(dir, "accuracy_checking_details_"+ts+".csv"),
-			flavor:      f, precision: precision,
+			flavor:      f, precision: precision, lock: lock,
 		}
 		if try < 100 && (exists(w.ResultPath) || exists(w.DetailsPath)) {
 			continue
 		}
-		var err error
 		if w.result, err = createWithHeader(w.ResultPath, ResultHeader(f)); err != nil {
+			lock.Close()
 			return nil, err
 		}
 		if w.details, err = createWithHeader(w.DetailsPath, DetailsHeader(f)); err != nil {
 			w.result.Close()
+			lock.Close()
 			return nil, err
 		}
 		return w, nil
@@ -154,14 +160,26 @@ var resultName = regexp.MustCompile(`^accuracy_checking_result_\d{14}\.csv$`)
 // names of the APIs already in the result CSV (they are not run again).
 // Details rows of APIs that have no result row — an interruption between
 // the two writes — are dropped, since those APIs run again.
-func Resume(resultPath string, f Flavor, precision int) (*Writer, map[string]bool, error) {
+func Resume(resultPath string, f Flavor, precision int) (_ *Writer, _ map[string]bool, err error) {
 	if !resultName.MatchString(filepath.Base(resultPath)) {
 		return nil, nil, fmt.Errorf("resume %s: the file name must be accuracy_checking_result_<14 digits>.csv as probe wrote it (When continue run ut, please do not modify the result csv name.)", resultPath)
 	}
+	if _, err := os.Stat(resultPath); err != nil {
+		return nil, nil, fmt.Errorf("resume: %w", err)
+	}
+	lock, err := lockDir(filepath.Dir(resultPath))
+	if err != nil {
+		return nil, nil, fmt.Errorf("resume %s: %w", resultPath, err)
+	}
+	defer func() {
+		if err != nil {
+			lock.Close()
+		}
+	}()
 	w := &Writer{
 		ResultPath:  resultPath,
 		DetailsPath: filepath.Join(filepath.Dir(resultPath), strings.ReplaceAll(filepath.Base(resultPath), "result", "details")),
-		flavor:      f, precision: precision,
+		flavor:      f, precision: precision, lock: lock,
 	}
 	for _, path := range []string{resultPath, w.DetailsPath} {
 		torn, err := dropTornRow(path)
@@ -376,5 +394,5 @@ func (w *Writer) detailFields(d Detail) []string {
 
 // Close closes both files.
 func (w *Writer) Close() error {
-	return errors.Join(w.result.Close(), w.details.Close())
+	return errors.Join(w.result.Close(), w.details.Close(), w.lock.Close())
 }
