@@ -914,3 +914,41 @@ func TestRestartBudgetSpentStopsRun(t *testing.T) {
 		t.Errorf("after --resume: %d result rows, want 35", len(rows))
 	}
 }
+
+// Issue 9, finding 9: a plugin that fails to start left header-only CSVs
+// and a success-looking summary; /bin/false was said to print something
+// other than the handshake; a directory as command "does not exist".
+func TestPluginStartFailureMessages(t *testing.T) {
+	dump := filepath.Join(repo, "examples/convnet/tensor/dump.json")
+	tmp := t.TempDir()
+	noexec := filepath.Join(tmp, "noexec")
+	if err := os.WriteFile(noexec, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ command, want string }{
+		{"/bin/false", "without printing the go-plugin handshake"},
+		{tmp, "is a directory, not a plugin executable"},
+		{noexec, "is not executable"},
+		{filepath.Join(tmp, "absent"), "no such file or directory"},
+	} {
+		cfg := filepath.Join(t.TempDir(), "probe.toml")
+		toml := fmt.Sprintf("version = 1\n[run]\ndevice = \"bad\"\n[plugins.device.bad]\ncommand = %q\n", c.command)
+		if err := os.WriteFile(cfg, []byte(toml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(t.TempDir(), "out")
+		cmd := probeCmd("run", "--config", cfg, "--api-info", dump, "-o", out)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		stdout, err := cmd.Output()
+		if err == nil || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("command %s: %v, stderr lacks %q:\n%s", c.command, err, c.want, stderr.String())
+		}
+		if strings.Contains(string(stdout), "APIs checked") {
+			t.Errorf("command %s: a summary was printed:\n%s", c.command, stdout)
+		}
+		if left, _ := filepath.Glob(filepath.Join(out, "*")); len(left) > 0 {
+			t.Errorf("command %s: files left behind: %v", c.command, left)
+		}
+	}
+}

@@ -122,8 +122,14 @@ func (ps *pluginSet) spec(ctx context.Context, kind, name string, p config.Plugi
 // plugins.dirs, then PATH.
 func (ps *pluginSet) resolve(cmd string) (string, error) {
 	if strings.ContainsRune(cmd, filepath.Separator) {
-		if !fileExists(cmd) {
-			return "", fmt.Errorf("command %s does not exist", cmd)
+		fi, err := os.Stat(cmd)
+		switch {
+		case err != nil:
+			return "", fmt.Errorf("command %s: %w", cmd, err)
+		case fi.IsDir():
+			return "", fmt.Errorf("command %s is a directory, not a plugin executable", cmd)
+		case fi.Mode().Perm()&0o111 == 0:
+			return "", fmt.Errorf("command %s is not executable (mode %v): chmod +x it", cmd, fi.Mode().Perm())
 		}
 		return filepath.Abs(cmd)
 	}

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -280,6 +281,17 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	}
 	start := time.Now()
 	sum, runErr := run.Run(ctx, opts)
+	var startErr *run.StartError
+	if errors.As(runErr, &startErr) && sum.Total == 0 {
+		// Nothing was checked: no summary, and no header-only CSVs
+		// left behind by a new run (a resumed run keeps its files).
+		if f.resume == "" {
+			if err := w.Discard(); err != nil {
+				fmt.Fprintln(stderr, "probe: warning:", err)
+			}
+		}
+		return runErr
+	}
 	printSummary(stdout, d, cfg, sum, w, time.Since(start))
 	return runErr
 }

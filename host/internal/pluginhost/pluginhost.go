@@ -676,6 +676,12 @@ func explainStartError(err error, stderr string) error {
 		hint = "the plugin refused probe's handshake cookie: it is not a probe plugin, or it was built for another program"
 	case strings.Contains(msg, "incompatible API version"):
 		hint = fmt.Sprintf("plugin protocol mismatch: this host speaks protocol %d; rebuild the plugin with a compatible probe SDK", pluginrpc.ProtocolVersion)
+	case strings.Contains(msg, "Failed to read any lines from plugin's stdout"):
+		// go-plugin's own text lists causes of a plugin that printed
+		// something; this one printed nothing.
+		msg, _, _ = strings.Cut(msg, "Unrecognized remote plugin message")
+		msg += "no handshake"
+		hint = "the plugin ended or closed its stdout without printing the go-plugin handshake: it is not a probe plugin, or it failed at start-up (its stderr, if any, follows)"
 	case strings.Contains(msg, "Unrecognized remote plugin message"):
 		hint = "the executable printed something other than the go-plugin handshake on stdout: it is not a probe plugin, or it writes to stdout before serving"
 	case strings.Contains(msg, "timeout while waiting for plugin to start"):

@@ -393,6 +393,13 @@ func (w *Writer) detailFields(d Detail) []string {
 }
 
 // Close closes both files.
+// Discard closes the writer and removes the files Create made, for a run
+// that failed before it wrote any row.
+func (w *Writer) Discard() error {
+	lock := w.lock.Name()
+	return errors.Join(w.Close(), os.Remove(w.ResultPath), os.Remove(w.DetailsPath), os.Remove(lock))
+}
+
 func (w *Writer) Close() error {
 	return errors.Join(w.result.Close(), w.details.Close(), w.lock.Close())
 }

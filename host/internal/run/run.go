@@ -137,7 +137,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 			defer wg.Done()
 			wk, err := newWorker(ctx, &o, w)
 			if err != nil {
-				startErr <- err
+				startErr <- &StartError{err}
 				cancel()
 				return
 			}
@@ -219,6 +219,13 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	sort.SliceStable(sum.Worst, func(i, j int) bool { return rank(sum.Worst[i]) < rank(sum.Worst[j]) })
 	return sum, nil
 }
+
+// StartError is a plugin that failed to start: the run checked nothing
+// with that worker.
+type StartError struct{ Err error }
+
+func (e *StartError) Error() string { return e.Err.Error() }
+func (e *StartError) Unwrap() error { return e.Err }
 
 // writesRow says whether an entry gets rows: every forward entry does —
 // checked, or SKIP with the reason, also Module/Cell/Primitive entries that
