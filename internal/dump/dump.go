@@ -471,6 +471,10 @@ func parse(data []byte, path, dir, fw string) (d *Dump, err error) {
 	}
 
 	d.Entries = classify(d, entries, data)
+	if n := len(p.badUTF8); n > 0 {
+		line, col := positionOf(data, p.badUTF8[0])
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%d string(s) are not valid UTF-8, the first at %d:%d; their bad bytes read as U+FFFD", n, line, col))
+	}
 	return d, nil
 }
 

@@ -655,3 +655,23 @@ func TestUnsafeMalformedNameWarns(t *testing.T) {
 	}
 	t.Errorf("no warning names %q: %q", name, d.Warnings)
 }
+
+// Issue 9, finding 6: a string of invalid UTF-8 reached gRPC, whose marshal
+// error was taken for a plugin crash (3 s an API), and its raw bytes and
+// gRPC's message reached the CSV. Bad bytes now read as U+FFFD, with a
+// warning naming where.
+func TestInvalidUTF8Replaced(t *testing.T) {
+	js := "{\"task\": \"statistics\", \"data\": {\"Functional.gelu.0.forward\": {\"input_args\": [{\"type\": \"torch.Tensor\", \"dtype\": \"torch.float32\", \"shape\": [2], \"Max\": 1, \"Min\": 0}],\n" +
+		" \"input_kwargs\": {\"approximate\": {\"type\": \"str\", \"value\": \"ta\xffnh\"}}, \"output\": []}}}"
+	d, err := Parse([]byte(js), "bad.json", "pytorch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], "1 string(s) are not valid UTF-8, the first at 2:") {
+		t.Errorf("warnings %q", d.Warnings)
+	}
+	kw := d.Entries[0].Forward.Kwargs
+	if len(kw) != 1 || kw[0].Arg.Str != "ta\uFFFDnh" {
+		t.Errorf("kwargs %+v, want approximate = \"ta\\uFFFDnh\"", kw)
+	}
+}

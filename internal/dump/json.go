@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -110,6 +111,20 @@ type parser struct {
 	data  []byte
 	pos   int
 	depth int
+	// badUTF8 holds the offsets of strings that were not valid UTF-8;
+	// they are kept with U+FFFD in place of the bad bytes.
+	badUTF8 []int
+}
+
+// text makes a parsed string: invalid UTF-8 (JSON requires UTF-8) is
+// replaced by U+FFFD, as encoding/json does, and its offset recorded, so
+// that neither the plugins' protocol nor the CSVs ever see the raw bytes.
+func (p *parser) text(b []byte, start int) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	p.badUTF8 = append(p.badUTF8, start)
+	return strings.ToValidUTF8(string(b), "\uFFFD")
 }
 
 func (p *parser) fail(off int, format string, args ...any) *syntaxError {
@@ -257,7 +272,7 @@ func (p *parser) str() (string, error) {
 	for i < len(p.data) {
 		c := p.data[i]
 		if c == '"' {
-			s := string(p.data[p.pos:i])
+			s := p.text(p.data[p.pos:i], start)
 			p.pos = i + 1
 			return s, nil
 		}
@@ -277,7 +292,7 @@ func (p *parser) str() (string, error) {
 		switch {
 		case c == '"':
 			p.pos++
-			return string(buf), nil
+			return p.text(buf, start), nil
 		case c < 0x20:
 			return "", p.fail(p.pos, "invalid control character 0x%02x in string", c)
 		case c != '\\':
