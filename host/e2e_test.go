@@ -952,3 +952,35 @@ func TestPluginStartFailureMessages(t *testing.T) {
 		}
 	}
 }
+
+// Issue 9, finding 3: a tensor under the 16 GiB cap but larger than the
+// memory available was allocated anyway, and under a 4 GB limit the run
+// died with Go's "fatal error: out of memory". Now the API is a SKIP
+// naming the sizes and the run goes on.
+func TestMemoryBudgetSkips(t *testing.T) {
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("prlimit (util-linux) is not installed")
+	}
+	const js = `{"task": "statistics", "data": {
+"Functional.relu.0.forward": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [3, 1024, 1024, 1024], "Max": 1, "Min": -1}], "input_kwargs": {}, "output": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [3, 1024, 1024, 1024], "Max": 1, "Min": 0}]},
+"Functional.relu.1.forward": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [4, 4], "Max": 1, "Min": -1}], "input_kwargs": {}, "output": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [4, 4], "Max": 1, "Min": 0}]}}}`
+	dir := t.TempDir()
+	dump := filepath.Join(dir, "big.json")
+	if err := os.WriteFile(dump, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	cmd := exec.Command(prlimit, "--as=4294967296", probeBin, "run", "--api-info", dump, "-o", out, "--quiet")
+	cmd.Env = append(os.Environ(), "PROBE_LOG=error")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("under prlimit --as=4G: %v\n%s", err, msg)
+	}
+	rows := resultRows(t, out)
+	if r := rows["Functional.relu.0"]; r == nil || r[1] != "SKIP" || !strings.Contains(r[3], "needs about 72.00 GiB") || !strings.Contains(r[3], "memory budget") {
+		t.Errorf("Functional.relu.0: %q, want a SKIP naming the size and the budget", r)
+	}
+	if r := rows["Functional.relu.1"]; r == nil || r[1] != "pass" {
+		t.Errorf("Functional.relu.1: %q, want the run to go on", r)
+	}
+}

@@ -257,24 +257,25 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	}
 	opts := run.Options{
 		Dump: d, Framework: fw,
-		Standard:    std,
-		Style:       report.Style{Flavor: flavor, Compat: compat},
-		Device:      ph.deviceOpener(cfg.Run.Device, devOpts),
-		Bench:       ph.deviceOpener(cfg.Run.Bench, benchOpts),
-		DeviceName:  cfg.Run.Device,
-		BenchName:   cfg.Run.Bench,
-		IsCrash:     isPluginCrash,
-		Workers:     cfg.Run.Workers,
-		Seed:        cfg.Run.Seed,
-		APITimeout:  cfg.Run.APITimeout.Duration,
-		MaxRestarts: cfg.Plugins.MaxRestarts,
-		Writer:      w,
-		Done:        done,
-		Compat:      compat,
-		ErrorData:   saver,
-		WhiteList:   cfg.Run.WhiteList,
-		BlackList:   cfg.Run.BlackList,
-		FilterAPI:   f.filterAPI,
+		Standard:     std,
+		Style:        report.Style{Flavor: flavor, Compat: compat},
+		Device:       ph.deviceOpener(cfg.Run.Device, devOpts),
+		Bench:        ph.deviceOpener(cfg.Run.Bench, benchOpts),
+		DeviceName:   cfg.Run.Device,
+		BenchName:    cfg.Run.Bench,
+		IsCrash:      isPluginCrash,
+		MemoryBudget: memoryBudget(cfg),
+		Workers:      cfg.Run.Workers,
+		Seed:         cfg.Run.Seed,
+		APITimeout:   cfg.Run.APITimeout.Duration,
+		MaxRestarts:  cfg.Plugins.MaxRestarts,
+		Writer:       w,
+		Done:         done,
+		Compat:       compat,
+		ErrorData:    saver,
+		WhiteList:    cfg.Run.WhiteList,
+		BlackList:    cfg.Run.BlackList,
+		FilterAPI:    f.filterAPI,
 	}
 	if !f.quiet {
 		opts.Progress = stderr
@@ -377,4 +378,13 @@ func oneLine(s string) string {
 		s = s[:117] + "..."
 	}
 	return s
+}
+
+// memoryBudget is run.memory_budget_gib in bytes, or half the memory
+// available now when it is 0 (no bound when that cannot be read).
+func memoryBudget(cfg *config.Config) int64 {
+	if g := cfg.Run.MemoryBudgetGiB; g > 0 {
+		return int64(g * (1 << 30))
+	}
+	return run.AvailableBytes() / 2
 }

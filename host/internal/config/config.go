@@ -8,6 +8,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"sort"
@@ -60,17 +61,20 @@ type Plugin struct {
 type Config struct {
 	Version int `toml:"version"`
 	Run     struct {
-		Framework  string   `toml:"framework"`
-		Device     string   `toml:"device"`
-		Bench      string   `toml:"bench"`
-		Workers    int      `toml:"workers"`
-		MaxWorkers int      `toml:"max_workers"`
-		DeviceIDs  []int    `toml:"device_ids"`
-		Seed       uint64   `toml:"seed"`
-		APITimeout Duration `toml:"api_timeout"`
-		Precision  int      `toml:"precision"`
-		WhiteList  []string `toml:"white_list"`
-		BlackList  []string `toml:"black_list"`
+		Framework  string `toml:"framework"`
+		Device     string `toml:"device"`
+		Bench      string `toml:"bench"`
+		Workers    int    `toml:"workers"`
+		MaxWorkers int    `toml:"max_workers"`
+		// MemoryBudgetGiB bounds the memory of the APIs checked at once;
+		// 0 = half the memory available when the run starts.
+		MemoryBudgetGiB float64  `toml:"memory_budget_gib"`
+		DeviceIDs       []int    `toml:"device_ids"`
+		Seed            uint64   `toml:"seed"`
+		APITimeout      Duration `toml:"api_timeout"`
+		Precision       int      `toml:"precision"`
+		WhiteList       []string `toml:"white_list"`
+		BlackList       []string `toml:"black_list"`
 	} `toml:"run"`
 	Plugins struct {
 		Dirs         []string          `toml:"dirs"`
@@ -137,6 +141,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Run.Workers < 1 {
 		return fmt.Errorf("run.workers = %d: must be at least 1", c.Run.Workers)
+	}
+	if c.Run.MemoryBudgetGiB < 0 || math.IsNaN(c.Run.MemoryBudgetGiB) || math.IsInf(c.Run.MemoryBudgetGiB, 0) {
+		return fmt.Errorf("run.memory_budget_gib = %v: must be a size in GiB, or 0 for half the memory available", c.Run.MemoryBudgetGiB)
 	}
 	if c.Run.MaxWorkers < 0 || c.Run.MaxWorkers > MaxWorkers {
 		return fmt.Errorf("run.max_workers = %d: must be from 1 to %d, or 0 for the number of cores (at most %d)", c.Run.MaxWorkers, MaxWorkers, MaxWorkers)

@@ -68,6 +68,10 @@ type Options struct {
 	// WhiteList and BlackList filter APIs by short name (pytorch-precheck
 	// §3.5); a filtered API gets a SKIP row.
 	WhiteList, BlackList []string
+	// MemoryBudget bounds, in bytes, the memory all workers' APIs may
+	// take at once; an API over its worker's share is a SKIP naming both
+	// sizes. 0: no bound.
+	MemoryBudget int64
 	// FilterAPI drops repeated identical calls of an API before the run
 	// (-f/--filter_api, §3.6); dropped calls get no row.
 	FilterAPI bool

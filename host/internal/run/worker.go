@@ -130,6 +130,11 @@ func (w *worker) check(ctx context.Context, e *dump.Entry) *report.API {
 	if w.o.Compat {
 		compat = "msprobe"
 	}
+	if e.Skip == "" {
+		if why := w.overBudget(e); why != "" {
+			return style.Skip(e.Name, why)
+		}
+	}
 	u, why := w.unitFor(ctx, e, compat)
 	if u == nil {
 		return style.Skip(e.Name, why)
