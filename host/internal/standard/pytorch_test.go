@@ -123,3 +123,55 @@ func TestMindSporeStandard(t *testing.T) {
 		t.Errorf("orthogonal: %+v", row)
 	}
 }
+
+// A failing cosine between values within the small-value threshold is
+// rounding noise: probe judges such a pair by its max abs error, msprobe
+// (Compat) reports the cosine error (docs/compat.md row 22). The first case
+// is real: the bias gradient of the conv net's first conv2d (followed by a
+// batch_norm, so exactly zero), as PyTorch 1.13 computes it in float32 on
+// the CPU and as the float64 bench does.
+func TestNearZeroCosine(t *testing.T) {
+	const s32, s16 = 0x1p-20, 0x1p-10
+	cases := []struct {
+		name          string
+		bench, device *tensor.Tensor
+		probe, compat string
+	}{
+		{"conv bias grad", tens(tensor.Float64, -7.70364750e-09, 7.46695150e-10, 8.76025297e-09, 1.61458047e-09),
+			tens(tensor.Float32, -3.34694050e-09, -1.12340786e-08, 1.14087015e-08, -9.44419298e-09), Pass, Error},
+		{"bench exactly zero", tens(tensor.Float64, 0, 0, 0), tens(tensor.Float32, 1e-9, -2e-9, 0), Pass, Error},
+		{"device exactly zero", tens(tensor.Float64, 1e-9, -2e-9, 3e-9), tens(tensor.Float32, 0, 0, 0), Pass, Error},
+		{"at the threshold", tens(tensor.Float64, s32, -s32, 0), tens(tensor.Float32, 0, 0, s32), Pass, Error},
+		{"bench beyond it", tens(tensor.Float64, 2*s32, -s32, 0), tens(tensor.Float32, 0, 0, s32), Error, Error},
+		{"device far from it", tens(tensor.Float64, 1e-9, -2e-9, 3e-9), tens(tensor.Float32, 5e-4, -5e-4, 0), Error, Error},
+		{"device NaN", tens(tensor.Float64, 1e-9, -2e-9, 3e-9), tens(tensor.Float32, math.NaN(), 0, 0), Error, Error},
+		{"bench inf", tens(tensor.Float64, math.Inf(1), -2e-9, 3e-9), tens(tensor.Float32, 0, 0, 0), Error, Error},
+		{"float16 band", tens(tensor.Float64, 1e-4, -2e-4, 3e-4), tens(tensor.Float16, -3e-4, 4e-4, -1e-4), Pass, Error},
+		{"float16 beyond", tens(tensor.Float64, 1e-4, -2e-4, 2*s16), tens(tensor.Float16, -3e-4, 4e-4, -1e-4), Error, Error},
+		{"large values keep the cosine rule", tens(tensor.Float64, 1, -1, 1), tens(tensor.Float32, -1, 1, 1), Error, Error},
+	}
+	for _, c := range cases {
+		for _, compat := range []bool{false, true} {
+			want := c.probe
+			if compat {
+				want = c.compat
+			}
+			row := PyTorch{Compat: compat}.Judge(Pair{API: "conv2d", Bench: c.bench, Device: c.device})
+			if row.Status != want {
+				t.Errorf("%s (compat %v): %s, want %s (message %q)", c.name, compat, row.Status, want, row.Message)
+				continue
+			}
+			noise := strings.Contains(row.Message, "rounding noise")
+			if noise != (want == Pass) {
+				t.Errorf("%s (compat %v): message %q", c.name, compat, row.Message)
+			}
+			if noise && !row.Metrics[ColMaxAbsErr].Set() {
+				t.Errorf("%s: max abs error column left blank", c.name)
+			}
+		}
+	}
+	row := PyTorch{}.Judge(Pair{API: "conv2d", Bench: cases[0].bench, Device: cases[0].device})
+	if !strings.Contains(row.Message, "small-value threshold 2^-20 of torch.float32") {
+		t.Errorf("message %q does not name the threshold", row.Message)
+	}
+}
