@@ -205,7 +205,7 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 		return fmt.Errorf("%w: --bench-option: %v", errUsage, err)
 	}
 
-	d, err := dump.Load(f.apiInfo, cfg.Run.Framework)
+	d, err := dump.Open(f.apiInfo, cfg.Run.Framework)
 	if err != nil {
 		return err
 	}

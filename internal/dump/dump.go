@@ -67,6 +67,14 @@ type Dump struct {
 	// Warnings are non-fatal observations (empty data, framework fallback,
 	// skipped names that cannot be written safely, ...).
 	Warnings []string
+
+	// src is the file's content and conv the body converter, for
+	// Materialize; lazy says that bodies are converted on demand (Open)
+	// rather than all at once (Load, Parse).
+	src   []byte
+	conv  converter
+	lazy  bool
+	lines lines
 }
 
 // Entry is one dumped API call (or one non-API key, with Skip set).
@@ -101,7 +109,19 @@ type Entry struct {
 	Forward *Call
 	// Backward is the paired ".backward" entry, nil if absent.
 	Backward *Backward
+
+	// fwd and bwd locate the bodies of the forward and backward keys;
+	// loaded says that Materialize converted them.
+	fwd, bwd body
+	loaded   bool
 }
+
+// HasForward reports whether the dump has a forward key for the entry
+// (whether or not its body could be parsed).
+func (e *Entry) HasForward() bool { return e.fwd.at > 0 || e.Forward != nil }
+
+// HasBackward reports whether the dump has a backward key for the entry.
+func (e *Entry) HasBackward() bool { return e.bwd.at > 0 || e.Backward != nil }
 
 // Call is one forward call: its argument descriptors and the statistics of
 // every tensor among them.
@@ -180,25 +200,52 @@ func (t *TensorDesc) NumElements() int { return tensor.NumElements(t.Shape) }
 // file, malformed JSON, bad top-level keys); problems of single entries are
 // reported on the entries.
 func Load(path string, framework string) (*Dump, error) {
-	abs, err := filepath.Abs(path)
+	data, abs, dir, err := read(path)
 	if err != nil {
-		return nil, fmt.Errorf("dump %s: %w", path, err)
+		return nil, err
 	}
-	data, err := os.ReadFile(abs)
+	return parse(data, abs, dir, framework)
+}
+
+// Open reads one dump.json like Load but converts no entry body: the file
+// is checked whole (its syntax, its top-level keys, every entry name) and
+// indexed, and each entry's Forward and Backward are built by Materialize
+// when the entry is needed and dropped by Release after it. A dump of
+// 100,000 API calls then costs its file's bytes and a few hundred bytes
+// per entry instead of every descriptor at once. Entry fields that come
+// from the name (Name, Key, Type, API, Index, Skip and Silent of names
+// that are not checked) are set at once; Skip and Err of a malformed body
+// are set by Materialize.
+func Open(path string, framework string) (*Dump, error) {
+	data, abs, dir, err := read(path)
+	if err != nil {
+		return nil, err
+	}
+	return open(data, abs, dir, framework)
+}
+
+// read reads a dump file and says where it is: its absolute path and the
+// directory of its resolved location, the root of its real-data files.
+func read(path string) (data []byte, abs, dir string, err error) {
+	abs, err = filepath.Abs(path)
+	if err != nil {
+		return nil, "", "", fmt.Errorf("dump %s: %w", path, err)
+	}
+	data, err = os.ReadFile(abs)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, fmt.Errorf("dump %s: cannot read: %w", path, err)
+		return nil, "", "", fmt.Errorf("dump %s: cannot read: %w", path, err)
 	}
 	// The real-data root is computed from the resolved location of the
 	// file, like msprobe does.
-	dir := filepath.Dir(abs)
+	dir = filepath.Dir(abs)
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		dir = filepath.Dir(real)
 	}
-	return parse(data, abs, dir, framework)
+	return data, abs, dir, nil
 }
 
 // Parse parses the content of a dump.json; path names the file in messages
@@ -265,18 +312,38 @@ func truthy(v *jvalue) bool {
 	return len(v.obj) > 0
 }
 
-// rawEntry is one key of "data" after its body was converted.
+// rawEntry is one key of "data" and where its body is: the index of the
+// dump. Bodies are converted by Dump.Materialize.
 type rawEntry struct {
-	key  string
-	off  int
-	dir  string // "forward", "backward" or "" (not an API direction)
-	fwd  *Call
-	bwd  *Backward
-	ferr *fieldError // forward body problem
-	berr *fieldError // backward body problem
+	key string
+	off int    // offset of the key
+	dir string // "forward", "backward" or "" (not an API direction)
+	at  int    // offset of the body (a JSON value)
 }
 
-func parse(data []byte, path, dir, fw string) (d *Dump, err error) {
+// body locates one entry body in Dump.src.
+type body struct {
+	key string
+	at  int // offset of the value; 0 when there is none (an offset of 0 is the top-level object)
+}
+
+// parse reads the whole dump: the index (open), then every entry body.
+func parse(data []byte, path, dir, fw string) (*Dump, error) {
+	d, err := open(data, path, dir, fw)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range d.Entries {
+		d.Materialize(e)
+	}
+	d.lazy, d.src = false, nil
+	return d, nil
+}
+
+// open reads the dump's top level and indexes "data": every key, its
+// direction and where its body is, with the whole syntax checked (so a
+// malformed file fails here, with line:column) but no body converted.
+func open(data []byte, path, dir, fw string) (d *Dump, err error) {
 	if fw != PyTorch && fw != MindSpore {
 		return nil, fmt.Errorf("dump %s: unknown framework %q, expected %q or %q", path, fw, PyTorch, MindSpore)
 	}
@@ -287,7 +354,7 @@ func parse(data []byte, path, dir, fw string) (d *Dump, err error) {
 			d, err = nil, fmt.Errorf("dump %s: internal error while parsing: %v", path, r)
 		}
 	}()
-	d = &Dump{Path: path, Framework: fw}
+	d = &Dump{Path: path, Framework: fw, src: data, conv: converter{fw: fw}, lazy: true}
 	p := &parser{data: data}
 	posErr := func(e error) error {
 		var se *syntaxError
@@ -313,7 +380,6 @@ func parse(data []byte, path, dir, fw string) (d *Dump, err error) {
 		line, col := positionOf(data, v.off)
 		return nil, fmt.Errorf("dump %s:%d:%d: the top-level JSON value is %s %s, expected an object", path, line, col, article(v.kind), v.kind)
 	}
-	c := &converter{fw: fw}
 	var (
 		top      = map[string]*jvalue{}
 		entries  []*rawEntry // from "data"
@@ -342,7 +408,7 @@ func parse(data []byte, path, dir, fw string) (d *Dump, err error) {
 			p.skipSpace()
 			if p.pos < len(data) && data[p.pos] == '{' {
 				dataNull = false
-				entries, err = p.entries(c)
+				entries, err = p.entries()
 				if err != nil {
 					return nil, posErr(err)
 				}
@@ -358,12 +424,14 @@ func parse(data []byte, path, dir, fw string) (d *Dump, err error) {
 			}
 			dataNull, entries = true, nil
 		default:
-			v, err := p.value()
+			p.skipSpace()
+			at := p.pos
+			kind, err := p.skip()
 			if err != nil {
 				return nil, posErr(err)
 			}
-			if v.kind == jObject {
-				bare = append(bare, c.rawEntry(key, off, v))
+			if kind == jObject {
+				bare = append(bare, newRawEntry(key, off, at))
 			}
 		}
 		done, err := p.memberEnd()
@@ -470,7 +538,7 @@ func parse(data []byte, path, dir, fw string) (d *Dump, err error) {
 		}
 	}
 
-	d.Entries = classify(d, entries, data)
+	d.Entries = classify(d, entries)
 	if n := len(p.badUTF8); n > 0 {
 		line, col := positionOf(data, p.badUTF8[0])
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%d string(s) are not valid UTF-8, the first at %d:%d; their bad bytes read as U+FFFD", n, line, col))
@@ -506,10 +574,10 @@ func resolveMindSporeDataDir(recorded, jsonDir string) string {
 	return p
 }
 
-// entries parses the "data" object member by member, converting each body
-// as soon as it is read so that the JSON tree of the whole dump is never
-// held in memory.
-func (p *parser) entries(c *converter) ([]*rawEntry, error) {
+// entries indexes the "data" object member by member: the key, its
+// direction and the offset of the body, which is checked but not
+// converted, so that nothing of the bodies is held in memory.
+func (p *parser) entries() ([]*rawEntry, error) {
 	empty, err := p.objectHead()
 	if err != nil || empty {
 		return nil, err
@@ -520,11 +588,12 @@ func (p *parser) entries(c *converter) ([]*rawEntry, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := p.value()
-		if err != nil {
+		p.skipSpace()
+		at := p.pos
+		if _, err := p.skip(); err != nil {
 			return nil, err
 		}
-		out = append(out, c.rawEntry(key, off, v))
+		out = append(out, newRawEntry(key, off, at))
 		done, err := p.memberEnd()
 		if err != nil {
 			return nil, err
@@ -535,26 +604,18 @@ func (p *parser) entries(c *converter) ([]*rawEntry, error) {
 	}
 }
 
-// rawEntry converts the body of one key according to its direction.
-func (c *converter) rawEntry(key string, off int, body *jvalue) *rawEntry {
-	r := &rawEntry{key: key, off: off}
-	segs := strings.Split(key, ".")
-	if isModuleType(segs[0]) {
-		return r // Module / Cell entries: the body is not needed
+// newRawEntry classifies one key by its direction. Module and Cell bodies
+// are never needed.
+func newRawEntry(key string, off, at int) *rawEntry {
+	r := &rawEntry{key: key, off: off, at: at}
+	if isModuleType(key[:strings.IndexByte(key+".", '.')]) {
+		return r
 	}
-	last := segs[len(segs)-1]
-	if len(segs) < 2 || (last != "forward" && last != "backward") || len(key) == len(last)+1 {
+	last := key[strings.LastIndexByte(key, '.')+1:]
+	if len(last) == len(key) || (last != "forward" && last != "backward") || len(key) == len(last)+1 {
 		return r
 	}
 	r.dir = last
-	if last == "forward" {
-		r.fwd, r.ferr = c.forward(body)
-		if r.fwd != nil {
-			r.fwd.FilterSig, r.fwd.FilterSigMsprobe = signatures(body)
-		}
-	} else {
-		r.bwd, r.berr = c.backward(body)
-	}
 	return r
 }
 

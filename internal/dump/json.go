@@ -132,14 +132,15 @@ func (p *parser) fail(off int, format string, args ...any) *syntaxError {
 }
 
 func (p *parser) skipSpace() {
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
+	data, i := p.data, p.pos
+	for i < len(data) {
+		c := data[i]
+		if c > ' ' || (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
+			break
 		}
+		i++
 	}
+	p.pos = i
 }
 
 // describe renders the byte at the current position for an error message.
@@ -514,4 +515,206 @@ func positionOf(data []byte, off int) (line, col int) {
 		}
 	}
 	return line, utf8.RuneCount(data[lineStart:off]) + 1
+}
+
+// skip reads one value like value does, with the same checks and the same
+// errors, but builds nothing: the index of a dump (Open) finds the bounds of
+// every entry body this way without allocating. It returns the value's kind.
+func (p *parser) skip() (jkind, error) {
+	p.skipSpace()
+	if p.pos >= len(p.data) {
+		return 0, p.fail(p.pos, "unexpected end of file, expected a value")
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return jObject, p.skipObject()
+	case c == '[':
+		return jArray, p.skipArray()
+	case c == '"':
+		return jString, p.skipStr()
+	case c == 't':
+		return jBool, p.literal("true")
+	case c == 'f':
+		return jBool, p.literal("false")
+	case c == 'n':
+		return jNull, p.literal("null")
+	case c == 'N':
+		return jNumber, p.literal("NaN")
+	case c == 'I':
+		return jNumber, p.literal("Infinity")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return jNumber, p.skipNumber()
+	}
+	return 0, p.fail(p.pos, "unexpected %s, expected a value", p.describe())
+}
+
+// skipNumber checks a number's syntax (number's checks; its strconv parse
+// cannot fail on valid syntax).
+func (p *parser) skipNumber() error {
+	if p.data[p.pos] == '-' {
+		p.pos++
+		if p.pos < len(p.data) && p.data[p.pos] == 'I' {
+			return p.literal("Infinity")
+		}
+	}
+	digits := func() int {
+		data, i := p.data, p.pos
+		for i < len(data) && data[i]-'0' <= 9 {
+			i++
+		}
+		n := i - p.pos
+		p.pos = i
+		return n
+	}
+	intStart := p.pos
+	if digits() == 0 {
+		return p.fail(p.pos, "invalid number: expected a digit, found %s", p.describe())
+	}
+	if p.data[intStart] == '0' && p.pos-intStart > 1 {
+		return p.fail(intStart, "invalid number: leading zero")
+	}
+	if p.pos < len(p.data) && p.data[p.pos] == '.' {
+		p.pos++
+		if digits() == 0 {
+			return p.fail(p.pos, "invalid number: expected a digit after '.', found %s", p.describe())
+		}
+	}
+	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
+		p.pos++
+		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
+			p.pos++
+		}
+		if digits() == 0 {
+			return p.fail(p.pos, "invalid number: expected a digit in the exponent, found %s", p.describe())
+		}
+	}
+	return nil
+}
+
+// skipStr checks a string like str and records invalid UTF-8 the same way
+// (escapes only ever decode to valid UTF-8, so the raw bytes decide).
+func (p *parser) skipStr() error {
+	start := p.pos
+	p.pos++ // opening quote
+	valid := true
+	for {
+		// Runs of plain bytes.
+		data, i := p.data, p.pos
+		high := byte(0)
+		for i < len(data) {
+			c := data[i]
+			if c == '"' || c == '\\' || c < 0x20 {
+				break
+			}
+			high |= c
+			i++
+		}
+		if valid && high >= 0x80 && !utf8.Valid(data[p.pos:i]) {
+			valid = false
+		}
+		p.pos = i
+		if p.pos >= len(p.data) {
+			return p.fail(start, "unterminated string")
+		}
+		c := p.data[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			if !valid {
+				p.badUTF8 = append(p.badUTF8, start)
+			}
+			return nil
+		case c < 0x20:
+			return p.fail(p.pos, "invalid control character 0x%02x in string", c)
+		}
+		// Escape sequence.
+		if p.pos+1 >= len(p.data) {
+			return p.fail(start, "unterminated string")
+		}
+		e := p.data[p.pos+1]
+		p.pos += 2
+		switch e {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		case 'u':
+			if _, ok := p.hex4(); !ok {
+				return p.fail(p.pos-2, "invalid \\u escape in string")
+			}
+		default:
+			return p.fail(p.pos-2, "invalid escape '\\%c' in string", e)
+		}
+	}
+}
+
+func (p *parser) skipArray() error {
+	if err := p.enter(); err != nil {
+		return err
+	}
+	defer func() { p.depth-- }()
+	p.pos++ // '['
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return nil
+	}
+	for {
+		if _, err := p.skip(); err != nil {
+			return err
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return p.fail(p.pos, "unexpected end of file in array, expected ',' or ']'")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			return nil
+		default:
+			return p.fail(p.pos, "unexpected %s in array, expected ',' or ']'", p.describe())
+		}
+	}
+}
+
+func (p *parser) skipObject() error {
+	empty, err := p.objectHead()
+	if err != nil || empty {
+		return err
+	}
+	for {
+		if err := p.skipKey(); err != nil {
+			return err
+		}
+		if _, err := p.skip(); err != nil {
+			return err
+		}
+		done, err := p.memberEnd()
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+// skipKey is memberKey without building the key.
+func (p *parser) skipKey() error {
+	p.skipSpace()
+	if p.pos >= len(p.data) {
+		return p.fail(p.pos, "unexpected end of file in object, expected a key")
+	}
+	if p.data[p.pos] != '"' {
+		return p.fail(p.pos, "unexpected %s in object, expected a string key", p.describe())
+	}
+	start := p.pos
+	if err := p.skipStr(); err != nil {
+		return err
+	}
+	p.skipSpace()
+	if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+		// the message quotes the key: decode it (errors only)
+		q := &parser{data: p.data, pos: start}
+		k, _ := q.str()
+		return p.fail(p.pos, "unexpected %s after object key %q, expected ':'", p.describe(), k)
+	}
+	p.pos++
+	return nil
 }

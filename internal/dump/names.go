@@ -15,7 +15,17 @@ var csvInjection = regexp.MustCompile(`^[＋－＝％＠+\-=%@]|;[＋－＝％�
 
 // UnsafeName reports whether an API name would be interpreted as a formula
 // by a spreadsheet (msprobe's CSV-injection blacklist).
-func UnsafeName(name string) bool { return csvInjection.MatchString(name) }
+func UnsafeName(name string) bool {
+	// Every character the expression looks for is one of these bytes or
+	// starts with 0xEF (the full-width forms): most names have none.
+	for i := 0; i < len(name); i++ {
+		switch name[i] {
+		case '+', '-', '=', '%', '@', 0xEF:
+			return csvInjection.MatchString(name)
+		}
+	}
+	return false
+}
 
 // Skip reasons.
 const (
@@ -32,7 +42,7 @@ func notSupported(name string) string {
 
 // classify pairs forward and backward keys by API name and decides which
 // entries are checked.
-func classify(d *Dump, raws []*rawEntry, data []byte) []*Entry {
+func classify(d *Dump, raws []*rawEntry) []*Entry {
 	var out []*Entry
 	byName := map[string]*Entry{}
 	mindtorch := strings.EqualFold(d.FileFramework, "mindtorch")
@@ -62,37 +72,18 @@ func classify(d *Dump, raws []*rawEntry, data []byte) []*Entry {
 				d.Warnings = append(d.Warnings, "skipped entry "+fmt.Sprintf("%q", name)+": "+e.Skip)
 			}
 		}
-		fieldErr := func(fe *fieldError) *entryError {
-			ee := &entryError{file: d.Path, key: r.key, field: fe.field, msg: fe.msg}
-			if fe.off > 0 {
-				ee.line, ee.col = positionOf(data, fe.off)
-			}
-			return ee
-		}
+		// A repeated key replaces the earlier body (Python's dict).
 		if r.dir == "forward" {
-			// A repeated key replaces the earlier body (Python's dict).
-			e.Key, e.Forward, e.Err = r.key, r.fwd, nil
-			if r.ferr != nil {
-				ee := fieldErr(r.ferr)
-				e.Forward, e.Err = nil, ee
-				if e.Skip == "" { // a name-based reason comes first
-					e.Skip = ee.reason()
-				}
-			}
-			continue
+			e.Key, e.fwd = r.key, body{key: r.key, at: r.at}
+		} else {
+			e.bwd = body{key: r.key, at: r.at}
 		}
-		r.bwd.Key = r.key
-		if r.berr != nil {
-			ee := fieldErr(r.berr)
-			r.bwd.Err, r.bwd.Skip = ee, ee.reason()
-		}
-		e.Backward = r.bwd
 	}
-	// An entry whose forward was rejected keeps its Skip (a SKIP row); one
-	// that only has a backward key keeps Forward nil and gets no row, like
-	// in msprobe, which iterates the forward keys.
+	// An entry whose forward body is rejected (Materialize) gets a Skip (a
+	// SKIP row); one that only has a backward key keeps Forward nil and
+	// gets no row, like in msprobe, which iterates the forward keys.
 	for _, e := range out {
-		if e.Forward == nil && e.Err == nil && e.Backward != nil {
+		if !e.HasForward() && e.HasBackward() {
 			e.Silent = true
 			if e.Skip == "" {
 				e.Skip = "backward-only entry: the dump has no forward call to replay"

@@ -28,12 +28,16 @@ func listedMessage(api string) string { return apilist.BlackListed(api) }
 // arguments without Max/Min, kwargs as dumped) instead of probe's (every
 // input descriptor, list contents included, without statistics; §12 #15).
 // Entries whose forward body could not be parsed are always kept. It
-// returns the kept entries and the number dropped.
-func dedup(entries []*dump.Entry, compat bool) ([]*dump.Entry, int) {
+// returns the kept entries and the number dropped. Each entry of d is
+// materialized for its signature and released again.
+func dedup(d *dump.Dump, entries []*dump.Entry, compat bool) ([]*dump.Entry, int) {
 	seen := map[[2]string]bool{}
 	kept := make([]*dump.Entry, 0, len(entries))
 	for _, e := range entries {
-		if e.Forward == nil {
+		d.Materialize(e)
+		fwd := e.Forward
+		d.Release(e)
+		if fwd == nil {
 			kept = append(kept, e)
 			continue
 		}
@@ -41,9 +45,9 @@ func dedup(entries []*dump.Entry, compat bool) ([]*dump.Entry, int) {
 		if i := strings.LastIndexByte(base, '.'); i >= 0 {
 			base = base[:i]
 		}
-		sig := e.Forward.FilterSig
+		sig := fwd.FilterSig
 		if compat {
-			sig = e.Forward.FilterSigMsprobe
+			sig = fwd.FilterSigMsprobe
 		}
 		k := [2]string{base, sig}
 		if seen[k] {

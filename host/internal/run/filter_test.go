@@ -2,6 +2,8 @@ package run
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -50,13 +52,19 @@ func TestCheckBlackListed(t *testing.T) {
 	}
 }
 
-func parseEntries(t *testing.T, data string) []*dump.Entry {
+// openDump opens a dump the way a run does (dump.Open: bodies converted on
+// demand).
+func openDump(t *testing.T, data string) *dump.Dump {
 	t.Helper()
-	d, err := dump.Parse([]byte(data), "dump.json", dump.PyTorch)
+	path := filepath.Join(t.TempDir(), "dump.json")
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := dump.Open(path, dump.PyTorch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return d.Entries
+	return d
 }
 
 func names(es []*dump.Entry) string {
@@ -70,12 +78,13 @@ func names(es []*dump.Entry) string {
 // §11.6: filter_api on {torch.add_1: args [{value 1}], torch.add_2: the
 // same, torch.sub: args [{value 2}]} keeps 2 entries, under both rules.
 func TestDedupVector(t *testing.T) {
-	es := parseEntries(t, `{"task": "statistics", "data": {
+	d := openDump(t, `{"task": "statistics", "data": {
 		"torch.add_1.forward": {"input_args": [{"type": "int", "value": 1}], "input_kwargs": {}},
 		"torch.add_2.forward": {"input_args": [{"type": "int", "value": 1}], "input_kwargs": {}},
 		"torch.sub.forward": {"input_args": [{"type": "int", "value": 2}], "input_kwargs": {}}}}`)
+	es := d.Entries
 	for _, compat := range []bool{false, true} {
-		kept, dropped := dedup(es, compat)
+		kept, dropped := dedup(d, es, compat)
 		if len(kept) != 2 || dropped != 1 || kept[0].Name != es[0].Name || kept[1].Name != es[2].Name {
 			t.Errorf("compat=%v: kept %s, dropped %d", compat, names(kept), dropped)
 		}
@@ -111,23 +120,25 @@ func TestDedupRules(t *testing.T) {
 		{"null vs int arg", call(`null`, ""), call(`{"type": "int", "value": 1}`, ""), false, false},
 	}
 	for _, c := range cases {
-		es := parseEntries(t, `{"task": "statistics", "data": {"Torch.foo.0.forward": `+c.a+`, "Torch.foo.1.forward": `+c.b+`}}`)
+		d := openDump(t, `{"task": "statistics", "data": {"Torch.foo.0.forward": `+c.a+`, "Torch.foo.1.forward": `+c.b+`}}`)
+		es := d.Entries
 		for _, compat := range []bool{false, true} {
 			want := c.dup
 			if compat {
 				want = c.compat
 			}
-			kept, _ := dedup(es, compat)
+			kept, _ := dedup(d, es, compat)
 			if got := len(kept) == 1; got != want {
 				t.Errorf("%s, compat=%v: duplicate = %v, want %v", c.name, compat, got, want)
 			}
 		}
 	}
 	// Calls of different APIs, or an unparsed body, are never duplicates.
-	es := parseEntries(t, `{"task": "statistics", "data": {
+	d := openDump(t, `{"task": "statistics", "data": {
 		"Torch.foo.0.forward": `+call("", "")+`, "Torch.bar.0.forward": `+call("", "")+`,
 		"Torch.foo.1.forward": "broken", "Torch.foo.2.forward": "broken", "Module.m.M.forward.0": {}}}`)
-	if kept, n := dedup(es, false); n != 0 || len(kept) != len(es) {
+	es := d.Entries
+	if kept, n := dedup(d, es, false); n != 0 || len(kept) != len(es) {
 		t.Errorf("kept %s, dropped %d", names(kept), n)
 	}
 }

@@ -44,12 +44,14 @@ func Requests(ctx context.Context, o Options) ([]Request, error) {
 			continue
 		}
 		r := Request{API: e.Name}
+		o.Dump.Materialize(e)
 		switch u, why := w.unitFor(ctx, e, compat); {
 		case u == nil:
 			r.Skip = why
 		default:
 			r.Exec = u.devReq
 		}
+		o.Dump.Release(e)
 		out = append(out, r)
 	}
 	return out, nil

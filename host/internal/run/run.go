@@ -111,7 +111,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	sum := &Summary{}
 	all := o.Dump.Entries
 	if o.FilterAPI {
-		all, sum.Filtered = dedup(all, o.Compat)
+		all, sum.Filtered = dedup(o.Dump, all, o.Compat)
 	}
 	for _, e := range all {
 		if !writesRow(e) || (o.Compat && e.Silent) {
@@ -240,7 +240,7 @@ func writesRow(e *dump.Entry) bool {
 	if dump.UnsafeName(e.Name) {
 		return false
 	}
-	if e.Forward != nil {
+	if e.HasForward() {
 		return true
 	}
 	segs := strings.Split(e.Key, ".")

@@ -125,6 +125,9 @@ func (r *role) unsupported(req *device.ExecRequest) (reason string, backward boo
 
 // check runs one API and returns its rows.
 func (w *worker) check(ctx context.Context, e *dump.Entry) *report.API {
+	// Only the entries being checked are held converted (dump.Open).
+	w.o.Dump.Materialize(e)
+	defer w.o.Dump.Release(e)
 	style := w.o.Style
 	compat := ""
 	if w.o.Compat {
