@@ -977,7 +977,7 @@ func TestMemoryBudgetSkips(t *testing.T) {
 		t.Fatalf("under prlimit --as=4G: %v\n%s", err, msg)
 	}
 	rows := resultRows(t, out)
-	if r := rows["Functional.relu.0"]; r == nil || r[1] != "SKIP" || !strings.Contains(r[3], "needs about 72.00 GiB") || !strings.Contains(r[3], "memory budget") {
+	if r := rows["Functional.relu.0"]; r == nil || r[1] != "SKIP" || !strings.Contains(r[3], "needs about 576.00 GiB") || !strings.Contains(r[3], "memory budget") {
 		t.Errorf("Functional.relu.0: %q, want a SKIP naming the size and the budget", r)
 	}
 	if r := rows["Functional.relu.1"]; r == nil || r[1] != "pass" {

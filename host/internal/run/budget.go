@@ -11,11 +11,12 @@ import (
 	"github.com/probe-dev/probe/internal/dump"
 )
 
-// NeedBytes estimates the memory one API takes on the host while it is
-// checked: every dumped tensor (inputs and outputs) at its dtype and as
-// the float64 bench copy, twice over when the API has a backward (the
-// gradients are as large). It errs high rather than low: a SKIP with a
-// size is better than a run killed for memory.
+// NeedBytes estimates the memory one API takes while it is checked, on the
+// host and in the device and bench plugin processes together: every dumped
+// tensor (inputs and outputs) at its dtype and as float64, twice over when
+// the API has a backward (the gradients are as large), Copies times. It
+// errs high rather than low: a SKIP with a size is better than a run
+// killed for memory.
 func NeedBytes(e *dump.Entry) int64 {
 	if e.Forward == nil {
 		return 0
@@ -31,11 +32,24 @@ func NeedBytes(e *dump.Entry) int64 {
 	if e.Backward != nil {
 		need *= 2
 	}
+	need *= Copies
 	if need > math.MaxInt64/2 {
 		return math.MaxInt64 / 2
 	}
 	return int64(need)
 }
+
+// Copies is how many times the tensor bytes of an API (each tensor at its
+// dtype and as float64) may be resident at once across the three processes
+// that check it: the host's generated or loaded tensors and results, the
+// shared-memory segments that carry them, each plugin's own copies and
+// float64 working arrays, and the garbage the Go runtime has not yet
+// collected. Measured as the summed PSS of the host and both plugins of
+// the emulated device and the CPU bench, sampled every 10 ms
+// (TestMemoryEstimate: relu with backward, then add, on 2M float32
+// elements): 4.9 to 6.0 times the tensor bytes of the larger API, varying
+// with the collector's timing; 8 keeps a margin.
+const Copies = 8
 
 // AvailableBytes is the memory a run may count on: the least of the
 // kernel's MemAvailable, the cgroup's limit less its usage, and the
@@ -94,10 +108,11 @@ func (w *worker) overBudget(e *dump.Entry) string {
 	}
 	share := w.o.MemoryBudget / int64(max(w.o.Workers, 1))
 	if need := NeedBytes(e); need > share {
-		what := "its tensors at their dtype and as float64 bench copies"
+		what := "its tensors at their dtype and as float64"
 		if e.Backward != nil {
 			what += ", twice for the backward"
 		}
+		what += fmt.Sprintf(", %d copies across the host and the device and bench plugins", Copies)
 		return fmt.Sprintf("needs about %s of memory (%s), more than this worker's share of the memory budget, %s (run.memory_budget_gib; default: half the memory available)", gib(need), what, gib(share))
 	}
 	return ""
