@@ -68,8 +68,13 @@ type API struct {
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // Record encodes one CSV record the way Python's csv module does with the
-// excel dialect: minimal quoting, doubled quotes, CRLF terminator.
+// excel dialect: minimal quoting, doubled quotes, CRLF terminator, and a
+// record of one empty field written as "" (a bare line break would be a
+// blank line, which readers skip).
 func Record(fields []string) []byte {
+	if len(fields) == 1 && fields[0] == "" {
+		return []byte("\"\"\r\n")
+	}
 	var b bytes.Buffer
 	for i, f := range fields {
 		if i > 0 {
@@ -255,6 +260,11 @@ func dropTornRow(path string) (string, error) {
 		return "", fmt.Errorf("csv %s: the header row is incomplete; this is not a run probe can continue", path)
 	}
 	torn := string(data[end:])
+	if strings.Trim(torn, "\r\n") == "" && strings.HasSuffix(torn, "\n") {
+		// Blank lines after the last row, which readers skip: nothing is
+		// torn, and rows appended after them start on a line of their own.
+		return "", nil
+	}
 	if strings.Contains(torn, "\r\n") {
 		// More than one row after the last good one: damage inside the
 		// file, not a torn last write. Nothing is cut.
