@@ -13,6 +13,7 @@ import (
 
 	"github.com/probe-dev/probe/host/internal/config"
 	"github.com/probe-dev/probe/host/internal/errordata"
+	"github.com/probe-dev/probe/host/internal/killpoint"
 	"github.com/probe-dev/probe/host/internal/report"
 	"github.com/probe-dev/probe/host/internal/run"
 	"github.com/probe-dev/probe/host/internal/standard"
@@ -209,6 +210,7 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	if err != nil {
 		return err
 	}
+	killpoint.Hit(killpoint.DumpParsed, "")
 	for _, warn := range d.Warnings {
 		fmt.Fprintf(stderr, "probe: warning: %s: %s\n", d.Path, warn)
 	}

@@ -10,12 +10,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/probe-dev/probe/host/internal/killpoint"
 	"github.com/probe-dev/probe/host/internal/standard"
 )
 
@@ -135,6 +138,7 @@ func Create(dir string, f Flavor, t time.Time, precision int) (*Writer, error) {
 			lock.Close()
 			return nil, err
 		}
+		killpoint.Hit(killpoint.ResultCreated, "")
 		if w.details, err = createWithHeader(w.DetailsPath, DetailsHeader(f)); err != nil {
 			w.result.Close()
 			lock.Close()
@@ -188,6 +192,11 @@ func Resume(resultPath string, f Flavor, precision int) (_ *Writer, _ map[string
 		DetailsPath: filepath.Join(filepath.Dir(resultPath), strings.ReplaceAll(filepath.Base(resultPath), "result", "details")),
 		flavor:      f, precision: precision, lock: lock,
 	}
+	if made, err := remakeDetails(resultPath, w.DetailsPath, f); err != nil {
+		return nil, nil, fmt.Errorf("resume: %w", err)
+	} else if made {
+		w.Repaired = append(w.Repaired, fmt.Sprintf("%s: missing, the run was killed before it made it; made anew", w.DetailsPath))
+	}
 	for _, path := range []string{resultPath, w.DetailsPath} {
 		torn, err := dropTornRow(path)
 		if err != nil {
@@ -218,6 +227,24 @@ func Resume(resultPath string, f Flavor, precision int) (_ *Writer, _ map[string
 		return nil, nil, fmt.Errorf("resume: %w", err)
 	}
 	return w, done, nil
+}
+
+// remakeDetails makes the details CSV of a run killed between Create's two
+// files: the result CSV holds its header alone and the details CSV does
+// not exist. Any other missing details CSV is left for Resume to refuse.
+func remakeDetails(resultPath, detailsPath string, f Flavor) (bool, error) {
+	if _, err := os.Lstat(detailsPath); !errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	data, err := os.ReadFile(resultPath)
+	if err != nil || !bytes.Equal(data, append(slices.Clone(bom), Record(ResultHeader(f))...)) {
+		return false, nil
+	}
+	fh, err := createWithHeader(detailsPath, DetailsHeader(f))
+	if err != nil {
+		return false, err
+	}
+	return true, fh.Close()
 }
 
 // dropTornRow cuts path after its last whole row and returns what it cut
@@ -363,6 +390,7 @@ func (w *Writer) Write(a *API) error {
 		if _, err := w.details.Write(det.Bytes()); err != nil {
 			return fmt.Errorf("write %s: %w", w.DetailsPath, err)
 		}
+		killpoint.Hit(killpoint.DetailsWritten, a.Name)
 	}
 	fields := []string{a.Name, a.Forward, a.Backward}
 	if !a.OmitMessage {
@@ -371,6 +399,7 @@ func (w *Writer) Write(a *API) error {
 	if _, err := w.result.Write(Record(fields)); err != nil {
 		return fmt.Errorf("write %s: %w", w.ResultPath, err)
 	}
+	killpoint.Hit(killpoint.ResultWritten, a.Name)
 	w.unsynced++
 	if w.unsynced >= syncRows || time.Since(w.synced) >= syncInterval {
 		return w.Sync()
@@ -397,6 +426,7 @@ func (w *Writer) Sync() error {
 		return fmt.Errorf("sync %s: %w", w.ResultPath, err)
 	}
 	w.unsynced, w.synced = 0, time.Now()
+	killpoint.Hit(killpoint.Synced, "")
 	return nil
 }
 

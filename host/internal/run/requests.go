@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/probe-dev/probe/host/internal/killpoint"
 	"github.com/probe-dev/probe/internal/dump"
 	"github.com/probe-dev/probe/sdk/device"
 )
@@ -70,9 +71,11 @@ func (w *worker) unitFor(ctx context.Context, e *dump.Entry, compat string) (*un
 	if req == nil {
 		return nil, "the dump has no forward call to check"
 	}
+	killpoint.Hit(killpoint.PlanBefore, e.Name)
 	pctx, cancel := context.WithTimeout(ctx, w.o.APITimeout)
 	resp, err := w.o.Framework.Plan(pctx, req)
 	cancel()
+	killpoint.Hit(killpoint.PlanAfter, e.Name)
 	if err != nil {
 		return nil, "framework plugin: " + err.Error()
 	}

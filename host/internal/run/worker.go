@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/probe-dev/probe/host/internal/killpoint"
 	"github.com/probe-dev/probe/host/internal/report"
 	"github.com/probe-dev/probe/host/internal/standard"
 	"github.com/probe-dev/probe/internal/dump"
@@ -160,15 +161,20 @@ func (w *worker) check(ctx context.Context, e *dump.Entry) *report.API {
 		}
 	}
 
+	killpoint.Hit(killpoint.BenchSent, e.Name)
 	benchRes, err := w.exec(ctx, w.bench, u.benchReq)
+	killpoint.Hit(killpoint.BenchDone, e.Name)
 	if err != nil {
 		return w.failed(e, u, w.bench, err)
 	}
+	killpoint.Hit(killpoint.DeviceSent, e.Name)
 	devRes, err := w.exec(ctx, w.device, u.devReq)
+	killpoint.Hit(killpoint.DeviceDone, e.Name)
 	if err != nil {
 		return w.failed(e, u, w.device, err)
 	}
 	api := w.judge(e, plan, u, benchRes, devRes)
+	killpoint.Hit(killpoint.Judged, e.Name)
 	w.saveErrorData(api, u, benchRes, devRes)
 	return api
 }
