@@ -14,6 +14,10 @@ import (
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
+// maxOpOutputs bounds the op output index a plan may feed a gradient to,
+// so that a plugin's bad plan cannot make the host allocate without limit.
+const maxOpOutputs = 1 << 20
+
 // build turns a plan into the device and bench requests: it loads or
 // generates every bound tensor (after the plan's descriptor rewrites),
 // marks the inputs that take gradients, applies the plan's precision modes
@@ -92,8 +96,8 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
 	}
 	top := 0
 	for _, o := range outs {
-		if o < 0 {
-			return nil, fmt.Errorf("plan: gradient output %d", o)
+		if o < 0 || o >= maxOpOutputs {
+			return nil, fmt.Errorf("plan: gradient output %d out of range", o)
 		}
 		top = max(top, o)
 	}

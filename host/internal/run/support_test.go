@@ -104,3 +104,52 @@ func TestDeclaredSupport(t *testing.T) {
 		t.Errorf("declared backward: %+v", api)
 	}
 }
+
+// A framework plugin's plan is input the host does not trust: output
+// indices out of range (negative, beyond the op's outputs, or absurdly
+// large for a gradient) give an error row, never a panic or a huge
+// allocation.
+func TestBadPlanIndices(t *testing.T) {
+	const js = `{"task": "statistics", "data": {
+ "Functional.relu.0.forward": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [8], "Max": 1, "Min": -1, "requires_grad": true}],
+   "input_kwargs": {}, "output": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [8], "Max": 1, "Min": 0}]},
+ "Functional.relu.0.backward": {"input": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [8], "Max": 1, "Min": 0}], "output": [null]}}}`
+	d, err := dump.Parse([]byte(js), "relu.json", "pytorch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := device.Info{Ops: []device.OpSupport{{Op: "relu", DTypes: []tensor.DType{tensor.Float32, tensor.Float64}, Backward: true}}}
+	for _, c := range []struct {
+		name string
+		plan framework.Plan
+		want string
+	}{
+		{"negative compare", framework.Plan{Compare: []int{-1}}, "the plan compares output -1 but the op returned 1"},
+		{"compare beyond", framework.Plan{Compare: []int{3}}, "the plan compares output 3 but the op returned 1"},
+		{"zero share negative", framework.Plan{Compare: []int{-2}, CompareMode: framework.CompareZeroShare}, "the plan compares output -2 but the op returned 1"},
+		{"zero share beyond", framework.Plan{Compare: []int{5}, CompareMode: framework.CompareZeroShare}, "the plan compares output 5 but the op returned 1"},
+		{"huge gradient output", framework.Plan{GradOutputs: []int{1 << 40}}, "gradient output 1099511627776 out of range"},
+	} {
+		plan := c.plan
+		plan.Op = "relu"
+		plan.Inputs = []framework.Binding{{Kind: framework.BindTensor, Path: "args.0", RequiresGrad: true}}
+		plan.GradRows = []string{"args.0"}
+		o := &Options{Dump: d, Framework: fakeFramework{&plan}, Standard: standard.PyTorch{}, Style: report.Style{Flavor: report.PyTorch},
+			Device: func(context.Context, int) (Handle, error) { return fakeHandle{&fakeDevice{info: info}}, nil }, DeviceName: "npu-x",
+			Bench: func(context.Context, int) (Handle, error) { return fakeHandle{&fakeDevice{info: info}}, nil }, BenchName: "ref",
+			APITimeout: time.Minute}
+		w, err := newWorker(context.Background(), o, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		api := w.check(context.Background(), d.Entries[0])
+		var msgs []string
+		for _, det := range api.Details {
+			msgs = append(msgs, det.Row.Message)
+		}
+		all := api.Message + " | " + strings.Join(msgs, " | ")
+		if !strings.Contains(all, c.want) {
+			t.Errorf("%s: %s/%s %q, want a row saying %q", c.name, api.Forward, api.Backward, all, c.want)
+		}
+	}
+}

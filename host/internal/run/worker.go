@@ -229,12 +229,16 @@ func (w *worker) judge(e *dump.Entry, plan *framework.Plan, u *unit, bench, dev 
 	case len(bench.Outputs) > len(dev.Outputs):
 		fwd = []report.Detail{{Name: e.Name + ".forward.output.0", Row: standard.Row{Status: standard.Error, Message: "bench and npu output structure is different."}}}
 	case zeroShare:
-		if len(idx) > 0 {
+		switch {
+		case len(idx) == 0:
+		case idx[0] < 0 || idx[0] >= len(bench.Outputs):
+			fwd = []report.Detail{{Name: e.Name + ".forward.output.0", Row: standard.Row{Status: standard.Error, Message: fmt.Sprintf("the plan compares output %d but the op returned %d", idx[0], len(bench.Outputs))}}}
+		default:
 			api.Forward, fwd = w.zeroShareRow(e.Name+".forward.output.0", bench.Outputs[idx[0]], dev.Outputs[idx[0]])
 		}
 	default:
 		for k, i := range idx {
-			if i >= len(bench.Outputs) {
+			if i < 0 || i >= len(bench.Outputs) {
 				fwd = append(fwd, report.Detail{Name: fmt.Sprintf("%s.forward.output.%d", e.Name, k), Row: standard.Row{Status: standard.Error, Message: fmt.Sprintf("the plan compares output %d but the op returned %d", i, len(bench.Outputs))}})
 				continue
 			}
