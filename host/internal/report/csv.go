@@ -104,6 +104,7 @@ type Writer struct {
 	lock                    *os.File  // the output directory's lock
 	unsynced                int       // rows written since the last fsync
 	synced                  time.Time // when the files were last synced
+	syncs                   int       // fsyncs of both files so far
 	// Repaired says what Resume dropped from the end of the files: a
 	// last row torn by a kill in the middle of its write.
 	Repaired []string
@@ -426,6 +427,7 @@ func (w *Writer) Sync() error {
 		return fmt.Errorf("sync %s: %w", w.ResultPath, err)
 	}
 	w.unsynced, w.synced = 0, time.Now()
+	w.syncs++
 	killpoint.Hit(killpoint.Synced, "")
 	return nil
 }

@@ -2,7 +2,9 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,4 +85,34 @@ func readAll(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// Issue 9, finding 10: two fsyncs per API bound a run whose APIs are all
+// filtered out (35 s for 50,000). The writer syncs every syncRows rows or
+// syncInterval, and at Close: 2,000 rows take a handful of fsyncs, and
+// every row is on disk after Close.
+func TestSyncsBatched(t *testing.T) {
+	w, err := Create(t.TempDir(), PyTorch, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rows = 2000
+	start := time.Now()
+	for i := 0; i < rows; i++ {
+		if err := w.Write(&API{Name: fmt.Sprintf("Torch.x.%d", i), Forward: standard.Skip, Message: "filtered"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// at most one per 100 rows, one per interval elapsed (the first row's
+	// among them: nothing was synced before it), one at Close
+	allowed := rows/100 + int(time.Since(start)/syncInterval) + 2
+	if w.syncs > allowed || w.syncs == 0 {
+		t.Errorf("%d fsyncs for %d rows, want at most %d", w.syncs, rows, allowed)
+	}
+	if got := strings.Count(string(readAll(t, w.ResultPath)), "\r\n"); got != rows+1 {
+		t.Errorf("%d lines in the result file, want %d", got, rows+1)
+	}
 }
