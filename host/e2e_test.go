@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -982,5 +983,14 @@ func TestMemoryBudgetSkips(t *testing.T) {
 	}
 	if r := rows["Functional.relu.1"]; r == nil || r[1] != "pass" {
 		t.Errorf("Functional.relu.1: %q, want the run to go on", r)
+	}
+}
+
+// --timings prints where the run's time went, one figure per phase.
+func TestTimingsLine(t *testing.T) {
+	out := probeRun(t, "run", "--api-info", filepath.Join(repo, "examples/convnet/statistics/dump.json"), "-o", t.TempDir(), "--quiet", "--timings")
+	re := regexp.MustCompile(`(?m)^Timings: parse \d+\.\d\ds, plan \d+\.\d\ds, inputs \d+\.\d\ds, bench \d+\.\d\ds, device \d+\.\d\ds, metrics \d+\.\d\ds, csv \d+\.\d\ds \(summed over workers\)$`)
+	if !re.MatchString(out) {
+		t.Errorf("no timings line:\n%s", out)
 	}
 }

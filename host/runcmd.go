@@ -32,7 +32,7 @@ type runFlags struct {
 	seed                                                              uint64
 	apiTimeout                                                        time.Duration
 	deviceOpts, benchOpts                                             listFlag
-	quiet, filterAPI, saveErrorData, jit                              bool
+	quiet, filterAPI, saveErrorData, jit, timings                     bool
 	msprobeConfig, compat                                             string
 	whiteList, blackList                                              *string
 }
@@ -86,6 +86,7 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	fs.Var(&f.deviceOpts, "device-option", "key=value passed to the device plugin's Configure (repeatable), e.g. defect=gelu:ulp=64")
 	fs.Var(&f.benchOpts, "bench-option", "key=value passed to the bench plugin's Configure (repeatable)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no per-API progress lines on stderr")
+	fs.BoolVar(&f.timings, "timings", false, "print where the run's time went: parse, plan, inputs, bench, device, metrics, csv")
 	fs.StringVar(&f.compat, "compat", "", "\"msprobe\": reproduce msprobe's output where probe fixes its defects (see docs/compat.md)")
 	for _, n := range []string{"f", "filter_api"} {
 		fs.BoolVar(&f.filterAPI, n, false, "check only the first of identical calls of an API (msprobe's -f; see docs/compat.md)")
@@ -206,10 +207,12 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 		return fmt.Errorf("%w: --bench-option: %v", errUsage, err)
 	}
 
+	parseStart := time.Now()
 	d, err := dump.Open(f.apiInfo, cfg.Run.Framework)
 	if err != nil {
 		return err
 	}
+	parseTook := time.Since(parseStart)
 	killpoint.Hit(killpoint.DumpParsed, "")
 	for _, warn := range d.Warnings {
 		fmt.Fprintf(stderr, "probe: warning: %s: %s\n", d.Path, warn)
@@ -296,6 +299,11 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 		return runErr
 	}
 	printSummary(stdout, d, cfg, sum, w, time.Since(start))
+	if f.timings && sum != nil {
+		t := sum.Timings
+		fmt.Fprintf(stdout, "Timings: parse %.2fs, plan %.2fs, inputs %.2fs, bench %.2fs, device %.2fs, metrics %.2fs, csv %.2fs (summed over workers)\n",
+			parseTook.Seconds(), t.Plan.Seconds(), t.Inputs.Seconds(), t.Bench.Seconds(), t.Device.Seconds(), t.Metrics.Seconds(), t.Write.Seconds())
+	}
 	return runErr
 }
 

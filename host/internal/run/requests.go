@@ -72,9 +72,12 @@ func (w *worker) unitFor(ctx context.Context, e *dump.Entry, compat string) (*un
 		return nil, "the dump has no forward call to check"
 	}
 	killpoint.Hit(killpoint.PlanBefore, e.Name)
+	t0 := time.Now()
 	pctx, cancel := context.WithTimeout(ctx, w.o.APITimeout)
 	resp, err := w.o.Framework.Plan(pctx, req)
 	cancel()
+	t1 := time.Now()
+	w.t.Plan += t1.Sub(t0)
 	killpoint.Hit(killpoint.PlanAfter, e.Name)
 	if err != nil {
 		return nil, "framework plugin: " + err.Error()
@@ -83,6 +86,7 @@ func (w *worker) unitFor(ctx context.Context, e *dump.Entry, compat string) (*un
 		return nil, resp.Skip
 	}
 	u, err := w.build(e, resp.Plan)
+	w.t.Inputs += time.Since(t1)
 	if err != nil {
 		return nil, err.Error()
 	}

@@ -90,6 +90,18 @@ type Summary struct {
 	// Filtered counts the calls dropped as duplicates by FilterAPI.
 	Filtered int
 	Worst    []Worst
+	// Timings is where the run's time went, summed over workers.
+	Timings Timings
+}
+
+// Timings splits a run's time by phase. Plan is the framework plugin's
+// Plan calls; Inputs building the requests (loading or generating the
+// tensors); Bench and Device the Execute calls, transport included;
+// Metrics judging the outputs; Write the CSV rows and their fsyncs. Every
+// phase but Write is summed over the workers, so with several workers
+// they add up to more than the wall time.
+type Timings struct {
+	Plan, Inputs, Bench, Device, Metrics, Write time.Duration
 }
 
 type job struct {
@@ -135,6 +147,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	var wg sync.WaitGroup
 	startErr := make(chan error, o.Workers)
 	deadErr := make(chan error, o.Workers)
+	spent := make([]Timings, o.Workers) // each worker's, written as it ends
 	for w := 0; w < o.Workers; w++ {
 		wg.Add(1)
 		go func(w int) {
@@ -146,6 +159,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 				return
 			}
 			defer wk.close()
+			defer func() { spent[w] = wk.t }()
 			for j := range jobs {
 				api := wk.check(ctx, j.entry)
 				if ctx.Err() != nil {
@@ -191,7 +205,10 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 			api := pending[next]
 			delete(pending, next)
 			next++
-			if err := o.Writer.Write(api); err != nil {
+			t0 := time.Now()
+			err := o.Writer.Write(api)
+			sum.Timings.Write += time.Since(t0)
+			if err != nil {
 				writeErr = err
 				cancel()
 				break
@@ -201,6 +218,14 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 				fmt.Fprintf(o.Progress, "[%d/%d] %s forward=%s backward=%s\n", next, len(entries), api.Name, api.Forward, strings.TrimSpace(api.Backward))
 			}
 		}
+	}
+	// results is closed: every worker has ended.
+	for _, t := range spent {
+		sum.Timings.Plan += t.Plan
+		sum.Timings.Inputs += t.Inputs
+		sum.Timings.Bench += t.Bench
+		sum.Timings.Device += t.Device
+		sum.Timings.Metrics += t.Metrics
 	}
 	select {
 	case err := <-startErr:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/probe-dev/probe/host/internal/killpoint"
 	"github.com/probe-dev/probe/host/internal/report"
@@ -31,6 +32,8 @@ type worker struct {
 	// dead is set when a plugin crashed and could not be restarted: the
 	// worker stops rather than blame the crash on the APIs after it.
 	dead error
+	// t is the time this worker spent in each phase.
+	t Timings
 }
 
 func newWorker(ctx context.Context, o *Options, id int) (*worker, error) {
@@ -162,18 +165,24 @@ func (w *worker) check(ctx context.Context, e *dump.Entry) *report.API {
 	}
 
 	killpoint.Hit(killpoint.BenchSent, e.Name)
+	t0 := time.Now()
 	benchRes, err := w.exec(ctx, w.bench, u.benchReq)
+	t1 := time.Now()
+	w.t.Bench += t1.Sub(t0)
 	killpoint.Hit(killpoint.BenchDone, e.Name)
 	if err != nil {
 		return w.failed(e, u, w.bench, err)
 	}
 	killpoint.Hit(killpoint.DeviceSent, e.Name)
 	devRes, err := w.exec(ctx, w.device, u.devReq)
+	t2 := time.Now()
+	w.t.Device += t2.Sub(t1)
 	killpoint.Hit(killpoint.DeviceDone, e.Name)
 	if err != nil {
 		return w.failed(e, u, w.device, err)
 	}
 	api := w.judge(e, plan, u, benchRes, devRes)
+	w.t.Metrics += time.Since(t2)
 	killpoint.Hit(killpoint.Judged, e.Name)
 	w.saveErrorData(api, u, benchRes, devRes)
 	return api
