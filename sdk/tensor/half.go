@@ -1,6 +1,9 @@
 package tensor
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // Float16Bits converts v to IEEE 754 binary16 with round-to-nearest-even,
 // directly from float64 (no double rounding through float32). Values beyond
@@ -49,6 +52,23 @@ func Float16Value(h uint16) float64 {
 		return math.Inf(int(sign))
 	}
 	return sign * (1 + m/1024) * math.Ldexp(1, e-15)
+}
+
+var (
+	f16Once sync.Once
+	f16Tab  *[1 << 16]float64
+)
+
+// float16Table holds Float16Value of every bit pattern (512 KiB, built on
+// first use).
+func float16Table() *[1 << 16]float64 {
+	f16Once.Do(func() {
+		f16Tab = new([1 << 16]float64)
+		for h := range f16Tab {
+			f16Tab[h] = Float16Value(uint16(h))
+		}
+	})
+	return f16Tab
 }
 
 // BFloat16Bits converts v to bfloat16 with round-to-nearest-even, directly

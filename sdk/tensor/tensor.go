@@ -131,16 +131,78 @@ func (t *Tensor) SetInt64(i int, v int64) {
 // Float64s returns all elements as float64.
 func (t *Tensor) Float64s() []float64 {
 	out := make([]float64, t.Len())
-	if t.DType == Float64 {
-		for i := range out {
-			out[i] = math.Float64frombits(binary.LittleEndian.Uint64(t.Data[i*8:]))
-		}
-		return out
-	}
-	for i := range out {
-		out[i] = t.At(i)
-	}
+	t.ReadFloat64s(out)
 	return out
+}
+
+// ReadFloat64s converts the first len(dst) elements to float64 into dst,
+// exactly as At does, with one dtype dispatch for the whole slice.
+func (t *Tensor) ReadFloat64s(dst []float64) {
+	b := t.Data
+	switch t.DType {
+	case Float64:
+		b = b[:len(dst)*8]
+		for i := range dst {
+			dst[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[i*8:]))
+		}
+	case Float32:
+		b = b[:len(dst)*4]
+		for i := range dst {
+			dst[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:])))
+		}
+	case Float16:
+		tab := float16Table()
+		b = b[:len(dst)*2]
+		for i := range dst {
+			dst[i] = tab[binary.LittleEndian.Uint16(b[i*2:])]
+		}
+	case BFloat16:
+		b = b[:len(dst)*2]
+		for i := range dst {
+			dst[i] = float64(math.Float32frombits(uint32(binary.LittleEndian.Uint16(b[i*2:])) << 16))
+		}
+	case Uint8, Bool:
+		b = b[:len(dst)]
+		for i := range dst {
+			dst[i] = float64(b[i])
+		}
+	default:
+		for i := range dst {
+			dst[i] = t.At(i)
+		}
+	}
+}
+
+// WriteFloat64s stores src into the first len(src) elements, each rounded
+// exactly as Set does, with one dtype dispatch for the whole slice.
+func (t *Tensor) WriteFloat64s(src []float64) {
+	b := t.Data
+	switch t.DType {
+	case Float64:
+		b = b[:len(src)*8]
+		for i, v := range src {
+			binary.LittleEndian.PutUint64(b[i*8:], math.Float64bits(v))
+		}
+	case Float32:
+		b = b[:len(src)*4]
+		for i, v := range src {
+			binary.LittleEndian.PutUint32(b[i*4:], math.Float32bits(float32(v)))
+		}
+	case Float16:
+		b = b[:len(src)*2]
+		for i, v := range src {
+			binary.LittleEndian.PutUint16(b[i*2:], Float16Bits(v))
+		}
+	case BFloat16:
+		b = b[:len(src)*2]
+		for i, v := range src {
+			binary.LittleEndian.PutUint16(b[i*2:], BFloat16Bits(v))
+		}
+	default:
+		for i, v := range src {
+			t.Set(i, v)
+		}
+	}
 }
 
 // Int64s returns all elements as int64 (exact for integer dtypes).
@@ -158,9 +220,7 @@ func FromFloat64s(d DType, shape []int, vals []float64) *Tensor {
 	if len(vals) != t.Len() {
 		panic(fmt.Sprintf("tensor: %d values for shape %v", len(vals), shape))
 	}
-	for i, v := range vals {
-		t.Set(i, v)
-	}
+	t.WriteFloat64s(vals)
 	return t
 }
 
@@ -189,8 +249,16 @@ func (t *Tensor) Cast(d DType) *Tensor {
 		}
 		return out
 	}
-	for i := 0; i < t.Len(); i++ {
-		out.Set(i, t.At(i))
+	// in blocks, so that no float64 copy of the whole tensor is made
+	var buf [1024]float64
+	n := t.Len()
+	sin, sout := t.DType.Size(), d.Size()
+	for off := 0; off < n; off += len(buf) {
+		m := min(len(buf), n-off)
+		src := &Tensor{DType: t.DType, Data: t.Data[off*sin : (off+m)*sin]}
+		dst := &Tensor{DType: d, Data: out.Data[off*sout : (off+m)*sout]}
+		src.ReadFloat64s(buf[:m])
+		dst.WriteFloat64s(buf[:m])
 	}
 	return out
 }
