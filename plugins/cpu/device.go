@@ -377,9 +377,7 @@ func toTensor(dt tensor.DType, shape []int, v []float64) *tensor.Tensor {
 		}
 		return t
 	}
-	for i, x := range v {
-		t.Set(i, x)
-	}
+	t.WriteFloat64s(v)
 	return t
 }
 
