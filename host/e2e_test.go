@@ -221,12 +221,14 @@ func TestUnitTestFixtures(t *testing.T) {
 			fw = "mindspore"
 		}
 		t.Run(filepath.Base(d), func(t *testing.T) {
-			out := t.TempDir()
-			args := []string{"run", "--framework", fw, "--api-info", d, "-o", out, "--quiet"}
-			if !full {
-				args = append(args, "--api-timeout", "5s")
+			var out string
+			if full {
+				// Shared with TestGoldenCSV, which compares its CSVs.
+				out, _ = sharedRun(t, "run", "--framework", fw, "--api-info", d, "--quiet")
+			} else {
+				out = t.TempDir()
+				probeRun(t, "run", "--framework", fw, "--api-info", d, "-o", out, "--quiet", "--api-timeout", "5s")
 			}
-			probeRun(t, args...)
 			rp, dp := csvPair(t, out)
 			rows := readRows(t, rp)
 			if got, want := len(rows)-1, forwardKeys(t, d); got != want {
