@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -304,5 +305,27 @@ func TestMeasureChunksDeterministic(t *testing.T) {
 	again := Measure(bench, dev, GroupAll, Options{})
 	if first := Measure(bench, dev, GroupAll, Options{}); fmt.Sprintf("%+v", first) != fmt.Sprintf("%+v", again) {
 		t.Errorf("not deterministic")
+	}
+}
+
+// The metrics of an output larger than one chunk do not depend on the
+// number of goroutines (GOMAXPROCS follows the CPU limit of a container):
+// one goroutine sums the same chunks in the same order.
+func TestMeasureSameAtAnyGOMAXPROCS(t *testing.T) {
+	n := 2*chunkLen + 12345
+	bv, dv := make([]float64, n), make([]float64, n)
+	for i := range bv {
+		bv[i] = math.Sin(float64(i)*0.001) * 3
+		dv[i] = bv[i] * (1 + 1e-6*math.Cos(float64(i)))
+	}
+	b := tensor.FromFloat64s(tensor.Float64, []int{n}, bv)
+	d := tensor.FromFloat64s(tensor.Float32, []int{n}, dv)
+	old := runtime.GOMAXPROCS(1)
+	one := Measure(b, d, GroupLegacy|GroupBenchmark|GroupULP, Options{})
+	runtime.GOMAXPROCS(2)
+	two := Measure(b, d, GroupLegacy|GroupBenchmark|GroupULP, Options{})
+	runtime.GOMAXPROCS(old)
+	if fmt.Sprintf("%#v", one) != fmt.Sprintf("%#v", two) {
+		t.Errorf("1 goroutine: %+v\n2 goroutines: %+v", one, two)
 	}
 }

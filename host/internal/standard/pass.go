@@ -238,12 +238,20 @@ func (p *plan) run(bench, dev *tensor.Tensor, g Group) accum {
 	n := bench.Len()
 	chunks := (n + chunkLen - 1) / chunkLen
 	workers := min(runtime.GOMAXPROCS(0), maxWorkers, chunks)
-	if workers <= 1 {
+	if chunks <= 1 {
 		var a accum
 		p.chunk(bench, dev, 0, n, g, &a)
 		return a
 	}
 	parts := make([]accum, chunks)
+	if workers <= 1 {
+		// the same chunks, merged in the same order, as with goroutines
+		for c := range chunks {
+			lo := c * chunkLen
+			p.chunk(bench, dev, lo, min(n, lo+chunkLen), g, &parts[c])
+		}
+		return mergeParts(parts)
+	}
 	var wg sync.WaitGroup
 	next := make(chan int, chunks)
 	for c := range chunks {
@@ -261,8 +269,13 @@ func (p *plan) run(bench, dev *tensor.Tensor, g Group) accum {
 		}()
 	}
 	wg.Wait()
+	return mergeParts(parts)
+}
+
+// mergeParts merges the chunks' accumulators in chunk order.
+func mergeParts(parts []accum) accum {
 	out := parts[0]
-	for i := 1; i < chunks; i++ {
+	for i := 1; i < len(parts); i++ {
 		out.merge(&parts[i])
 	}
 	return out
