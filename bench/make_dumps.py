@@ -178,10 +178,6 @@ ITEMSIZE = {"torch.float64": 8, "torch.float32": 4, "torch.float16": 2, "torch.b
             "torch.uint8": 1, "torch.bool": 1, "torch.complex64": 8, "torch.complex128": 16}
 
 
-def _num(v):
-    return v
-
-
 def tensor_desc(t):
     """msprobe's statistics descriptor of one tensor (get_stat_info, low precision)."""
     d = t.detach()
@@ -231,10 +227,6 @@ def describe(x, key=None):
     if isinstance(x, torch.device) and key == "device":
         return {"type": "torch.device", "value": str(x)}
     return {}  # msprobe's quirk: any other object (a positional dtype too)
-
-
-def _shape(x):
-    return list(x.shape) if isinstance(x, torch.Tensor) else None
 
 
 def _rg(x):
