@@ -77,7 +77,7 @@ func FuzzResume(f *testing.F) {
 			t.Fatalf("details path %s, want %s", w.DetailsPath, detailsPath)
 		}
 		// The result file lost at most a torn last row.
-		kept := fuzzReadFile(t, resultPath)
+		kept := readAll(t, resultPath)
 		if !bytes.HasPrefix(result, kept) {
 			t.Fatalf("result file changed beyond a cut at its end:\n%q\nbecame\n%q", result, kept)
 		}
@@ -206,11 +206,3 @@ func fuzzWriteFile(t *testing.T, path string, data []byte) {
 	}
 }
 
-func fuzzReadFile(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
