@@ -205,4 +205,3 @@ func fuzzWriteFile(t *testing.T, path string, data []byte) {
 		t.Fatal(err)
 	}
 }
-
