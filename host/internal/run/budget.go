@@ -119,3 +119,15 @@ func (w *worker) overBudget(e *dump.Entry) string {
 }
 
 func gib(n int64) string { return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30)) }
+
+// concurrent says whether the bench and the device may run e at the same
+// time: always without a memory budget, else when e needs at most half the
+// worker's share (both plugins then hold their working sets at once, which
+// Copies, measured one after the other, does not cover).
+func (w *worker) concurrent(e *dump.Entry) bool {
+	if w.o.MemoryBudget <= 0 {
+		return true
+	}
+	share := w.o.MemoryBudget / int64(max(w.o.Workers, 1))
+	return NeedBytes(e) <= share/2
+}

@@ -23,6 +23,8 @@ type role struct {
 	h        Handle
 	info     *device.Info // what it declared after Configure
 	restarts int
+	// dead is set when the plugin crashed and could not be restarted.
+	dead error
 }
 
 type worker struct {
@@ -31,6 +33,7 @@ type worker struct {
 	device, bench *role
 	// dead is set when a plugin crashed and could not be restarted: the
 	// worker stops rather than blame the crash on the APIs after it.
+	// (Each role records its own death while both run; check merges.)
 	dead error
 	// t is the time this worker spent in each phase.
 	t Timings
@@ -87,12 +90,12 @@ func (w *worker) exec(ctx context.Context, r *role, req *device.ExecRequest) (*d
 		err = fmt.Errorf("no answer within %v (api_timeout): %w", w.o.APITimeout, err)
 	}
 	if r.restarts >= w.o.MaxRestarts {
-		w.dead = fmt.Errorf("%s plugin %s crashed and max_restarts (%d) is reached", r.name, r.plugin, w.o.MaxRestarts)
+		r.dead = fmt.Errorf("%s plugin %s crashed and max_restarts (%d) is reached", r.name, r.plugin, w.o.MaxRestarts)
 		return nil, &errCrash{r.name, fmt.Errorf("%w; not restarted: max_restarts (%d) reached", err, w.o.MaxRestarts)}
 	}
 	r.restarts++
 	if rerr := r.h.Restart(ctx); rerr != nil {
-		w.dead = fmt.Errorf("%s plugin %s crashed and could not be restarted: %v", r.name, r.plugin, rerr)
+		r.dead = fmt.Errorf("%s plugin %s crashed and could not be restarted: %v", r.name, r.plugin, rerr)
 		return nil, &errCrash{r.name, fmt.Errorf("%w; restart failed: %v", err, rerr)}
 	}
 	return nil, &errCrash{r.name, fmt.Errorf("%w (plugin restarted)", err)}
@@ -164,23 +167,49 @@ func (w *worker) check(ctx context.Context, e *dump.Entry) *report.API {
 		}
 	}
 
-	killpoint.Hit(killpoint.BenchSent, e.Name)
-	t0 := time.Now()
-	benchRes, err := w.exec(ctx, w.bench, u.benchReq)
-	t1 := time.Now()
-	w.t.Bench += t1.Sub(t0)
-	killpoint.Hit(killpoint.BenchDone, e.Name)
-	if err != nil {
-		return w.failed(e, u, w.bench, err)
+	// The bench and the device are separate processes: they run the API
+	// at the same time, unless the two together could exceed the
+	// worker's share of the memory budget.
+	var (
+		benchRes, devRes *device.ExecResult
+		benchErr, devErr error
+	)
+	runBench := func() {
+		killpoint.Hit(killpoint.BenchSent, e.Name)
+		t0 := time.Now()
+		benchRes, benchErr = w.exec(ctx, w.bench, u.benchReq)
+		w.t.Bench += time.Since(t0)
+		killpoint.Hit(killpoint.BenchDone, e.Name)
 	}
-	killpoint.Hit(killpoint.DeviceSent, e.Name)
-	devRes, err := w.exec(ctx, w.device, u.devReq)
+	runDevice := func() {
+		killpoint.Hit(killpoint.DeviceSent, e.Name)
+		t0 := time.Now()
+		devRes, devErr = w.exec(ctx, w.device, u.devReq)
+		w.t.Device += time.Since(t0)
+		killpoint.Hit(killpoint.DeviceDone, e.Name)
+	}
+	if w.concurrent(e) {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			runDevice()
+		}()
+		runBench()
+		<-done
+	} else {
+		runBench()
+		if benchErr == nil {
+			runDevice()
+		}
+	}
+	w.dead = errors.Join(w.bench.dead, w.device.dead)
+	if benchErr != nil {
+		return w.failed(e, u, w.bench, benchErr)
+	}
+	if devErr != nil {
+		return w.failed(e, u, w.device, devErr)
+	}
 	t2 := time.Now()
-	w.t.Device += t2.Sub(t1)
-	killpoint.Hit(killpoint.DeviceDone, e.Name)
-	if err != nil {
-		return w.failed(e, u, w.device, err)
-	}
 	api := w.judge(e, plan, u, benchRes, devRes)
 	w.t.Metrics += time.Since(t2)
 	killpoint.Hit(killpoint.Judged, e.Name)
