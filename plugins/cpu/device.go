@@ -317,11 +317,21 @@ func buildCall(req *device.ExecRequest) (*call, []ops.InputSpec, error) {
 			if req.Precision.HF32 {
 				t = ops.RoundHF32Tensor(t)
 			}
-			c.in[i] = &array{shape: append([]int{}, t.Shape...), data: t.Float64s(), dtype: t.DType}
+			c.in[i] = &array{shape: append([]int{}, t.Shape...), data: float64s(t), dtype: t.DType}
 			c.requiresGrad[i] = b.Specs[i].Differentiable && t.DType.IsFloat() && i < len(req.RequiresGrad) && req.RequiresGrad[i]
 		}
 	}
 	return c, b.Specs, nil
+}
+
+// float64s returns t's values as float64: a float64 tensor's own memory
+// (kernels never write into their inputs, and Execute's caller keeps
+// ownership: see device.Device), any other a converted copy.
+func float64s(t *tensor.Tensor) []float64 {
+	if v, ok := t.Float64View(); ok {
+		return v
+	}
+	return t.Float64s()
 }
 
 // scalarArray wraps a Python number as a 0-d "wrapped number" array. Its
@@ -365,8 +375,12 @@ func roundResult(mode Mode, dt tensor.DType, v []float64) {
 	roundSlice(dt, v)
 }
 
-// toTensor builds a tensor of dtype dt from already rounded values.
+// toTensor builds a tensor of dtype dt from already rounded values; a
+// float64 tensor shares v's memory.
 func toTensor(dt tensor.DType, shape []int, v []float64) *tensor.Tensor {
+	if dt == tensor.Float64 {
+		return tensor.WrapFloat64s(shape, v)
+	}
 	t := tensor.New(dt, shape)
 	if dt == tensor.Int64 {
 		for i, x := range v {
@@ -419,7 +433,7 @@ func runBackward(opts Options, k *kernel, c *call, specs []ops.InputSpec, outs [
 		if !o.dtype.IsFloat() {
 			continue // integer outputs (indices) take no gradient
 		}
-		gos[i] = &array{shape: append([]int{}, g.Shape...), data: g.Float64s(), dtype: g.DType}
+		gos[i] = &array{shape: append([]int{}, g.Shape...), data: float64s(g), dtype: g.DType}
 	}
 	ig, err := k.backward(c, outs, gos)
 	if err != nil {
@@ -436,7 +450,12 @@ func runBackward(opts Options, k *kernel, c *call, specs []ops.InputSpec, outs [
 		if len(g.data) != len(in.data) {
 			return nil, fmt.Errorf("gradient of input %s has %d values, the input has %d", specs[i].Name, len(g.data), len(in.data))
 		}
-		vals := append([]float64(nil), g.data...)
+		vals := g.data
+		if in.dtype != tensor.Float64 || opts.Mode == Emulated {
+			// Rounding and defects work in place; a gradient may share
+			// memory with another or with an output gradient.
+			vals = append([]float64(nil), g.data...)
+		}
 		roundResult(opts.Mode, in.dtype, vals)
 		if opts.Mode == Emulated {
 			vals = applyDefects(opts.Defects, c.op, in.dtype, vals)
