@@ -23,7 +23,6 @@
 package inputgen
 
 import (
-	"encoding/binary"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -176,12 +175,7 @@ func Generate(d *dump.TensorDesc, seed uint64) (*tensor.Tensor, error) {
 		// Representable bounds inside [lowS, highS]; when the interval holds
 		// no value of the dtype, values are simply rounded.
 		lo, hi := roundUp(dt, lowS), roundDown(dt, highS)
-		put := floatWriter(dt, lo, hi, lo <= hi)
-		es := dt.Size()
-		for i := 0; i < n; i++ {
-			v := lerp(lowS, highS, r.Float64())
-			put(t.Data[i*es:], math.Max(lowS, math.Min(highS, v))) // NaN stays NaN
-		}
+		fillUniform(dt, t.Data, n, seed, lowS, highS, lo, hi, lo <= hi)
 		// Step 7: force the extremes.
 		if math.IsNaN(highO) {
 			if n <= 2 {
@@ -227,66 +221,6 @@ func Generate(d *dump.TensorDesc, seed uint64) (*tensor.Tensor, error) {
 		t.SetInt64(0, lo)
 		t.SetInt64(n-1, hi)
 		return t, nil
-	}
-}
-
-// floatWriter returns a function storing a float64 (already inside the
-// bounds) as one element of dt, rounded to the nearest value of dt and, when
-// clamp is set, kept inside the representable bounds [lo, hi]. float16 and
-// bfloat16 round through float32: a double rounding that can differ from
-// direct rounding only on exact ties, which is irrelevant for random draws
-// (the result is still a value of the dtype inside [lo, hi]), and is
-// several times faster than exact rounding.
-func floatWriter(dt tensor.DType, lo, hi float64, clamp bool) func([]byte, float64) {
-	if !clamp {
-		lo, hi = math.Inf(-1), math.Inf(1)
-	}
-	switch dt {
-	case tensor.Float64:
-		return func(b []byte, v float64) {
-			if v < lo {
-				v = lo
-			} else if v > hi {
-				v = hi
-			}
-			binary.LittleEndian.PutUint64(b, math.Float64bits(v))
-		}
-	case tensor.Float32:
-		return func(b []byte, v float64) {
-			f := float32(v)
-			if float64(f) < lo {
-				f = float32(lo)
-			} else if float64(f) > hi {
-				f = float32(hi)
-			}
-			binary.LittleEndian.PutUint32(b, math.Float32bits(f))
-		}
-	case tensor.Float16:
-		loBits, hiBits := tensor.Float16Bits(lo), tensor.Float16Bits(hi)
-		return func(b []byte, v float64) {
-			h := float32ToFloat16(float32(v))
-			if math.IsNaN(v) {
-				h = 0x7e00
-			} else if val := float16Value(h); val < lo {
-				h = loBits
-			} else if val > hi {
-				h = hiBits
-			}
-			binary.LittleEndian.PutUint16(b, h)
-		}
-	default: // BFloat16
-		loBits, hiBits := tensor.BFloat16Bits(lo), tensor.BFloat16Bits(hi)
-		return func(b []byte, v float64) {
-			h := float32ToBFloat16(float32(v))
-			if math.IsNaN(v) {
-				h = 0x7fc0
-			} else if val := float64(math.Float32frombits(uint32(h) << 16)); val < lo {
-				h = loBits
-			} else if val > hi {
-				h = hiBits
-			}
-			binary.LittleEndian.PutUint16(b, h)
-		}
 	}
 }
 
@@ -353,15 +287,6 @@ func fill(t *tensor.Tensor, v float64) {
 	for o := es; o < len(t.Data); o += es {
 		copy(t.Data[o:o+es], t.Data[:es])
 	}
-}
-
-// lerp returns lo + u*(hi-lo) without overflow when hi-lo exceeds the
-// float64 range.
-func lerp(lo, hi, u float64) float64 {
-	if d := hi - lo; !math.IsInf(d, 0) {
-		return lo + u*d
-	}
-	return lo*(1-u) + hi*u
 }
 
 // finite replaces ±Inf by the dtype's largest finite values (finfo).

@@ -1,0 +1,214 @@
+package inputgen
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"runtime"
+	"sync"
+
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// pcg is math/rand/v2's PCG (128-bit LCG, DXSM output), bit for bit — the
+// generator newRand returns — with a jump ahead, so that the chunks of one
+// tensor are drawn in parallel and still give exactly the values of one
+// sequential stream. TestPCGMatchesMathRand holds it to math/rand/v2.
+type pcg struct{ hi, lo uint64 }
+
+const (
+	pcgMulHi = 2549297995355413924
+	pcgMulLo = 4865540595714422341
+	pcgIncHi = 6364136223846793005
+	pcgIncLo = 1442695040888963407
+)
+
+func newPCG(seed uint64) pcg { return pcg{seed, mix(seed ^ 0x6a09e667f3bcc909)} }
+
+// mul128 and add128 are arithmetic modulo 2^128.
+func mul128(ahi, alo, bhi, blo uint64) (hi, lo uint64) {
+	hi, lo = bits.Mul64(alo, blo)
+	hi += ahi*blo + alo*bhi
+	return hi, lo
+}
+
+func add128(ahi, alo, bhi, blo uint64) (hi, lo uint64) {
+	lo, c := bits.Add64(alo, blo, 0)
+	hi, _ = bits.Add64(ahi, bhi, c)
+	return hi, lo
+}
+
+func (p *pcg) uint64() uint64 {
+	hi, lo := mul128(p.hi, p.lo, pcgMulHi, pcgMulLo)
+	hi, lo = add128(hi, lo, pcgIncHi, pcgIncLo)
+	p.hi, p.lo = hi, lo
+	const cheapMul = 0xda942042e4dd58b5
+	hi ^= hi >> 32
+	hi *= cheapMul
+	hi ^= hi >> 48
+	hi *= lo | 1
+	return hi
+}
+
+// float64 is rand.Rand.Float64: 53 random bits in [0, 1).
+func (p *pcg) float64() float64 { return float64(p.uint64()<<11>>11) / (1 << 53) }
+
+// advance moves the generator n steps ahead in O(log n) (Brown, "Random
+// number generation with arbitrary strides", 1994).
+func (p *pcg) advance(n uint64) {
+	accHi, accLo := uint64(0), uint64(1) // multiplier
+	plusHi, plusLo := uint64(0), uint64(0)
+	curHi, curLo := uint64(pcgMulHi), uint64(pcgMulLo)
+	incHi, incLo := uint64(pcgIncHi), uint64(pcgIncLo)
+	for ; n > 0; n >>= 1 {
+		if n&1 != 0 {
+			accHi, accLo = mul128(accHi, accLo, curHi, curLo)
+			plusHi, plusLo = mul128(plusHi, plusLo, curHi, curLo)
+			plusHi, plusLo = add128(plusHi, plusLo, incHi, incLo)
+		}
+		// inc' = (cur+1)·inc, cur' = cur²
+		c1Hi, c1Lo := add128(curHi, curLo, 0, 1)
+		incHi, incLo = mul128(c1Hi, c1Lo, incHi, incLo)
+		curHi, curLo = mul128(curHi, curLo, curHi, curLo)
+	}
+	p.hi, p.lo = mul128(accHi, accLo, p.hi, p.lo)
+	p.hi, p.lo = add128(p.hi, p.lo, plusHi, plusLo)
+}
+
+// uniformChunk is the number of elements one goroutine draws at a time. It
+// only shapes the work: every element i is the stream's draw i whatever
+// the chunking and the number of goroutines.
+const uniformChunk = 1 << 16
+
+// fillUniform stores n uniform draws from the stream seeded with seed into
+// data (n elements of dt): element i is lerp(lowS, highS, u_i) kept inside
+// [lowS, highS], rounded to dt and, when clamp is set, kept inside the
+// representable bounds [lo, hi]. Chunks go to all cores.
+func fillUniform(dt tensor.DType, data []byte, n int, seed uint64, lowS, highS, lo, hi float64, clamp bool) {
+	if !clamp {
+		lo, hi = math.Inf(-1), math.Inf(1)
+	}
+	base := newPCG(seed)
+	chunks := (n + uniformChunk - 1) / uniformChunk
+	workers := min(runtime.GOMAXPROCS(0), chunks)
+	if workers <= 1 {
+		p := base
+		fillRange(dt, data, 0, n, &p, lowS, highS, lo, hi)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := w; c < chunks; c += workers {
+				from := c * uniformChunk
+				p := base
+				p.advance(uint64(from))
+				fillRange(dt, data, from, min(from+uniformChunk, n), &p, lowS, highS, lo, hi)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// draws fills u with the next len(u) values of float64, the state kept in
+// registers.
+func (p *pcg) draws(u []float64) {
+	shi, slo := p.hi, p.lo
+	for i := range u {
+		hi, lo := bits.Mul64(slo, pcgMulLo)
+		hi += shi*pcgMulLo + slo*pcgMulHi
+		lo, c := bits.Add64(lo, pcgIncLo, 0)
+		hi, _ = bits.Add64(hi, pcgIncHi, c)
+		shi, slo = hi, lo
+		const cheapMul = 0xda942042e4dd58b5
+		hi ^= hi >> 32
+		hi *= cheapMul
+		hi ^= hi >> 48
+		hi *= lo | 1
+		u[i] = float64(hi<<11>>11) / (1 << 53)
+	}
+	p.hi, p.lo = shi, slo
+}
+
+// fillRange draws elements [from, to) with p positioned at draw from, in
+// blocks: the draws, then one loop per dtype that scales, clamps and
+// stores them.
+func fillRange(dt tensor.DType, data []byte, from, to int, p *pcg, lowS, highS, lo, hi float64) {
+	d := highS - lowS
+	wide := math.IsInf(d, 0)
+	var buf [512]float64
+	for off := from; off < to; off += len(buf) {
+		u := buf[:min(len(buf), to-off)]
+		p.draws(u)
+		// u becomes lerp(lowS, highS, u) inside [lowS, highS]; min and max
+		// are math.Min and math.Max (NaN and signed zeros included).
+		if wide {
+			for i, x := range u {
+				u[i] = max(lowS, min(highS, lowS*(1-x)+highS*x))
+			}
+		} else {
+			for i, x := range u {
+				u[i] = max(lowS, min(highS, lowS+x*d))
+			}
+		}
+		storeClamped(dt, data[off*dt.Size():], u, lo, hi)
+	}
+}
+
+// storeClamped stores u as dt values, rounded to nearest and kept inside
+// [lo, hi].
+func storeClamped(dt tensor.DType, data []byte, u []float64, lo, hi float64) {
+	switch dt {
+	case tensor.Float64:
+		b := data[:len(u)*8]
+		for i, v := range u {
+			if v < lo {
+				v = lo
+			} else if v > hi {
+				v = hi
+			}
+			binary.LittleEndian.PutUint64(b[i*8:], math.Float64bits(v))
+		}
+	case tensor.Float32:
+		b := data[:len(u)*4]
+		for i, v := range u {
+			f := float32(v)
+			if float64(f) < lo {
+				f = float32(lo)
+			} else if float64(f) > hi {
+				f = float32(hi)
+			}
+			binary.LittleEndian.PutUint32(b[i*4:], math.Float32bits(f))
+		}
+	case tensor.Float16:
+		loBits, hiBits := tensor.Float16Bits(lo), tensor.Float16Bits(hi)
+		b := data[:len(u)*2]
+		for i, v := range u {
+			h := float32ToFloat16(float32(v))
+			if math.IsNaN(v) {
+				h = 0x7e00
+			} else if val := float16Value(h); val < lo {
+				h = loBits
+			} else if val > hi {
+				h = hiBits
+			}
+			binary.LittleEndian.PutUint16(b[i*2:], h)
+		}
+	default: // BFloat16
+		loBits, hiBits := tensor.BFloat16Bits(lo), tensor.BFloat16Bits(hi)
+		b := data[:len(u)*2]
+		for i, v := range u {
+			h := float32ToBFloat16(float32(v))
+			if math.IsNaN(v) {
+				h = 0x7fc0
+			} else if val := float64(math.Float32frombits(uint32(h) << 16)); val < lo {
+				h = loBits
+			} else if val > hi {
+				h = hiBits
+			}
+			binary.LittleEndian.PutUint16(b[i*2:], h)
+		}
+	}
+}
