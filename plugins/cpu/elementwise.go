@@ -30,7 +30,8 @@ func castValues(a *array, d tensor.DType) []float64 {
 type operands struct {
 	shape []int
 	vals  [][]float64 // per input, cast to the compute dtype
-	maps  [][]int     // per input, broadcast map (nil: identity)
+	maps  [][]int     // per input, broadcast map (nil: identity or one)
+	one   []bool      // per input: a single element broadcast to all
 }
 
 // broadcastOperands broadcasts the inputs (nil entries allowed and left
@@ -46,19 +47,29 @@ func broadcastOperands(compute tensor.DType, in ...*array) (*operands, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &operands{shape: shape, vals: make([][]float64, len(in)), maps: make([][]int, len(in))}
+	o := &operands{shape: shape, vals: make([][]float64, len(in)), maps: make([][]int, len(in)), one: make([]bool, len(in))}
+	n := tensor.NumElements(shape)
 	for i, a := range in {
 		if a == nil {
 			continue
 		}
 		o.vals[i] = castValues(a, compute)
+		if len(a.data) == 1 && n != 1 {
+			o.one[i] = true // no index map of n zeros
+			continue
+		}
 		o.maps[i] = ops.BroadcastIndex(a.shape, shape)
 	}
 	return o, nil
 }
 
 // get reads operand i at output position k.
-func (o *operands) get(i, k int) float64 { return at(o.vals[i], o.maps[i], k) }
+func (o *operands) get(i, k int) float64 {
+	if o.one[i] {
+		return o.vals[i][0]
+	}
+	return at(o.vals[i], o.maps[i], k)
+}
 
 // gradFor reduces an output-shaped gradient to input i's shape, or returns
 // nil when input i takes no gradient.
@@ -201,18 +212,25 @@ func unaryKernel(u unaryOp) *kernel {
 			}
 			xv := castValues(x, dt)
 			out := newArray(dt, x.shape)
-			for i, v := range xv {
-				out.data[i] = u.f(v)
-			}
+			forChunks(len(xv), func(from, to int) error {
+				dst := out.data[from:to]
+				for i, v := range xv[from:to] {
+					dst[i] = u.f(v)
+				}
+				return nil
+			})
 			return []*array{out}, nil
 		},
 		backward: func(c *call, outs, gos []*array) ([]*array, error) {
 			x, y := c.in[0], outs[0]
 			g := gradData(gos[0], len(y.data))
 			res := make([]float64, len(g))
-			for i := range res {
-				res[i] = g[i] * u.df(x.data[i], y.data[i])
-			}
+			forChunks(len(res), func(from, to int) error {
+				for i := from; i < to; i++ {
+					res[i] = g[i] * u.df(x.data[i], y.data[i])
+				}
+				return nil
+			})
 			return []*array{gradFor(c, 0, res, x.shape)}, nil
 		},
 	}
@@ -303,12 +321,37 @@ func binaryMap(c *call, res, compute tensor.DType, f func(a, b float64) (float64
 		return nil, err
 	}
 	out := newArray(res, o.shape)
-	for k := range out.data {
-		v, err := f(o.get(0, k), o.get(1, k))
-		if err != nil {
-			return nil, err
+	a, b := o.vals[0], o.vals[1]
+	plain := o.maps[0] == nil && o.maps[1] == nil && !o.one[0] && !o.one[1]
+	err = forChunks(len(out.data), func(from, to int) error {
+		dst := out.data[from:to]
+		var err error
+		switch {
+		case plain:
+			a, b := a[from:to], b[from:to]
+			for k := range dst {
+				if dst[k], err = f(a[k], b[k]); err != nil {
+					return err
+				}
+			}
+		case o.one[1] && o.maps[0] == nil && !o.one[0]:
+			a, y := a[from:to], b[0]
+			for k := range dst {
+				if dst[k], err = f(a[k], y); err != nil {
+					return err
+				}
+			}
+		default:
+			for k := range dst {
+				if dst[k], err = f(o.get(0, from+k), o.get(1, from+k)); err != nil {
+					return err
+				}
+			}
 		}
-		out.data[k] = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
