@@ -204,9 +204,26 @@ func (c *deviceClient) Configure(ctx context.Context, cfg device.Config) error {
 	return errorFromPB(resp.GetError())
 }
 
-func (c *deviceClient) Execute(ctx context.Context, req *device.ExecRequest) (res *device.ExecResult, err error) {
+func (c *deviceClient) Execute(ctx context.Context, req *device.ExecRequest) (*device.ExecResult, error) {
+	res, release, err := c.execute(ctx, req, false)
+	release()
+	return res, err
+}
+
+// ExecuteViews is Execute without the copy of the results out of shared
+// memory: large result tensors are views of the call's segment, valid
+// until release is called, which gives the segment back to the pool (it
+// must be called, also after an error). The host reads results in place
+// and releases them once judged; fresh memory for every result, faulted
+// in page by page, cost more than the plugin's work on large tensors.
+func (c *deviceClient) ExecuteViews(ctx context.Context, req *device.ExecRequest) (res *device.ExecResult, release func(), err error) {
+	return c.execute(ctx, req, true)
+}
+
+func (c *deviceClient) execute(ctx context.Context, req *device.ExecRequest, views bool) (res *device.ExecResult, release func(), err error) {
+	release = func() {}
 	if req == nil {
-		return nil, errors.New("plugin Execute: nil request")
+		return nil, release, errors.New("plugin Execute: nil request")
 	}
 	c.mu.Lock()
 	useShm := !c.noShm && !c.opts.DisableShm
@@ -216,15 +233,21 @@ func (c *deviceClient) Execute(ctx context.Context, req *device.ExecRequest) (re
 	if useShm {
 		if seg, err = c.pool.Get(); err != nil {
 			if errors.Is(err, transport.ErrClosed) {
-				return nil, rpcError("Execute", errConnClosed)
+				return nil, release, rpcError("Execute", errConnClosed)
 			}
-			return nil, fmt.Errorf("plugin Execute: shared memory: %w", err)
+			return nil, release, fmt.Errorf("plugin Execute: shared memory: %w", err)
 		}
 	}
 	// The segment goes back to the pool only when the plugin has certainly
-	// finished with it: after a response.
+	// finished with it: after a response. With views, the caller's release
+	// gives it back once it has read the results.
 	reusable := false
-	defer func() { c.pool.Put(seg, reusable) }()
+	held := false
+	defer func() {
+		if !held {
+			c.pool.Put(seg, reusable)
+		}
+	}()
 
 	pk := transport.NewPacker(c.opts, seg)
 	preq := &pb.ExecuteRequest{
@@ -236,16 +259,16 @@ func (c *deviceClient) Execute(ctx context.Context, req *device.ExecRequest) (re
 		Precision:    precisionToPB(req.Precision),
 	}
 	if preq.Attrs, err = attrsToPB(req.Attrs); err != nil {
-		return nil, fmt.Errorf("plugin Execute %s: %w", req.Op, err)
+		return nil, release, fmt.Errorf("plugin Execute %s: %w", req.Op, err)
 	}
 	if preq.Inputs, err = valuesToPB(req.Inputs, pk); err != nil {
-		return nil, fmt.Errorf("plugin Execute %s: %w", req.Op, err)
+		return nil, release, fmt.Errorf("plugin Execute %s: %w", req.Op, err)
 	}
 	if preq.GradOutputs, err = optTensorsToPB(req.GradOutputs, pk, "grad output"); err != nil {
-		return nil, fmt.Errorf("plugin Execute %s: %w", req.Op, err)
+		return nil, release, fmt.Errorf("plugin Execute %s: %w", req.Op, err)
 	}
 	if err := pk.Commit(); err != nil {
-		return nil, fmt.Errorf("plugin Execute %s: %w", req.Op, err)
+		return nil, release, fmt.Errorf("plugin Execute %s: %w", req.Op, err)
 	}
 	if seg != nil {
 		preq.Segment = &pb.Segment{Id: seg.ID(), Path: seg.Path()}
@@ -256,22 +279,28 @@ func (c *deviceClient) Execute(ctx context.Context, req *device.ExecRequest) (re
 	resp, err := c.rpc.Execute(ctx, preq, callOptions...)
 	if err != nil {
 		c.pool.ReturnRetired(retired)
-		return nil, rpcError("Execute", err)
+		return nil, release, rpcError("Execute", err)
 	}
 	reusable = true
 	if e := resp.GetError(); e != nil {
-		return nil, errorFromPB(e)
+		return nil, release, errorFromPB(e)
 	}
 	resolve := func(ref transport.Ref) ([]byte, error) { return transport.ReadRef(seg, ref) }
-	if seg == nil {
+	switch {
+	case seg == nil:
 		resolve = nil
+	case views && seg.Sealed():
+		resolve = func(ref transport.Ref) ([]byte, error) { return transport.ViewRef(seg, ref) }
+		held = true
+		var once sync.Once
+		release = func() { once.Do(func() { c.pool.Put(seg, true) }) }
 	}
 	out := &device.ExecResult{}
 	if out.Outputs, err = optTensorsFromPB(resp.GetOutputs(), resolve, "output"); err != nil {
-		return nil, fmt.Errorf("plugin Execute %s: decode result: %w", req.Op, err)
+		return nil, release, fmt.Errorf("plugin Execute %s: decode result: %w", req.Op, err)
 	}
 	if out.InputGrads, err = optTensorsFromPB(resp.GetInputGrads(), resolve, "input gradient"); err != nil {
-		return nil, fmt.Errorf("plugin Execute %s: decode result: %w", req.Op, err)
+		return nil, release, fmt.Errorf("plugin Execute %s: decode result: %w", req.Op, err)
 	}
-	return out, nil
+	return out, release, nil
 }

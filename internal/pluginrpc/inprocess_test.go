@@ -434,3 +434,48 @@ func TestFrameworkRoundTripInProcess(t *testing.T) {
 		t.Fatalf("error: %v", err)
 	}
 }
+
+// TestResultViews: ExecuteViews leaves large results in the call's
+// segment, which no other call takes until release; after release the
+// segment is reused (the same memory serves the next call).
+func TestResultViews(t *testing.T) {
+	d := plugintest.Device(t, &recorder{})
+	v, ok := d.(interface {
+		ExecuteViews(context.Context, *device.ExecRequest) (*device.ExecResult, func(), error)
+	})
+	if !ok {
+		t.Skipf("%T has no ExecuteViews", d)
+	}
+	ctx := context.Background()
+	a := randTensor(tensor.Float32, []int{1 << 20}, 1) // 4 MiB: through the segment
+	b := randTensor(tensor.Float32, []int{1 << 20}, 2)
+	ra, releaseA, err := v.ExecuteViews(ctx, &device.ExecRequest{Op: "id", Inputs: []ops.Value{ops.T(a)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, releaseB, err := v.ExecuteViews(ctx, &device.ExecRequest{Op: "id", Inputs: []ops.Value{ops.T(b)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(ra.Outputs[0].Data, a.Data) || !bytes.Equal(rb.Outputs[0].Data, b.Data) {
+		t.Fatal("a held result changed while another call ran")
+	}
+	if &ra.Outputs[0].Data[0] == &rb.Outputs[0].Data[0] {
+		t.Fatal("two held results share memory")
+	}
+	first := &rb.Outputs[0].Data[0]
+	releaseA()
+	releaseB()
+	releaseB() // idempotent
+	rc, releaseC, err := v.ExecuteViews(ctx, &device.ExecRequest{Op: "id", Inputs: []ops.Value{ops.T(a)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer releaseC()
+	if !bytes.Equal(rc.Outputs[0].Data, a.Data) {
+		t.Fatal("result differs")
+	}
+	if &rc.Outputs[0].Data[0] != first {
+		t.Error("the released segment (most recently used) was not reused: results are not views")
+	}
+}

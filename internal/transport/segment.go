@@ -27,6 +27,7 @@ type Segment struct {
 	owner  bool
 	unlink string // file to remove on Close (no /proc: the path is real)
 	closed bool
+	sealed bool // a memfd sealed against shrinking
 }
 
 // ID is the segment's identifier, unique within its host.
@@ -34,6 +35,11 @@ func (s *Segment) ID() uint64 { return s.id }
 
 // Path is what a peer opens to reach the segment.
 func (s *Segment) Path() string { return s.path }
+
+// Sealed reports whether the segment is a memfd this process created
+// sealed against shrinking: no peer can truncate it, so reading a view of
+// it cannot fault (a fallback file can, and is read with ReadRef).
+func (s *Segment) Sealed() bool { return s.sealed }
 
 // Size is the number of bytes currently mapped.
 func (s *Segment) Size() int64 { return int64(len(s.mem)) }
@@ -48,7 +54,7 @@ func CreateSegment() (*Segment, error) {
 		return nil, err
 	}
 	if f, err := createMemfd(); err == nil {
-		return &Segment{id: id, path: procFDPath(f), f: f, owner: true}, nil
+		return &Segment{id: id, path: procFDPath(f), f: f, owner: true, sealed: true}, nil
 	}
 	return createFileSegment(id)
 }

@@ -101,20 +101,40 @@ func (d *hostDevice) Configure(ctx context.Context, cfg device.Config) error {
 }
 
 func (d *hostDevice) Execute(ctx context.Context, req *device.ExecRequest) (*device.ExecResult, error) {
+	res, _, err := d.execute(ctx, req, false)
+	return res, err
+}
+
+// ExecuteViews is Execute leaving large results in the plugin's shared
+// memory until release is called (see pluginrpc); a plugin connection
+// without it copies, and release does nothing.
+func (d *hostDevice) ExecuteViews(ctx context.Context, req *device.ExecRequest) (res *device.ExecResult, release func(), err error) {
+	return d.execute(ctx, req, true)
+}
+
+func (d *hostDevice) execute(ctx context.Context, req *device.ExecRequest, views bool) (res *device.ExecResult, release func(), err error) {
+	release = func() {}
 	in, ctx, cancel, err := d.p.begin(ctx, "Execute")
 	if err != nil {
-		return nil, err
+		return nil, release, err
 	}
 	defer cancel()
 	api := ""
 	if req != nil {
 		api = req.API
 	}
-	res, err := in.dev.Execute(ctx, req)
-	if err != nil {
-		return nil, d.p.classify(ctx, in, "Execute", api, err)
+	if v, ok := in.dev.(interface {
+		ExecuteViews(context.Context, *device.ExecRequest) (*device.ExecResult, func(), error)
+	}); ok && views {
+		res, release, err = v.ExecuteViews(ctx, req)
+	} else {
+		res, err = in.dev.Execute(ctx, req)
 	}
-	return res, nil
+	if err != nil {
+		release()
+		return nil, func() {}, d.p.classify(ctx, in, "Execute", api, err)
+	}
+	return res, release, nil
 }
 
 // hostFramework is the restart-proof framework.Framework of a Plugin.

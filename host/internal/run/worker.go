@@ -68,15 +68,36 @@ func (w *worker) close() {
 	w.bench.h.Close()
 }
 
+// viewer is a device whose results may stay in the transport's shared
+// memory until released (pluginrpc's client).
+type viewer interface {
+	ExecuteViews(ctx context.Context, req *device.ExecRequest) (*device.ExecResult, func(), error)
+}
+
 // exec runs one request under the per-API timeout. A crash or a hang
-// restarts the plugin and returns an *errCrash.
-func (w *worker) exec(ctx context.Context, r *role, req *device.ExecRequest) (*device.ExecResult, error) {
+// restarts the plugin and returns an *errCrash. The result may be views of
+// shared memory: release (never nil) ends them, once the result is judged.
+func (w *worker) exec(ctx context.Context, r *role, req *device.ExecRequest) (res *device.ExecResult, release func(), err error) {
 	cctx, cancel := context.WithTimeout(ctx, w.o.APITimeout)
 	defer cancel()
-	res, err := r.h.Device().Execute(cctx, req)
-	if err == nil {
-		return res, nil
+	release = func() {}
+	if v, ok := r.h.Device().(viewer); ok {
+		res, release, err = v.ExecuteViews(cctx, req)
+	} else {
+		res, err = r.h.Device().Execute(cctx, req)
 	}
+	if err == nil {
+		return res, release, nil
+	}
+	release()
+	release = func() {}
+	res, err = w.handleFailure(ctx, cctx, r, err)
+	return res, release, err
+}
+
+// handleFailure handles the error of a request: a hang or a crash restarts the
+// plugin (an *errCrash), anything else is returned as it is.
+func (w *worker) handleFailure(ctx, cctx context.Context, r *role, err error) (*device.ExecResult, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -171,20 +192,25 @@ func (w *worker) check(ctx context.Context, e *dump.Entry) *report.API {
 	// at the same time, unless the two together could exceed the
 	// worker's share of the memory budget.
 	var (
-		benchRes, devRes *device.ExecResult
-		benchErr, devErr error
+		benchRes, devRes         *device.ExecResult
+		benchErr, devErr         error
+		benchRelease, devRelease = func() {}, func() {}
 	)
+	defer func() {
+		benchRelease()
+		devRelease()
+	}()
 	runBench := func() {
 		killpoint.Hit(killpoint.BenchSent, e.Name)
 		t0 := time.Now()
-		benchRes, benchErr = w.exec(ctx, w.bench, u.benchReq)
+		benchRes, benchRelease, benchErr = w.exec(ctx, w.bench, u.benchReq)
 		w.t.Bench += time.Since(t0)
 		killpoint.Hit(killpoint.BenchDone, e.Name)
 	}
 	runDevice := func() {
 		killpoint.Hit(killpoint.DeviceSent, e.Name)
 		t0 := time.Now()
-		devRes, devErr = w.exec(ctx, w.device, u.devReq)
+		devRes, devRelease, devErr = w.exec(ctx, w.device, u.devReq)
 		w.t.Device += time.Since(t0)
 		killpoint.Hit(killpoint.DeviceDone, e.Name)
 	}
