@@ -2,6 +2,7 @@ package transport
 
 import (
 	"errors"
+	"slices"
 	"sync"
 )
 
@@ -9,7 +10,7 @@ import (
 type PoolOptions struct {
 	// MaxIdle is the number of idle segments kept for reuse; 0 means 4.
 	MaxIdle int
-	// MaxIdleBytes bounds the mapped bytes of idle segments; 0 means 1 GiB.
+	// MaxIdleBytes bounds the mapped bytes of idle segments; 0 means 4 GiB.
 	MaxIdleBytes int64
 }
 
@@ -22,7 +23,7 @@ const maxRetired = 1024
 type Pool struct {
 	mu      sync.Mutex
 	opts    PoolOptions
-	idle    []*Segment // most recently used last
+	idle    []*Segment // smallest first
 	retired []uint64
 	closed  bool
 }
@@ -33,12 +34,14 @@ func NewPool(opts PoolOptions) *Pool {
 		opts.MaxIdle = 4
 	}
 	if opts.MaxIdleBytes <= 0 {
-		opts.MaxIdleBytes = 1 << 30
+		opts.MaxIdleBytes = 4 << 30
 	}
 	return &Pool{opts: opts}
 }
 
-// Get returns an idle segment, or a new empty one.
+// Get returns the largest idle segment, or a new empty one. A call on a
+// segment too small grows it, faulting in fresh pages (far slower than the
+// copies themselves), so the largest serves every call it can.
 func (p *Pool) Get() (*Segment, error) {
 	p.mu.Lock()
 	if p.closed {
@@ -68,7 +71,11 @@ func (p *Pool) Put(s *Segment, reusable bool) {
 	if !reusable || p.closed {
 		drop = append(drop, s)
 	} else {
-		p.idle = append(p.idle, s)
+		i := 0
+		for i < len(p.idle) && p.idle[i].Size() <= s.Size() {
+			i++
+		}
+		p.idle = slices.Insert(p.idle, i, s)
 		drop = p.trimLocked()
 	}
 	for _, d := range drop {
@@ -80,7 +87,7 @@ func (p *Pool) Put(s *Segment, reusable bool) {
 	}
 }
 
-// trimLocked removes idle segments beyond the limits, oldest first.
+// trimLocked removes idle segments beyond the limits, smallest first.
 func (p *Pool) trimLocked() []*Segment {
 	var drop []*Segment
 	var total int64

@@ -470,3 +470,34 @@ func BenchmarkPackUnpack64MiB(b *testing.B) {
 		}
 	}
 }
+
+// TestPoolHandsOutTheLargest: a call gets the largest idle segment, and
+// the count bound drops the smallest, so a large segment, once faulted
+// in, keeps serving the calls after it.
+func TestPoolHandsOutTheLargest(t *testing.T) {
+	p := NewPool(PoolOptions{MaxIdle: 2, MaxIdleBytes: 64 << 20})
+	defer p.Close()
+	var segs []*Segment
+	for _, size := range []int64{2 << 20, 8 << 20, 1 << 20} {
+		s, err := p.Get()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Reserve(size); err != nil {
+			t.Fatal(err)
+		}
+		segs = append(segs, s)
+	}
+	for _, s := range segs {
+		p.Put(s, true)
+	}
+	if !segs[2].closed || segs[0].closed || segs[1].closed {
+		t.Fatal("the count bound should drop the smallest idle segment")
+	}
+	if s, _ := p.Get(); s != segs[1] {
+		t.Fatalf("Get returned a %d-byte segment, want the largest (%d)", s.Size(), segs[1].Size())
+	}
+	if s, _ := p.Get(); s != segs[0] {
+		t.Fatal("second Get should return the remaining idle segment")
+	}
+}
