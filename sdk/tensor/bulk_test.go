@@ -3,6 +3,7 @@ package tensor
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -102,5 +103,27 @@ func BenchmarkFromFloat64s(b *testing.B) {
 				FromFloat64s(d, []int{len(vals)}, vals)
 			}
 		})
+	}
+}
+
+// TestParallelCastMatchesSerial: a Cast large enough to be split over the
+// cores gives the bytes of the one-goroutine Cast.
+func TestParallelCastMatchesSerial(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	r := rand.New(rand.NewPCG(3, 4))
+	n := 3*castParallelMin + 7
+	for _, d := range []DType{Float32, BFloat16, Float16} {
+		src := New(d, []int{n})
+		for i := range src.Data {
+			src.Data[i] = byte(r.Uint32())
+		}
+		runtime.GOMAXPROCS(1)
+		want := src.Cast(Float64)
+		for _, procs := range []int{2, 3} {
+			runtime.GOMAXPROCS(procs)
+			if got := src.Cast(Float64); string(got.Data) != string(want.Data) {
+				t.Fatalf("%v -> float64 at GOMAXPROCS=%d differs from the serial cast", d, procs)
+			}
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 )
 
 // Tensor is a dense, row-major, contiguous tensor whose elements are stored
@@ -249,19 +251,40 @@ func (t *Tensor) Cast(d DType) *Tensor {
 		}
 		return out
 	}
-	// in blocks, so that no float64 copy of the whole tensor is made
-	var buf [1024]float64
+	// in blocks, so that no float64 copy of the whole tensor is made, and
+	// large tensors on all cores (each element converts alone)
 	n := t.Len()
 	sin, sout := t.DType.Size(), d.Size()
-	for off := 0; off < n; off += len(buf) {
-		m := min(len(buf), n-off)
-		src := &Tensor{DType: t.DType, Data: t.Data[off*sin : (off+m)*sin]}
-		dst := &Tensor{DType: d, Data: out.Data[off*sout : (off+m)*sout]}
-		src.ReadFloat64s(buf[:m])
-		dst.WriteFloat64s(buf[:m])
+	castRange := func(from, to int) {
+		var buf [1024]float64
+		for off := from; off < to; off += len(buf) {
+			m := min(len(buf), to-off)
+			src := &Tensor{DType: t.DType, Data: t.Data[off*sin : (off+m)*sin]}
+			dst := &Tensor{DType: d, Data: out.Data[off*sout : (off+m)*sout]}
+			src.ReadFloat64s(buf[:m])
+			dst.WriteFloat64s(buf[:m])
+		}
 	}
+	workers := min(runtime.GOMAXPROCS(0), n/castParallelMin)
+	if workers < 2 {
+		castRange(0, n)
+		return out
+	}
+	part := (n + workers - 1) / workers
+	var wg sync.WaitGroup
+	for from := 0; from < n; from += part {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			castRange(from, min(from+part, n))
+		}()
+	}
+	wg.Wait()
 	return out
 }
+
+// castParallelMin is the fewest elements per goroutine of a parallel Cast.
+const castParallelMin = 1 << 18
 
 // Clone returns a deep copy.
 func (t *Tensor) Clone() *Tensor {
