@@ -30,7 +30,14 @@ const gemmMinWork = 32 * 32 * 32
 func gemmPacked(transA, transB bool, m, n, k int, a, b, c []float64, kernel func(kc int, a, b, c []float64, ldc int)) {
 	workers := runtime.GOMAXPROCS(0)
 	mBlocks := (m + gemmMC - 1) / gemmMC
-	workers = max(1, min(workers, mBlocks))
+	// With fewer row blocks than twice the goroutines (a convolution's
+	// few output channels by many pixels), each row block's columns are
+	// split too: a tile's sum does not depend on who computes it.
+	nSplit := 1
+	if mBlocks < 2*workers {
+		nSplit = (2*workers + mBlocks - 1) / mBlocks
+	}
+	workers = max(1, min(workers, mBlocks*nSplit))
 	aBufs := make([][]float64, workers)
 	for i := range aBufs {
 		aBufs[i] = make([]float64, gemmMC*gemmKC)
@@ -43,11 +50,20 @@ func gemmPacked(transA, transB bool, m, n, k int, a, b, c []float64, kernel func
 		for pc := 0; pc < k; pc += gemmKC {
 			kc := min(gemmKC, k-pc)
 			gemmPackB(bp, b, transB, pc, jc, kc, nc, n, k)
-			block := func(w, ic int) {
+			// column ranges of this jc block, on gemmNR boundaries
+			strips := (nc + gemmNR - 1) / gemmNR
+			per := (strips + nSplit - 1) / nSplit * gemmNR
+			block := func(w, task int) {
+				ic := task / nSplit * gemmMC
+				jlo := task % nSplit * per
+				if jlo >= nc {
+					return
+				}
+				jhi := min(jlo+per, nc)
 				mc := min(gemmMC, m-ic)
 				ap := aBufs[w]
 				gemmPackA(ap, a, transA, ic, pc, mc, kc, m, k)
-				for jr := 0; jr < nc; jr += gemmNR {
+				for jr := jlo; jr < jhi; jr += gemmNR {
 					bs := bp[jr*kc : (jr+gemmNR)*kc]
 					for ir := 0; ir < mc; ir += gemmMR {
 						as := ap[ir*kc : (ir+gemmMR)*kc]
@@ -69,9 +85,10 @@ func gemmPacked(transA, transB bool, m, n, k int, a, b, c []float64, kernel func
 					}
 				}
 			}
+			tasks := mBlocks * nSplit
 			if workers == 1 {
-				for ic := 0; ic < m; ic += gemmMC {
-					block(0, ic)
+				for t := 0; t < tasks; t++ {
+					block(0, t)
 				}
 				continue
 			}
@@ -81,13 +98,13 @@ func gemmPacked(transA, transB bool, m, n, k int, a, b, c []float64, kernel func
 				wg.Add(1)
 				go func(w int) {
 					defer wg.Done()
-					for ic := range next {
-						block(w, ic)
+					for t := range next {
+						block(w, t)
 					}
 				}(w)
 			}
-			for ic := 0; ic < m; ic += gemmMC {
-				next <- ic
+			for t := 0; t < tasks; t++ {
+				next <- t
 			}
 			close(next)
 			wg.Wait()

@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -87,5 +88,44 @@ func BenchmarkGemm1024(b *testing.B) {
 			}
 			b.ReportMetric(2*n*n*n*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
 		})
+	}
+}
+
+// TestGemmPackedSameAtAnyCoreCount: the tiles of C are split over row
+// blocks and, with few row blocks, over columns too; every C element is
+// the same sum whatever the split.
+func TestGemmPackedSameAtAnyCoreCount(t *testing.T) {
+	if !gemmHasFMA {
+		t.Skip("no FMA micro-kernel on this CPU")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, s := range [][3]int{{64, 3136, 147}, {7, 1000, 33}, {100, 50, 300}, {300, 20, 20}, {5, gemmNC + 77, 9}} {
+		m, n, k := s[0], s[1], s[2]
+		a, b := make([]float64, m*k), make([]float64, k*n)
+		for i := range a {
+			a[i] = r.NormFloat64()
+		}
+		for i := range b {
+			b[i] = r.NormFloat64()
+		}
+		var want []float64
+		for _, procs := range []int{1, 2, 3, 5} {
+			runtime.GOMAXPROCS(procs)
+			c := make([]float64, m*n)
+			for i := range c {
+				c[i] = float64(i % 3)
+			}
+			gemmPacked(false, true, m, n, k, a, b, c, gemmKernelFMA)
+			if want == nil {
+				want = c
+				continue
+			}
+			for i := range c {
+				if math.Float64bits(c[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("%v at GOMAXPROCS=%d: c[%d] = %v, at 1: %v", s, procs, i, c[i], want[i])
+				}
+			}
+		}
 	}
 }
