@@ -46,12 +46,39 @@ func castTo(a *array, d tensor.DType) {
 // to nearest, integers truncated toward zero and wrapped modulo their
 // width, bool to 0/1.
 func roundSlice(d tensor.DType, v []float64) {
-	if d == tensor.Float64 {
+	var f func(v []float64)
+	switch d {
+	case tensor.Float64:
 		return
+	case tensor.Float32:
+		f = func(v []float64) {
+			for i, x := range v {
+				v[i] = float64(float32(x))
+			}
+		}
+	case tensor.Float16:
+		f = func(v []float64) {
+			for i, x := range v {
+				v[i] = tensor.Float16Value(tensor.Float16Bits(x))
+			}
+		}
+	case tensor.BFloat16:
+		f = func(v []float64) {
+			for i, x := range v {
+				v[i] = tensor.BFloat16Value(tensor.BFloat16Bits(x))
+			}
+		}
+	default:
+		f = func(v []float64) {
+			for i, x := range v {
+				v[i] = roundTo(d, x)
+			}
+		}
 	}
-	for i, x := range v {
-		v[i] = roundTo(d, x)
-	}
+	forChunks(len(v), func(from, to int) error {
+		f(v[from:to])
+		return nil
+	})
 }
 
 // roundTo converts one value to dtype d (see roundSlice).
