@@ -1,6 +1,7 @@
 package pluginrpc
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -130,6 +131,18 @@ func (s *deviceServer) Execute(ctx context.Context, req *pb.ExecuteRequest) (*pb
 	}
 	if err := pk.Commit(); err != nil {
 		return fail(fmt.Errorf("encode result: %w", err))
+	}
+	if r, ok := s.impl.(device.Releaser); ok {
+		// The message is marshalled after this returns: inline bytes
+		// must not be the device's to reuse.
+		for _, ts := range [][]*pb.OptionalTensor{resp.Outputs, resp.InputGrads} {
+			for _, t := range ts {
+				if in, ok := t.GetTensor().GetData().(*pb.Tensor_Inline); ok {
+					in.Inline = bytes.Clone(in.Inline)
+				}
+			}
+		}
+		r.Release(res)
 	}
 	return resp, nil
 }

@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/ops"
@@ -91,6 +92,17 @@ func NewConfigurable() device.Device { return New(Options{}) }
 type cpuDevice struct {
 	mu   sync.RWMutex
 	opts Options
+	// releases is set once the caller has released a result
+	// (device.Releaser, as the plugin server does): from then on large
+	// buffers come from the pool (arena.go). A caller that never releases
+	// gets plain allocations.
+	releases atomic.Bool
+}
+
+// Release gives the buffers res shares back to the pool (device.Releaser).
+func (d *cpuDevice) Release(res *device.ExecResult) {
+	d.releases.Store(true)
+	pool.release(res)
 }
 
 // Describe lists every registered kernel, its dtypes and whether it has a
@@ -186,6 +198,20 @@ func (d *cpuDevice) Execute(ctx context.Context, req *device.ExecRequest) (res *
 	opts := d.options()
 	if err := opts.Fault.trigger(req); err != nil {
 		return nil, err
+	}
+	if d.releases.Load() {
+		execMu.Lock()
+		a := &arena{}
+		cur = a
+		defer func() {
+			cur = nil
+			if err != nil {
+				a.finish(nil)
+			} else {
+				a.finish(res)
+			}
+			execMu.Unlock()
+		}()
 	}
 	res, err = execute(opts, req)
 	if err != nil {
@@ -331,7 +357,14 @@ func float64s(t *tensor.Tensor) []float64 {
 	if v, ok := t.Float64View(); ok {
 		return v
 	}
-	return t.Float64s()
+	v := float64sFor(t.Len())
+	forChunks(len(v), func(from, to int) error {
+		sz := t.DType.Size()
+		part := &tensor.Tensor{DType: t.DType, Data: t.Data[from*sz : to*sz]}
+		part.ReadFloat64s(v[from:to])
+		return nil
+	})
+	return v
 }
 
 // scalarArray wraps a Python number as a 0-d "wrapped number" array. Its
@@ -381,7 +414,7 @@ func toTensor(dt tensor.DType, shape []int, v []float64) *tensor.Tensor {
 	if dt == tensor.Float64 {
 		return tensor.WrapFloat64s(shape, v)
 	}
-	t := tensor.New(dt, shape)
+	t := &tensor.Tensor{DType: dt, Shape: append([]int(nil), shape...), Data: bytesFor(len(v) * dt.Size())}
 	if dt == tensor.Int64 {
 		for i, x := range v {
 			if math.IsNaN(x) {
@@ -391,7 +424,12 @@ func toTensor(dt tensor.DType, shape []int, v []float64) *tensor.Tensor {
 		}
 		return t
 	}
-	t.WriteFloat64s(v)
+	forChunks(len(v), func(from, to int) error {
+		sz := dt.Size()
+		part := &tensor.Tensor{DType: dt, Data: t.Data[from*sz : to*sz]}
+		part.WriteFloat64s(v[from:to])
+		return nil
+	})
 	return t
 }
 
@@ -454,7 +492,8 @@ func runBackward(opts Options, k *kernel, c *call, specs []ops.InputSpec, outs [
 		if in.dtype != tensor.Float64 || opts.Mode == Emulated {
 			// Rounding and defects work in place; a gradient may share
 			// memory with another or with an output gradient.
-			vals = append([]float64(nil), g.data...)
+			vals = float64sFor(len(g.data))
+			copy(vals, g.data)
 		}
 		roundResult(opts.Mode, in.dtype, vals)
 		if opts.Mode == Emulated {

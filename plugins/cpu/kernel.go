@@ -64,7 +64,7 @@ func register(op string, k *kernel) {
 
 // newArray returns a zero-filled array of the given dtype and shape.
 func newArray(dt tensor.DType, shape []int) *array {
-	return &array{shape: append([]int{}, shape...), data: make([]float64, tensor.NumElements(shape)), dtype: dt}
+	return &array{shape: append([]int{}, shape...), data: zeros(tensor.NumElements(shape)), dtype: dt}
 }
 
 // clone returns a deep copy of a (a nil array stays nil).

@@ -75,7 +75,7 @@ func nnBroadcastIndex(in, out []int) []int {
 
 // nnNew returns a zero-filled array.
 func nnNew(shape []int, d tensor.DType) *array {
-	return &array{shape: append([]int{}, shape...), data: make([]float64, tensor.NumElements(shape)), dtype: d}
+	return &array{shape: append([]int{}, shape...), data: zeros(tensor.NumElements(shape)), dtype: d}
 }
 
 // nnGradFor returns a zero gradient buffer shaped like input i, or nil

@@ -129,6 +129,16 @@ type Device interface {
 	Execute(ctx context.Context, req *ExecRequest) (*ExecResult, error)
 }
 
+// Releaser is implemented by a device that reuses the memory of its
+// results (pinned host buffers, a pool of reused allocations): when served
+// by sdk/plugin, Release is called with each result of Execute once its
+// tensors have been sent (copied into shared memory or into the message),
+// and the device may then reuse their Data. A caller using the device
+// directly need not call it; a result never released is simply garbage.
+type Releaser interface {
+	Release(res *ExecResult)
+}
+
 // ErrUnsupported is the error of a call the device cannot run: the op, or
 // the op at this dtype, or its backward, is missing.
 type ErrUnsupported struct {

@@ -1,0 +1,211 @@
+package cpu
+
+import (
+	"math/bits"
+	"sync"
+	"unsafe"
+
+	"github.com/probe-dev/probe/sdk/device"
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// Large buffers are reused from call to call instead of being allocated
+// fresh: the Go runtime hands large allocations back to the kernel between
+// calls, and the kernel zeroes every page again when it is touched, which
+// cost a third of the plugin's time on a real training step (about 20 µs a
+// 4 KiB page on the machines we measured). The arena of one Execute takes
+// its big arrays (kernel outputs, converted inputs, result tensors) from
+// the pool; when the call ends they go back, except those a result tensor
+// shares, which go back when the plugin server releases the result
+// (device.Releaser) — or never, for a caller that does not: they are then
+// ordinary garbage.
+
+// arenaMin is the smallest buffer worth pooling (bytes); tests lower it.
+var arenaMin = 1 << 20
+
+// poisonFreed, set by tests, fills every buffer that goes back to the pool
+// with NaN bytes, so that a result still sharing one shows.
+var poisonFreed bool
+
+// poolMaxIdle bounds the bytes the pool keeps idle.
+const poolMaxIdle = 2 << 30
+
+// buffer is one pooled allocation.
+type buffer struct {
+	mem   []byte // the whole allocation, its capacity a size class
+	class int
+}
+
+func (b buffer) start() uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b.mem))) }
+
+// sizeClass rounds n up to one of 8 steps per power of two (at most 12.5%
+// unused), so that calls of similar sizes share buffers.
+func sizeClass(n int) int {
+	if n <= 8 {
+		return 8
+	}
+	shift := bits.Len(uint(n-1)) - 4
+	return ((n-1)>>shift + 1) << shift
+}
+
+// bufPool is the process's set of idle buffers, by size class.
+type bufPool struct {
+	mu   sync.Mutex
+	free map[int][]buffer
+	idle int64
+	// lent maps the first byte of a result tensor's Data to the buffers
+	// it shares, until Release.
+	lent map[uintptr][]buffer
+}
+
+var pool = &bufPool{free: map[int][]buffer{}, lent: map[uintptr][]buffer{}}
+
+func (p *bufPool) get(n int) buffer {
+	c := sizeClass(n)
+	p.mu.Lock()
+	if l := p.free[c]; len(l) > 0 {
+		b := l[len(l)-1]
+		p.free[c] = l[:len(l)-1]
+		p.idle -= int64(c)
+		p.mu.Unlock()
+		return b
+	}
+	p.mu.Unlock()
+	return buffer{mem: make([]byte, c), class: c}
+}
+
+func (p *bufPool) put(bs []buffer) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, b := range bs {
+		if poisonFreed {
+			for i := range b.mem {
+				b.mem[i] = 0xff
+			}
+		}
+		if p.idle+int64(b.class) > poolMaxIdle {
+			continue // garbage
+		}
+		p.free[b.class] = append(p.free[b.class], b)
+		p.idle += int64(b.class)
+	}
+}
+
+// arena is the set of pooled buffers one Execute took.
+type arena struct {
+	mu   sync.Mutex // kernels allocate from several goroutines
+	bufs []buffer
+}
+
+// cur is the arena of the Execute in progress; Execute calls are
+// serialized (execMu) so that it is never another call's.
+var (
+	execMu sync.Mutex
+	cur    *arena
+)
+
+// bytesFor returns n bytes (not zeroed) for the current call.
+func bytesFor(n int) []byte {
+	a := cur
+	if a == nil || n < arenaMin {
+		return make([]byte, n)
+	}
+	b := pool.get(n)
+	a.mu.Lock()
+	a.bufs = append(a.bufs, b)
+	a.mu.Unlock()
+	return b.mem[:n:n]
+}
+
+// float64sFor returns n float64s (not zeroed) for the current call.
+func float64sFor(n int) []float64 {
+	if n == 0 {
+		return []float64{}
+	}
+	if cur == nil || n*8 < arenaMin {
+		return make([]float64, n)
+	}
+	b := bytesFor(n * 8)
+	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
+
+// zeros returns n zeroed float64s for the current call.
+func zeros(n int) []float64 {
+	if cur == nil || n*8 < arenaMin {
+		return make([]float64, n)
+	}
+	v := float64sFor(n)
+	clear(v)
+	return v
+}
+
+// finish ends the call's arena: buffers shared by a tensor of res move to
+// pool.lent until Release, the others go back to the pool.
+func (a *arena) finish(res *device.ExecResult) {
+	if len(a.bufs) == 0 {
+		return
+	}
+	var keep map[uintptr][]buffer
+	if res != nil {
+		for _, ts := range [][]*tensorRef{refs(res.Outputs), refs(res.InputGrads)} {
+			for _, t := range ts {
+				for i := 0; i < len(a.bufs); i++ {
+					b := a.bufs[i]
+					if t.lo < b.start()+uintptr(len(b.mem)) && b.start() < t.hi {
+						if keep == nil {
+							keep = map[uintptr][]buffer{}
+						}
+						keep[t.lo] = append(keep[t.lo], b)
+						a.bufs = append(a.bufs[:i], a.bufs[i+1:]...)
+						i--
+					}
+				}
+			}
+		}
+	}
+	pool.put(a.bufs)
+	a.bufs = nil
+	if keep != nil {
+		pool.mu.Lock()
+		for k, v := range keep {
+			pool.lent[k] = append(pool.lent[k], v...)
+		}
+		pool.mu.Unlock()
+	}
+}
+
+// tensorRef is the byte range of a result tensor's Data.
+type tensorRef struct{ lo, hi uintptr }
+
+func refs(ts []*tensor.Tensor) []*tensorRef {
+	var out []*tensorRef
+	for _, t := range ts {
+		if t == nil || len(t.Data) == 0 {
+			continue
+		}
+		lo := uintptr(unsafe.Pointer(unsafe.SliceData(t.Data)))
+		out = append(out, &tensorRef{lo, lo + uintptr(len(t.Data))})
+	}
+	return out
+}
+
+// release gives back the buffers the tensors of res share.
+func (p *bufPool) release(res *device.ExecResult) {
+	if res == nil {
+		return
+	}
+	var back []buffer
+	p.mu.Lock()
+	for _, ts := range [][]*tensor.Tensor{res.Outputs, res.InputGrads} {
+		for _, t := range ts {
+			if t == nil || len(t.Data) == 0 {
+				continue
+			}
+			k := uintptr(unsafe.Pointer(unsafe.SliceData(t.Data)))
+			back = append(back, p.lent[k]...)
+			delete(p.lent, k)
+		}
+	}
+	p.mu.Unlock()
+	p.put(back)
+}
