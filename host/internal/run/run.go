@@ -160,8 +160,18 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 			}
 			defer wk.close()
 			defer func() { spent[w] = wk.t }()
-			for j := range jobs {
-				api := wk.check(ctx, j.entry)
+			// The next API is planned and its inputs built while this
+			// one runs (prepareAhead); on an early return the preparer
+			// ends with the run's context and its work is dropped.
+			prepared, freed := wk.prepareAhead(ctx, jobs)
+			defer func() {
+				for pj := range prepared {
+					o.Dump.Release(pj.p.e)
+				}
+			}()
+			for pj := range prepared {
+				api := wk.finish(ctx, pj.p)
+				freed <- pj.need
 				if ctx.Err() != nil {
 					// The run was interrupted while this API ran:
 					// what it returned may be the interruption
@@ -170,7 +180,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 					return
 				}
 				select {
-				case results <- result{j.idx, api}:
+				case results <- result{pj.idx, api}:
 				case <-ctx.Done():
 					return
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -153,9 +154,22 @@ func (r *role) unsupported(req *device.ExecRequest) (reason string, backward boo
 
 // check runs one API and returns its rows.
 func (w *worker) check(ctx context.Context, e *dump.Entry) *report.API {
+	return w.finish(ctx, w.prepare(ctx, e))
+}
+
+// prepared is an API planned and with its inputs built, or already
+// decided (a SKIP before any device call).
+type prepared struct {
+	e    *dump.Entry
+	u    *unit
+	done *report.API
+}
+
+// prepare plans one API and builds its two requests. The entry stays
+// materialized until finish.
+func (w *worker) prepare(ctx context.Context, e *dump.Entry) *prepared {
 	// Only the entries being checked are held converted (dump.Open).
 	w.o.Dump.Materialize(e)
-	defer w.o.Dump.Release(e)
 	style := w.o.Style
 	compat := ""
 	if w.o.Compat {
@@ -163,13 +177,24 @@ func (w *worker) check(ctx context.Context, e *dump.Entry) *report.API {
 	}
 	if e.Skip == "" {
 		if why := w.overBudget(e); why != "" {
-			return style.Skip(e.Name, why)
+			return &prepared{e: e, done: style.Skip(e.Name, why)}
 		}
 	}
 	u, why := w.unitFor(ctx, e, compat)
 	if u == nil {
-		return style.Skip(e.Name, why)
+		return &prepared{e: e, done: style.Skip(e.Name, why)}
 	}
+	return &prepared{e: e, u: u}
+}
+
+// finish runs a prepared API on the bench and the device and judges it.
+func (w *worker) finish(ctx context.Context, p *prepared) *report.API {
+	e, u := p.e, p.u
+	defer w.o.Dump.Release(e)
+	if p.done != nil {
+		return p.done
+	}
+	style := w.o.Style
 	plan := u.plan
 
 	// Declared support first: an op or dtype a plugin does not declare is
@@ -419,4 +444,62 @@ type unit struct {
 	gradRows         []string // tensor paths whose gradients make the backward rows
 	backward         bool
 	backwardMessage  string
+}
+
+// preparedJob is a job whose API is prepared; need is what it holds of
+// the worker's memory share until it is finished.
+type preparedJob struct {
+	idx  int
+	p    *prepared
+	need int64
+}
+
+// prepareAhead prepares the worker's jobs one ahead of the caller, which
+// finishes them in order and sends each one's need on freed once done.
+// At most two APIs are held at once (the one finishing and the next), and
+// only while their estimates (NeedBytes) fit in the worker's share of the
+// memory budget together; otherwise the next waits. The channel closes
+// when jobs is exhausted or ctx is done.
+func (w *worker) prepareAhead(ctx context.Context, jobs <-chan job) (<-chan preparedJob, chan<- int64) {
+	out := make(chan preparedJob)
+	freed := make(chan int64, 4)
+	share := int64(math.MaxInt64)
+	if w.o.MemoryBudget > 0 {
+		share = w.o.MemoryBudget / int64(max(w.o.Workers, 1))
+	}
+	go func() {
+		defer close(out)
+		var held int64
+		for j := range jobs {
+			need := min(NeedBytes(j.entry), share)
+			for held > 0 && held+need > share {
+				select {
+				case n := <-freed:
+					held -= n
+				case <-ctx.Done():
+					return
+				}
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			held += need
+			pj := preparedJob{j.idx, w.prepare(ctx, j.entry), need}
+			select {
+			case out <- pj:
+			case <-ctx.Done():
+				w.o.Dump.Release(j.entry)
+				return
+			}
+			for drained := false; !drained; {
+				select {
+				case n := <-freed:
+					held -= n
+				default:
+					drained = true
+				}
+			}
+		}
+	}()
+	return out, freed
 }
