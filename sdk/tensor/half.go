@@ -11,6 +11,15 @@ import (
 func Float16Bits(v float64) uint16 {
 	b := math.Float64bits(v)
 	sign := uint16(b>>48) & 0x8000
+	if e := int(b>>52&0x7ff) - 1023; e >= -14 && e <= 15 {
+		// Normal range: round the 52-bit significand to 10 bits, ties to
+		// even, in the bits (a carry moves into the exponent).
+		r := b&(1<<63-1) + 1<<41 - 1 + b>>42&1
+		if r >= 0x40f0000000000000 { // rounded to 2^16: Inf
+			return sign | 0x7c00
+		}
+		return sign | uint16((int(r>>52)-1023+15)<<10) | uint16(r>>42&0x3ff)
+	}
 	if math.IsNaN(v) {
 		return sign | 0x7e00
 	}
@@ -36,6 +45,9 @@ func Float16Bits(v float64) uint16 {
 
 // Float16Value returns the exact value of a binary16 bit pattern.
 func Float16Value(h uint16) float64 {
+	if e := uint64(h>>10) & 0x1f; e != 0 && e != 31 {
+		return math.Float64frombits(uint64(h&0x8000)<<48 | (e-15+1023)<<52 | uint64(h&0x3ff)<<42)
+	}
 	sign := 1.0
 	if h&0x8000 != 0 {
 		sign = -1
@@ -74,6 +86,14 @@ func float16Table() *[1 << 16]float64 {
 // BFloat16Bits converts v to bfloat16 with round-to-nearest-even, directly
 // from float64.
 func BFloat16Bits(v float64) uint16 {
+	if b := math.Float64bits(v); b>>52&0x7ff >= 1023-126 && b>>52&0x7ff < 0x7ff {
+		// Normal range: round the significand to 7 bits, ties to even, in
+		// the bits; the float32 conversion is then exact (or overflows to
+		// Inf from 2^128 up, as it must).
+		b += 1<<44 - 1 + b>>45&1
+		b &^= 1<<45 - 1
+		return uint16(math.Float32bits(float32(math.Float64frombits(b))) >> 16)
+	}
 	if math.IsNaN(v) {
 		return uint16(math.Float64bits(v)>>48)&0x8000 | 0x7fc0
 	}
