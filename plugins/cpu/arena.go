@@ -1,10 +1,10 @@
 package cpu
 
 import (
-	"math/bits"
 	"sync"
 	"unsafe"
 
+	"github.com/probe-dev/probe/internal/bufpool"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
@@ -31,63 +31,30 @@ var poisonFreed bool
 const poolMaxIdle = 2 << 30
 
 // buffer is one pooled allocation.
-type buffer struct {
-	mem   []byte // the whole allocation, its capacity a size class
-	class int
-}
+type buffer []byte
 
-func (b buffer) start() uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b.mem))) }
+func (b buffer) start() uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
 
-// sizeClass rounds n up to one of 8 steps per power of two (at most 12.5%
-// unused), so that calls of similar sizes share buffers.
-func sizeClass(n int) int {
-	if n <= 8 {
-		return 8
-	}
-	shift := bits.Len(uint(n-1)) - 4
-	return ((n-1)>>shift + 1) << shift
-}
-
-// bufPool is the process's set of idle buffers, by size class.
+// bufPool is the process's pool, and the buffers result tensors share.
 type bufPool struct {
-	mu   sync.Mutex
-	free map[int][]buffer
-	idle int64
+	*bufpool.Pool
+	mu sync.Mutex
 	// lent maps the first byte of a result tensor's Data to the buffers
 	// it shares, until Release.
 	lent map[uintptr][]buffer
 }
 
-var pool = &bufPool{free: map[int][]buffer{}, lent: map[uintptr][]buffer{}}
-
-func (p *bufPool) get(n int) buffer {
-	c := sizeClass(n)
-	p.mu.Lock()
-	if l := p.free[c]; len(l) > 0 {
-		b := l[len(l)-1]
-		p.free[c] = l[:len(l)-1]
-		p.idle -= int64(c)
-		p.mu.Unlock()
-		return b
-	}
-	p.mu.Unlock()
-	return buffer{mem: make([]byte, c), class: c}
-}
+var pool = &bufPool{Pool: bufpool.New(poolMaxIdle), lent: map[uintptr][]buffer{}}
 
 func (p *bufPool) put(bs []buffer) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	for _, b := range bs {
 		if poisonFreed {
-			for i := range b.mem {
-				b.mem[i] = 0xff
+			b = b[:cap(b)]
+			for i := range b {
+				b[i] = 0xff
 			}
 		}
-		if p.idle+int64(b.class) > poolMaxIdle {
-			continue // garbage
-		}
-		p.free[b.class] = append(p.free[b.class], b)
-		p.idle += int64(b.class)
+		p.Put(b)
 	}
 }
 
@@ -110,11 +77,11 @@ func bytesFor(n int) []byte {
 	if a == nil || n < arenaMin {
 		return make([]byte, n)
 	}
-	b := pool.get(n)
+	b := pool.Get(n)
 	a.mu.Lock()
 	a.bufs = append(a.bufs, b)
 	a.mu.Unlock()
-	return b.mem[:n:n]
+	return b[:n:n]
 }
 
 // float64sFor returns n float64s (not zeroed) for the current call.
@@ -151,7 +118,7 @@ func (a *arena) finish(res *device.ExecResult) {
 			for _, t := range ts {
 				for i := 0; i < len(a.bufs); i++ {
 					b := a.bufs[i]
-					if t.lo < b.start()+uintptr(len(b.mem)) && b.start() < t.hi {
+					if t.lo < b.start()+uintptr(cap(b)) && b.start() < t.hi {
 						if keep == nil {
 							keep = map[uintptr][]buffer{}
 						}

@@ -58,14 +58,3 @@ func TestConformanceWithPool(t *testing.T) {
 		t.Errorf("%d results' buffers were never given back", lent)
 	}
 }
-
-func TestSizeClass(t *testing.T) {
-	prev := 0
-	for n := 1; n < 1<<16; n++ {
-		c := sizeClass(n)
-		if c < n || c > n+n/8+8 || c < prev {
-			t.Fatalf("sizeClass(%d) = %d", n, c)
-		}
-		prev = c
-	}
-}

@@ -245,11 +245,24 @@ func (t *Tensor) Cast(d DType) *Tensor {
 		return t.Clone()
 	}
 	out := New(d, t.Shape)
+	t.CastInto(out)
+	return out
+}
+
+// CastInto converts t's elements into out, as Cast does, for a caller that
+// provides the memory: out has its dtype and at least t.Len() elements of
+// Data (not necessarily zeroed); its Shape is left as it is.
+func (t *Tensor) CastInto(out *Tensor) {
+	d := out.DType
+	if d == t.DType {
+		copy(out.Data, t.Data[:t.Len()*d.Size()])
+		return
+	}
 	if t.DType == Int64 && d.IsInt() {
 		for i := 0; i < t.Len(); i++ {
 			out.SetInt64(i, t.Int64(i))
 		}
-		return out
+		return
 	}
 	// in blocks, so that no float64 copy of the whole tensor is made, and
 	// large tensors on all cores (each element converts alone)
@@ -268,7 +281,7 @@ func (t *Tensor) Cast(d DType) *Tensor {
 	workers := min(runtime.GOMAXPROCS(0), n/castParallelMin)
 	if workers < 2 {
 		castRange(0, n)
-		return out
+		return
 	}
 	part := (n + workers - 1) / workers
 	var wg sync.WaitGroup
@@ -280,7 +293,6 @@ func (t *Tensor) Cast(d DType) *Tensor {
 		}()
 	}
 	wg.Wait()
-	return out
 }
 
 // castParallelMin is the fewest elements per goroutine of a parallel Cast.

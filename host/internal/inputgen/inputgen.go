@@ -81,6 +81,12 @@ func newRand(seed uint64) *rand.Rand {
 //     = Max, infinite statistics restored (so one element holds Max and two
 //     are [Min, Max]).
 func Generate(d *dump.TensorDesc, seed uint64) (*tensor.Tensor, error) {
+	return GenerateWith(d, seed, nil)
+}
+
+// GenerateWith is Generate with the tensor's bytes from alloc (n bytes, not
+// necessarily zeroed; nil: make), for a caller that reuses buffers.
+func GenerateWith(d *dump.TensorDesc, seed uint64, alloc func(n int) []byte) (*tensor.Tensor, error) {
 	if d == nil {
 		return nil, fmt.Errorf("no tensor descriptor")
 	}
@@ -107,9 +113,14 @@ func Generate(d *dump.TensorDesc, seed uint64) (*tensor.Tensor, error) {
 	if int64(n)*int64(dt.Size()) > MaxTensorBytes {
 		return nil, fmt.Errorf("tensor of shape %v (%s) is too large to generate (limit %d bytes)", d.Shape, dt, MaxTensorBytes)
 	}
-	t := tensor.New(dt, d.Shape)
 	if n == 0 {
-		return t, nil
+		return tensor.New(dt, d.Shape), nil
+	}
+	t := &tensor.Tensor{DType: dt, Shape: append([]int(nil), d.Shape...)}
+	if alloc != nil {
+		t.Data = alloc(n * dt.Size())
+	} else {
+		t.Data = make([]byte, n*dt.Size())
 	}
 
 	lowO, highO := d.Min, d.Max
@@ -147,6 +158,7 @@ func Generate(d *dump.TensorDesc, seed uint64) (*tensor.Tensor, error) {
 			lo, hi = hi, lo
 		}
 		for i := 0; i < n; i++ {
+			t.Data[i] = 0
 			if uniformInt(r, lo, hi) > 0 {
 				t.Data[i] = 1
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/probe-dev/probe/host/internal/inputgen"
 	"github.com/probe-dev/probe/host/internal/tensorload"
+	"github.com/probe-dev/probe/internal/bufpool"
 	"github.com/probe-dev/probe/internal/dump"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/framework"
@@ -58,7 +59,7 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
 			devIn[i] = ops.Value{Kind: ops.KindScalar, Scalar: b.Scalar}
 			benchIn[i] = devIn[i]
 		case framework.BindTensor:
-			t, err := w.tensorFor(e, call.Tensors, b.Path, b.Synthetic, plan.Generator, u.tensors)
+			t, err := w.tensorFor(e, call.Tensors, b.Path, b.Synthetic, plan.Generator, u.tensors, u.alloc)
 			if err != nil {
 				return nil, err
 			}
@@ -69,7 +70,7 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
 			if plan.Precision.HF32 {
 				t = ops.RoundHF32Tensor(t)
 			}
-			benchIn[i] = ops.T(castTo(t, policy.Inputs))
+			benchIn[i] = ops.T(u.castTo(t, policy.Inputs))
 		default:
 			return nil, fmt.Errorf("plan input %d has unknown binding kind %d", i, b.Kind)
 		}
@@ -107,7 +108,7 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
 		if i >= len(e.Backward.Inputs) || e.Backward.Inputs[i].Kind != framework.ArgTensor {
 			continue // a zero gradient
 		}
-		g, err := w.tensorFor(e, e.Backward.Tensors, e.Backward.Inputs[i].Path, framework.SynthNone, plan.Generator, u.tensors)
+		g, err := w.tensorFor(e, e.Backward.Tensors, e.Backward.Inputs[i].Path, framework.SynthNone, plan.Generator, u.tensors, u.alloc)
 		if err != nil {
 			return nil, fmt.Errorf("backward: %w", err)
 		}
@@ -129,7 +130,7 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
 	bg := make([]*tensor.Tensor, len(grads))
 	for i, g := range grads {
 		if g != nil {
-			bg[i] = castTo(g, policy.Grads)
+			bg[i] = u.castTo(g, policy.Grads)
 		}
 	}
 	u.benchReq.Backward, u.benchReq.GradOutputs = true, bg
@@ -137,12 +138,42 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
 }
 
 // castTo casts t to the dtype casts maps its dtype to (t itself when the
-// dtype is not listed or maps to itself).
-func castTo(t *tensor.Tensor, casts map[tensor.DType]tensor.DType) *tensor.Tensor {
+// dtype is not listed or maps to itself), into a buffer of the unit's.
+func (u *unit) castTo(t *tensor.Tensor, casts map[tensor.DType]tensor.DType) *tensor.Tensor {
 	if to, ok := casts[t.DType]; ok && to != t.DType {
-		return t.Cast(to)
+		out := &tensor.Tensor{DType: to, Shape: append([]int(nil), t.Shape...), Data: u.alloc(t.Len() * to.Size())}
+		t.CastInto(out)
+		return out
 	}
 	return t
+}
+
+// hostBuffers keeps the large buffers of generated and cast inputs from
+// one API to the next (bufpool's reason: fresh pages cost more than the
+// generation itself).
+var hostBuffers = bufpool.New(2 << 30)
+
+// hostBufferMin is the smallest buffer taken from hostBuffers.
+const hostBufferMin = 1 << 20
+
+// alloc returns n bytes (not zeroed) that the unit gives back when it is
+// released.
+func (u *unit) alloc(n int) []byte {
+	if n < hostBufferMin {
+		return make([]byte, n)
+	}
+	b := hostBuffers.Get(n)
+	u.buffers = append(u.buffers, b)
+	return b
+}
+
+// release gives the unit's buffers back; its tensors must not be used
+// afterwards.
+func (u *unit) release() {
+	for _, b := range u.buffers {
+		hostBuffers.Put(b)
+	}
+	u.buffers = nil
 }
 
 // rewrite returns the call with the plan's descriptor rewrites applied to
@@ -183,7 +214,7 @@ func rewrite(call *dump.Call, rewrites []framework.TensorRewrite) (*dump.Call, e
 // tensorFor loads (tensor mode) or makes (statistics mode: generated from
 // its statistics, or the plan's synthetic tensor) the tensor at path, once
 // per API.
-func (w *worker) tensorFor(e *dump.Entry, tensors map[string]*dump.TensorDesc, path string, syn framework.Synthetic, gen framework.InputGenerator, cache map[string]*tensor.Tensor) (*tensor.Tensor, error) {
+func (w *worker) tensorFor(e *dump.Entry, tensors map[string]*dump.TensorDesc, path string, syn framework.Synthetic, gen framework.InputGenerator, cache map[string]*tensor.Tensor, alloc func(int) []byte) (*tensor.Tensor, error) {
 	if t, ok := cache[path]; ok {
 		return t, nil
 	}
@@ -207,7 +238,7 @@ func (w *worker) tensorFor(e *dump.Entry, tensors map[string]*dump.TensorDesc, p
 	case gen == framework.GenMsprobeMindSpore:
 		t, err = inputgen.GenerateMindSpore(d)
 	default:
-		t, err = inputgen.Generate(d, inputgen.Seed(w.o.Seed, e.Name, path))
+		t, err = inputgen.GenerateWith(d, inputgen.Seed(w.o.Seed, e.Name, path), alloc)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", e.Name, path, err)

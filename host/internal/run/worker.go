@@ -194,6 +194,7 @@ func (w *worker) finish(ctx context.Context, p *prepared) *report.API {
 	if p.done != nil {
 		return p.done
 	}
+	defer u.release()
 	style := w.o.Style
 	plan := u.plan
 
@@ -444,6 +445,7 @@ type unit struct {
 	gradRows         []string // tensor paths whose gradients make the backward rows
 	backward         bool
 	backwardMessage  string
+	buffers          [][]byte // from hostBuffers, given back by release
 }
 
 // preparedJob is a job whose API is prepared; need is what it holds of
