@@ -303,8 +303,15 @@ func processAlive(pid int) bool {
 
 // BenchmarkRoundTrip256MiB sends a 256 MiB float32 tensor to a real plugin
 // process that echoes it back. Throughput counts the tensor once per round
-// trip (256 MiB out and 256 MiB back per op).
+// trip (256 MiB out and 256 MiB back per op). "copy" is Execute (the
+// result copied out of shared memory), "views" ExecuteViews as the host's
+// workers call it (the result read in place until released).
 func BenchmarkRoundTrip256MiB(b *testing.B) {
+	b.Run("copy", func(b *testing.B) { benchRoundTrip(b, false) })
+	b.Run("views", func(b *testing.B) { benchRoundTrip(b, true) })
+}
+
+func benchRoundTrip(b *testing.B, views bool) {
 	d, _ := startPlugin(b, "echo")
 	ctx := context.Background()
 	in := randomTensor(tensor.Float32, []int{64, 1024, 1024}, 7)
@@ -318,14 +325,25 @@ func BenchmarkRoundTrip256MiB(b *testing.B) {
 	}
 	res = nil
 	b.SetBytes(int64(len(in.Data)))
+	v := d.(interface {
+		ExecuteViews(context.Context, *device.ExecRequest) (*device.ExecResult, func(), error)
+	})
 	for b.Loop() {
-		res, err := d.Execute(ctx, req)
+		var res *device.ExecResult
+		var err error
+		release := func() {}
+		if views {
+			res, release, err = v.ExecuteViews(ctx, req)
+		} else {
+			res, err = d.Execute(ctx, req)
+		}
 		if err != nil {
 			b.Fatal(err)
 		}
 		if len(res.Outputs) != 1 || len(res.Outputs[0].Data) != len(in.Data) {
 			b.Fatal("bad echo")
 		}
+		release()
 	}
 	b.ReportMetric(float64(b.N)*float64(len(in.Data))/(1<<30)/b.Elapsed().Seconds(), "GiB/s")
 }
