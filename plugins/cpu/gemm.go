@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // Packed dgemm (the GotoBLAS/BLIS scheme): B is packed into kc×nr column
@@ -27,46 +28,54 @@ const gemmMinWork = 32 * 32 * 32
 // gemmPacked computes C += op(A)·op(B) for row-major matrices: op(A) is
 // m×k (A stored k×m when transA), op(B) is k×n (B stored n×k when transB),
 // C is m×n. kernel is the micro-kernel (C tile += A strip · B strip).
+//
+// For each k block, every row block of A is packed once (in parallel), then
+// for each column block of B its strips are packed (in parallel), then the
+// tiles of C are computed by tasks of one row block and a range of columns.
+// Every tile adds its k blocks in increasing order, whoever computes it.
 func gemmPacked(transA, transB bool, m, n, k int, a, b, c []float64, kernel func(kc int, a, b, c []float64, ldc int)) {
 	workers := runtime.GOMAXPROCS(0)
 	mBlocks := (m + gemmMC - 1) / gemmMC
 	// With fewer row blocks than twice the goroutines (a convolution's
 	// few output channels by many pixels), each row block's columns are
-	// split too: a tile's sum does not depend on who computes it.
+	// split too.
 	nSplit := 1
 	if mBlocks < 2*workers {
 		nSplit = (2*workers + mBlocks - 1) / mBlocks
 	}
-	workers = max(1, min(workers, mBlocks*nSplit))
-	aBufs := make([][]float64, workers)
-	for i := range aBufs {
-		aBufs[i] = make([]float64, gemmMC*gemmKC)
-	}
+	kcMax := min(gemmKC, k)
+	ncMax := (min(gemmNC, n) + gemmNR - 1) / gemmNR * gemmNR
+	ap := float64sFor(mBlocks * gemmMC * kcMax)
+	bp := float64sFor(kcMax * ncMax)
 	tiles := make([][gemmMR * gemmNR]float64, workers)
-	for jc := 0; jc < n; jc += gemmNC {
-		nc := min(gemmNC, n-jc)
-		ncPad := (nc + gemmNR - 1) / gemmNR * gemmNR
-		bp := make([]float64, gemmKC*ncPad)
-		for pc := 0; pc < k; pc += gemmKC {
-			kc := min(gemmKC, k-pc)
-			gemmPackB(bp, b, transB, pc, jc, kc, nc, n, k)
-			// column ranges of this jc block, on gemmNR boundaries
+	for pc := 0; pc < k; pc += gemmKC {
+		kc := min(gemmKC, k-pc)
+		parallelFor(workers, mBlocks, func(_, blk int) {
+			ic := blk * gemmMC
+			gemmPackA(ap[blk*gemmMC*kc:(blk+1)*gemmMC*kc], a, transA, ic, pc, min(gemmMC, m-ic), kc, m, k)
+		})
+		for jc := 0; jc < n; jc += gemmNC {
+			nc := min(gemmNC, n-jc)
 			strips := (nc + gemmNR - 1) / gemmNR
-			per := (strips + nSplit - 1) / nSplit * gemmNR
-			block := func(w, task int) {
-				ic := task / nSplit * gemmMC
+			// B strips in groups of 16 per task
+			parallelFor(workers, (strips+15)/16, func(_, g int) {
+				gemmPackB(bp, b, transB, pc, jc, kc, nc, n, k, g*16, min(strips, g*16+16))
+			})
+			per := (strips + nSplit - 1) / nSplit * gemmNR // columns per task
+			parallelFor(workers, mBlocks*nSplit, func(w, task int) {
+				blk := task / nSplit
+				ic := blk * gemmMC
 				jlo := task % nSplit * per
 				if jlo >= nc {
 					return
 				}
 				jhi := min(jlo+per, nc)
 				mc := min(gemmMC, m-ic)
-				ap := aBufs[w]
-				gemmPackA(ap, a, transA, ic, pc, mc, kc, m, k)
+				apb := ap[blk*gemmMC*kc : (blk+1)*gemmMC*kc]
 				for jr := jlo; jr < jhi; jr += gemmNR {
 					bs := bp[jr*kc : (jr+gemmNR)*kc]
 					for ir := 0; ir < mc; ir += gemmMR {
-						as := ap[ir*kc : (ir+gemmMR)*kc]
+						as := apb[ir*kc : (ir+gemmMR)*kc]
 						rows, cols := min(gemmMR, mc-ir), min(gemmNR, nc-jr)
 						off := (ic+ir)*n + jc + jr
 						if rows == gemmMR && cols == gemmNR {
@@ -84,39 +93,44 @@ func gemmPacked(transA, transB bool, m, n, k int, a, b, c []float64, kernel func
 						}
 					}
 				}
-			}
-			tasks := mBlocks * nSplit
-			if workers == 1 {
-				for t := 0; t < tasks; t++ {
-					block(0, t)
-				}
-				continue
-			}
-			var wg sync.WaitGroup
-			next := make(chan int)
-			for w := 0; w < workers; w++ {
-				wg.Add(1)
-				go func(w int) {
-					defer wg.Done()
-					for t := range next {
-						block(w, t)
-					}
-				}(w)
-			}
-			for t := 0; t < tasks; t++ {
-				next <- t
-			}
-			close(next)
-			wg.Wait()
+			})
 		}
 	}
 }
 
-// gemmPackB copies op(B)[pc:pc+kc, jc:jc+nc] into strips of gemmNR
-// columns: strip s holds, for each l, the gemmNR values of row l (zero
-// beyond nc).
-func gemmPackB(bp, b []float64, transB bool, pc, jc, kc, nc, n, k int) {
-	for s := 0; s*gemmNR < nc; s++ {
+// parallelFor runs fn(worker, i) for i in [0, n) on up to workers
+// goroutines (worker is the goroutine's index, for its scratch space).
+func parallelFor(workers, n int, fn func(w, i int)) {
+	workers = min(workers, n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			fn(0, i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				fn(w, i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// gemmPackB copies strips [sFrom, sTo) of op(B)[pc:pc+kc, jc:jc+nc]:
+// strip s holds, for each l, the gemmNR values of row l of columns
+// s·gemmNR.. (zero beyond nc).
+func gemmPackB(bp, b []float64, transB bool, pc, jc, kc, nc, n, k, sFrom, sTo int) {
+	for s := sFrom; s < sTo; s++ {
 		dst := bp[s*gemmNR*kc : (s+1)*gemmNR*kc]
 		j0 := jc + s*gemmNR
 		cols := min(gemmNR, nc-s*gemmNR)
