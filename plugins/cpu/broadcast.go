@@ -34,9 +34,11 @@ func expandTo(a *array, out []int) []float64 {
 func sumToShape(g []float64, out, in []int) []float64 {
 	m := ops.BroadcastIndex(in, out)
 	if m == nil {
-		return append([]float64(nil), g...)
+		res := float64sFor(len(g))
+		copy(res, g)
+		return res
 	}
-	res := make([]float64, tensor.NumElements(in))
+	res := zeros(tensor.NumElements(in))
 	for k, j := range m {
 		res[j] += g[k]
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -81,10 +82,22 @@ func gradFor(c *call, i int, g []float64, outShape []int) *array {
 	return &array{shape: append([]int{}, in.shape...), data: sumToShape(g, outShape, in.shape), dtype: in.dtype}
 }
 
+// gradForOwned is gradFor for a g the caller made and gives up: where no
+// reduction is needed it becomes the gradient itself, without a copy.
+func gradForOwned(c *call, i int, g []float64, outShape []int) *array {
+	if i >= len(c.in) || c.in[i] == nil || !c.requiresGrad[i] {
+		return nil
+	}
+	if in := c.in[i]; slices.Equal(in.shape, outShape) {
+		return &array{shape: append([]int{}, in.shape...), data: g, dtype: in.dtype}
+	}
+	return gradFor(c, i, g, outShape)
+}
+
 // gradData returns the values of an output gradient, zeros when it is nil.
 func gradData(g *array, n int) []float64 {
 	if g == nil {
-		return make([]float64, n)
+		return zeros(n)
 	}
 	return g.data
 }
@@ -224,14 +237,14 @@ func unaryKernel(u unaryOp) *kernel {
 		backward: func(c *call, outs, gos []*array) ([]*array, error) {
 			x, y := c.in[0], outs[0]
 			g := gradData(gos[0], len(y.data))
-			res := make([]float64, len(g))
+			res := float64sFor(len(g))
 			forChunks(len(res), func(from, to int) error {
 				for i := from; i < to; i++ {
 					res[i] = g[i] * u.df(x.data[i], y.data[i])
 				}
 				return nil
 			})
-			return []*array{gradFor(c, 0, res, x.shape)}, nil
+			return []*array{gradForOwned(c, 0, res, x.shape)}, nil
 		},
 	}
 }
@@ -387,11 +400,14 @@ func addSubKernel(sign float64) *kernel {
 			out := outs[0]
 			g := gradData(gos[0], len(out.data))
 			alpha := c.attrs.Float("alpha", 1)
-			gb := make([]float64, len(g))
-			for i, v := range g {
-				gb[i] = sign * alpha * v
-			}
-			return []*array{gradFor(c, 0, g, out.shape), gradFor(c, 1, gb, out.shape)}, nil
+			gb := float64sFor(len(g))
+			forChunks(len(g), func(from, to int) error {
+				for i := from; i < to; i++ {
+					gb[i] = sign * alpha * g[i]
+				}
+				return nil
+			})
+			return []*array{gradFor(c, 0, g, out.shape), gradForOwned(c, 1, gb, out.shape)}, nil
 		},
 	}
 }

@@ -217,7 +217,7 @@ func convForward(c *call) ([]*array, error) {
 	out := nnNew(cv.outShape, cv.dt)
 	cg, cog := cv.cin/cv.groups, cv.cout/cv.groups
 	rowsK := cg * cv.kS
-	col := make([]float64, rowsK*cv.oS)
+	col := float64sFor(rowsK * cv.oS)
 	for n := 0; n < cv.batch; n++ {
 		for g := 0; g < cv.groups; g++ {
 			cv.im2col(n, g, col)
@@ -249,10 +249,10 @@ func convBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	}
 	cg, cog := cv.cin/cv.groups, cv.cout/cv.groups
 	rowsK := cg * cv.kS
-	col := make([]float64, rowsK*cv.oS)
+	col := float64sFor(rowsK * cv.oS)
 	var gcol []float64
 	if gx != nil {
-		gcol = make([]float64, rowsK*cv.oS)
+		gcol = float64sFor(rowsK * cv.oS)
 	}
 	for n := 0; n < cv.batch; n++ {
 		for gr := 0; gr < cv.groups; gr++ {
