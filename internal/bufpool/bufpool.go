@@ -10,6 +10,7 @@
 package bufpool
 
 import (
+	"container/list"
 	"math/bits"
 	"sync"
 )
@@ -17,14 +18,16 @@ import (
 // Pool is a set of idle buffers. It is safe for concurrent use.
 type Pool struct {
 	mu      sync.Mutex
-	free    map[int][][]byte
+	free    map[int][]*list.Element // by class, most recently put last
+	lru     list.List               // idle buffers ([]byte), most recently put first
 	idle    int64
 	maxIdle int64
 }
 
-// New returns a pool that keeps at most maxIdle bytes idle.
+// New returns a pool that keeps at most maxIdle bytes idle: beyond it, the
+// buffers put back longest ago are dropped first.
 func New(maxIdle int64) *Pool {
-	return &Pool{free: map[int][][]byte{}, maxIdle: maxIdle}
+	return &Pool{free: map[int][]*list.Element{}, maxIdle: maxIdle}
 }
 
 // Class is the capacity of the buffers that serve n bytes.
@@ -42,9 +45,10 @@ func (p *Pool) Get(n int) []byte {
 	c := Class(n)
 	p.mu.Lock()
 	if l := p.free[c]; len(l) > 0 {
-		b := l[len(l)-1]
+		e := l[len(l)-1]
 		l[len(l)-1] = nil
 		p.free[c] = l[:len(l)-1]
+		b := p.lru.Remove(e).([]byte)
 		p.idle -= int64(c)
 		p.mu.Unlock()
 		return b[:n]
@@ -54,20 +58,27 @@ func (p *Pool) Get(n int) []byte {
 }
 
 // Put gives back a buffer Get returned (a slice of it from its start);
-// the caller must not use it afterwards. Buffers of another capacity, and
-// those beyond the idle bound, are left to the garbage collector.
+// the caller must not use it afterwards. A buffer of another capacity, or
+// larger than the idle bound, is left to the garbage collector.
 func (p *Pool) Put(b []byte) {
 	c := cap(b)
-	if c == 0 || Class(c) != c {
+	if c == 0 || Class(c) != c || int64(c) > p.maxIdle {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.idle+int64(c) > p.maxIdle {
-		return
-	}
-	p.free[c] = append(p.free[c], b[:c])
+	p.free[c] = append(p.free[c], p.lru.PushFront(b[:c]))
 	p.idle += int64(c)
+	for p.idle > p.maxIdle {
+		e := p.lru.Back()
+		old := p.lru.Remove(e).([]byte)
+		oc := cap(old)
+		l := p.free[oc]
+		// the oldest of its class is the first of its list
+		l[0] = nil
+		p.free[oc] = l[1:]
+		p.idle -= int64(oc)
+	}
 }
 
 // Idle is the number of bytes the pool keeps idle.

@@ -36,12 +36,42 @@ func TestReuseAndBounds(t *testing.T) {
 	if p.Idle() != 2*int64(Class(1000)) {
 		t.Fatalf("idle %d", p.Idle())
 	}
-	p.Put(p.Get(2000)) // would exceed maxIdle: dropped
-	if p.Idle() != 2*int64(Class(1000)) {
-		t.Fatalf("idle bound not kept: %d", p.Idle())
-	}
 	p.Put(make([]byte, 1001)) // not a class capacity: ignored
 	if p.Idle() != 2*int64(Class(1000)) {
 		t.Fatal("a foreign buffer was kept")
+	}
+	// Over the bound, the buffers put back longest ago go first: b, then
+	// c, to make room for d.
+	d := p.Get(2000)
+	p.Put(d)
+	if p.Idle() != int64(Class(2000)) {
+		t.Fatalf("idle %d after the eviction, want %d", p.Idle(), Class(2000))
+	}
+	if e := p.Get(2000); unsafe.SliceData(e) != unsafe.SliceData(d) {
+		t.Fatal("the newest buffer was evicted")
+	}
+	if e := p.Get(1000); unsafe.SliceData(e) == unsafe.SliceData(b) || unsafe.SliceData(e) == unsafe.SliceData(c) {
+		t.Fatal("an evicted buffer came back")
+	}
+	p.Put(make([]byte, 0, Class(4000))) // larger than the bound: dropped
+	if p.Idle() != 0 {
+		t.Fatalf("idle %d", p.Idle())
+	}
+}
+
+// TestLRUOrderWithinClass: eviction takes the oldest buffer of a class,
+// and Get the newest.
+func TestLRUOrderWithinClass(t *testing.T) {
+	p := New(3 * 1024)
+	x, y, z := p.Get(1024), p.Get(1024), p.Get(1024)
+	p.Put(x)
+	p.Put(y)
+	p.Put(z)
+	p.Put(p.Get(100)) // a new buffer: x (the oldest) goes
+	if got := p.Get(1024); unsafe.SliceData(got) != unsafe.SliceData(z) {
+		t.Fatal("Get did not return the newest of the class")
+	}
+	if got := p.Get(1024); unsafe.SliceData(got) != unsafe.SliceData(y) {
+		t.Fatal("the wrong buffer was evicted")
 	}
 }
