@@ -106,6 +106,27 @@ func zeros(n int) []float64 {
 	return v
 }
 
+// scratchDone gives a buffer float64sFor or zeros returned back to the pool
+// before the call ends: scratch space (packing buffers, im2col columns) a
+// call uses many times over. v must not be used afterwards.
+func scratchDone(v []float64) {
+	a := cur
+	if a == nil || len(v) == 0 {
+		return
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(v)))
+	a.mu.Lock()
+	for i, b := range a.bufs {
+		if b.start() == p {
+			a.bufs = append(a.bufs[:i], a.bufs[i+1:]...)
+			a.mu.Unlock()
+			pool.put([]buffer{b})
+			return
+		}
+	}
+	a.mu.Unlock()
+}
+
 // finish ends the call's arena: buffers shared by a tensor of res move to
 // pool.lent until Release, the others go back to the pool.
 func (a *arena) finish(res *device.ExecResult) {

@@ -47,6 +47,8 @@ func gemmPacked(transA, transB bool, m, n, k int, a, b, c []float64, kernel func
 	ncMax := (min(gemmNC, n) + gemmNR - 1) / gemmNR * gemmNR
 	ap := float64sFor(mBlocks * gemmMC * kcMax)
 	bp := float64sFor(kcMax * ncMax)
+	defer scratchDone(ap)
+	defer scratchDone(bp)
 	tiles := make([][gemmMR * gemmNR]float64, workers)
 	for pc := 0; pc < k; pc += gemmKC {
 		kc := min(gemmKC, k-pc)

@@ -218,6 +218,7 @@ func convForward(c *call) ([]*array, error) {
 	cg, cog := cv.cin/cv.groups, cv.cout/cv.groups
 	rowsK := cg * cv.kS
 	col := float64sFor(rowsK * cv.oS)
+	defer scratchDone(col)
 	for n := 0; n < cv.batch; n++ {
 		for g := 0; g < cv.groups; g++ {
 			cv.im2col(n, g, col)
@@ -250,9 +251,11 @@ func convBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	cg, cog := cv.cin/cv.groups, cv.cout/cv.groups
 	rowsK := cg * cv.kS
 	col := float64sFor(rowsK * cv.oS)
+	defer scratchDone(col)
 	var gcol []float64
 	if gx != nil {
 		gcol = float64sFor(rowsK * cv.oS)
+		defer scratchDone(gcol)
 	}
 	for n := 0; n < cv.batch; n++ {
 		for gr := 0; gr < cv.groups; gr++ {
