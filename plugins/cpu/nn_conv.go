@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/probe-dev/probe/sdk/ops"
@@ -193,7 +194,7 @@ func nnIncr(pos, shape []int) {
 // im2col fills col ((cg*kS) × oS) for batch element n and group g.
 func (cv *nnConv) im2col(n, g int, col []float64) {
 	cg := cv.cin / cv.groups
-	for ci := 0; ci < cg; ci++ {
+	parallelFor(runtime.GOMAXPROCS(0), cg, func(_, ci int) {
 		src := cv.x.data[(n*cv.cin+g*cg+ci)*cv.inS:]
 		for kk := 0; kk < cv.kS; kk++ {
 			dst := col[(ci*cv.kS+kk)*cv.oS : (ci*cv.kS+kk+1)*cv.oS]
@@ -206,7 +207,7 @@ func (cv *nnConv) im2col(n, g int, col []float64) {
 				}
 			}
 		}
-	}
+	})
 }
 
 func convForward(c *call) ([]*array, error) {
@@ -266,7 +267,9 @@ func convBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 			}
 			if gx != nil {
 				nnGemm(true, false, rowsK, cv.oS, cog, cv.w.data[gr*cog*rowsK:], gog, gcol, false)
-				for ci := 0; ci < cg; ci++ {
+				// channels are independent; each adds its kernel
+				// positions in order
+				parallelFor(runtime.GOMAXPROCS(0), cg, func(_, ci int) {
 					dst := gx.data[(n*cv.cin+gr*cg+ci)*cv.inS:]
 					for kk := 0; kk < cv.kS; kk++ {
 						src := gcol[(ci*cv.kS+kk)*cv.oS : (ci*cv.kS+kk+1)*cv.oS]
@@ -276,7 +279,7 @@ func convBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 							}
 						}
 					}
-				}
+				})
 			}
 		}
 		if gb != nil {

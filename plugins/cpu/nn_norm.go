@@ -3,6 +3,7 @@ package cpu
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 
 	"github.com/probe-dev/probe/sdk/ops"
@@ -214,15 +215,16 @@ func (bn *nnBatchNorm) stats() (mean, invstd []float64) {
 	mean = make([]float64, bn.ch)
 	invstd = make([]float64, bn.ch)
 	cnt := bn.n * bn.inner
-	for ch := 0; ch < bn.ch; ch++ {
+	// channels are independent: one goroutine each, the same sums
+	parallelFor(runtime.GOMAXPROCS(0), bn.ch, func(_, ch int) {
 		if !bn.train {
 			mean[ch] = bn.rm.data[ch]
 			invstd[ch] = 1 / math.Sqrt(bn.rv.data[ch]+bn.eps)
-			continue
+			return
 		}
 		if cnt == 0 {
 			mean[ch], invstd[ch] = math.NaN(), math.NaN()
-			continue
+			return
 		}
 		s := 0.0
 		bn.each(ch, func(k int) { s += bn.x.data[k] })
@@ -231,7 +233,7 @@ func (bn *nnBatchNorm) stats() (mean, invstd []float64) {
 		bn.each(ch, func(k int) { d := bn.x.data[k] - m; v += d * d })
 		mean[ch] = m
 		invstd[ch] = 1 / math.Sqrt(v/float64(cnt)+bn.eps)
-	}
+	})
 	return
 }
 
@@ -252,7 +254,7 @@ func batchNormForward(c *call) ([]*array, error) {
 	}
 	out := nnNew(bn.x.shape, bn.x.dtype)
 	mean, invstd := bn.stats()
-	for ch := 0; ch < bn.ch; ch++ {
+	parallelFor(runtime.GOMAXPROCS(0), bn.ch, func(_, ch int) {
 		w, b := 1.0, 0.0
 		if bn.w != nil {
 			w = bn.w.data[ch]
@@ -261,7 +263,7 @@ func batchNormForward(c *call) ([]*array, error) {
 			b = bn.b.data[ch]
 		}
 		bn.each(ch, func(k int) { out.data[k] = (bn.x.data[k]-mean[ch])*invstd[ch]*w + b })
-	}
+	})
 	return []*array{out}, nil
 }
 
@@ -278,7 +280,7 @@ func batchNormBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	}
 	mean, invstd := bn.stats()
 	cnt := float64(bn.n * bn.inner)
-	for ch := 0; ch < bn.ch; ch++ {
+	parallelFor(runtime.GOMAXPROCS(0), bn.ch, func(_, ch int) {
 		var sg, sgx float64 // Σg and Σg·x̂
 		bn.each(ch, func(k int) {
 			sg += g.data[k]
@@ -291,7 +293,7 @@ func batchNormBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 			gb.data[ch] = sg
 		}
 		if gx == nil {
-			continue
+			return
 		}
 		w := 1.0
 		if bn.w != nil {
@@ -305,7 +307,7 @@ func batchNormBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		} else {
 			bn.each(ch, func(k int) { gx.data[k] = g.data[k] * w * invstd[ch] })
 		}
-	}
+	})
 	return res, nil
 }
 
