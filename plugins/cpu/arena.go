@@ -28,7 +28,7 @@ var arenaMin = 1 << 20
 var poisonFreed bool
 
 // poolMaxIdle bounds the bytes the pool keeps idle.
-const poolMaxIdle = 2 << 30
+const poolMaxIdle = 1 << 30
 
 // buffer is one pooled allocation.
 type buffer []byte

@@ -151,7 +151,7 @@ func (u *unit) castTo(t *tensor.Tensor, casts map[tensor.DType]tensor.DType) *te
 // hostBuffers keeps the large buffers of generated and cast inputs from
 // one API to the next (bufpool's reason: fresh pages cost more than the
 // generation itself).
-var hostBuffers = bufpool.New(2 << 30)
+var hostBuffers = bufpool.New(1 << 30)
 
 // hostBufferMin is the smallest buffer taken from hostBuffers.
 const hostBufferMin = 1 << 20
