@@ -44,3 +44,49 @@ func sumToShape(g []float64, out, in []int) []float64 {
 	}
 	return res
 }
+
+// bcastIter walks the positions of an operand of shape in broadcast to
+// shape out, in the output's row-major order, without an index map.
+type bcastIter struct {
+	out, strides, idx []int // strides: the operand's per output dim, 0 where broadcast
+	pos               int   // the operand position of the current element
+}
+
+func newBcastIter(in, out []int) *bcastIter {
+	it := &bcastIter{out: out, strides: make([]int, len(out)), idx: make([]int, len(out))}
+	s := 1
+	for d := len(in) - 1; d >= 0; d-- {
+		if od := len(out) - len(in) + d; od >= 0 && in[d] != 1 {
+			it.strides[od] = s
+		}
+		s *= in[d]
+	}
+	return it
+}
+
+// seek moves to output element k.
+func (it *bcastIter) seek(k int) {
+	it.pos = 0
+	for d := len(it.out) - 1; d >= 0; d-- {
+		it.idx[d] = k % it.out[d]
+		k /= it.out[d]
+		it.pos += it.idx[d] * it.strides[d]
+	}
+}
+
+// step moves to the next output element.
+func (it *bcastIter) step() {
+	d := len(it.out) - 1
+	if d < 0 {
+		return
+	}
+	it.idx[d]++
+	it.pos += it.strides[d]
+	for it.idx[d] == it.out[d] && d > 0 {
+		it.pos -= it.strides[d] * it.out[d]
+		it.idx[d] = 0
+		d--
+		it.idx[d]++
+		it.pos += it.strides[d]
+	}
+}

@@ -3,6 +3,9 @@ package cpu
 import (
 	"reflect"
 	"testing"
+
+	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 func TestBroadcastSum(t *testing.T) {
@@ -21,5 +24,33 @@ func TestBroadcastSum(t *testing.T) {
 	}
 	if got := expandTo(&array{shape: []int{2, 1}, data: []float64{5, 7}}, []int{2, 3}); !reflect.DeepEqual(got, []float64{5, 5, 5, 7, 7, 7}) {
 		t.Errorf("expandTo = %v", got)
+	}
+}
+
+// TestBcastIterMatchesIndexMap walks broadcast operands with bcastIter,
+// from every start, and compares with ops.BroadcastIndex.
+func TestBcastIterMatchesIndexMap(t *testing.T) {
+	cases := [][2][]int{
+		{{3, 1}, {2, 3, 4}}, {{4}, {2, 3, 4}}, {{1}, {5}}, {{2, 1, 4}, {2, 3, 4}},
+		{{1, 3, 1}, {2, 3, 4}}, {{}, {3, 2}}, {{5, 1, 1, 2}, {5, 3, 4, 2}}, {{1, 1}, {1, 7}},
+	}
+	for _, c := range cases {
+		in, out := c[0], c[1]
+		m := ops.BroadcastIndex(in, out)
+		n := tensor.NumElements(out)
+		for from := 0; from < n; from++ {
+			it := newBcastIter(in, out)
+			it.seek(from)
+			for k := from; k < n; k++ {
+				want := k
+				if m != nil {
+					want = m[k]
+				}
+				if it.pos != want {
+					t.Fatalf("%v -> %v from %d: element %d at %d, want %d", in, out, from, k, it.pos, want)
+				}
+				it.step()
+			}
+		}
 	}
 }

@@ -329,36 +329,45 @@ func subCheck(a, b *array) error {
 
 // binaryMap evaluates f over the broadcast operands into a new array.
 func binaryMap(c *call, res, compute tensor.DType, f func(a, b float64) (float64, error)) (*array, error) {
-	o, err := broadcastOperands(compute, c.in[0], c.in[1])
+	x, y := c.in[0], c.in[1]
+	shape, err := ops.BroadcastShapes(x.shape, y.shape)
 	if err != nil {
 		return nil, err
 	}
-	out := newArray(res, o.shape)
-	a, b := o.vals[0], o.vals[1]
-	plain := o.maps[0] == nil && o.maps[1] == nil && !o.one[0] && !o.one[1]
-	err = forChunks(len(out.data), func(from, to int) error {
+	out := newArray(res, shape)
+	n := len(out.data)
+	a, b := castValues(x, compute), castValues(y, compute)
+	aSame, bSame := slices.Equal(x.shape, shape), slices.Equal(y.shape, shape)
+	bOne := len(b) == 1 && n != 1
+	err = forChunks(n, func(from, to int) error {
 		dst := out.data[from:to]
 		var err error
 		switch {
-		case plain:
+		case aSame && bSame:
 			a, b := a[from:to], b[from:to]
 			for k := range dst {
 				if dst[k], err = f(a[k], b[k]); err != nil {
 					return err
 				}
 			}
-		case o.one[1] && o.maps[0] == nil && !o.one[0]:
-			a, y := a[from:to], b[0]
+		case aSame && bOne:
+			a, v := a[from:to], b[0]
 			for k := range dst {
-				if dst[k], err = f(a[k], y); err != nil {
+				if dst[k], err = f(a[k], v); err != nil {
 					return err
 				}
 			}
 		default:
+			// broadcast positions walked in order, no index map of n
+			ia, ib := newBcastIter(x.shape, shape), newBcastIter(y.shape, shape)
+			ia.seek(from)
+			ib.seek(from)
 			for k := range dst {
-				if dst[k], err = f(o.get(0, from+k), o.get(1, from+k)); err != nil {
+				if dst[k], err = f(a[ia.pos], b[ib.pos]); err != nil {
 					return err
 				}
+				ia.step()
+				ib.step()
 			}
 		}
 		return nil
