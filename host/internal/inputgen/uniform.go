@@ -4,9 +4,8 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
-	"runtime"
-	"sync"
 
+	"github.com/probe-dev/probe/internal/parallel"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
@@ -89,27 +88,12 @@ func fillUniform(dt tensor.DType, data []byte, n int, seed uint64, lowS, highS, 
 		lo, hi = math.Inf(-1), math.Inf(1)
 	}
 	base := newPCG(seed)
-	chunks := (n + uniformChunk - 1) / uniformChunk
-	workers := min(runtime.GOMAXPROCS(0), chunks)
-	if workers <= 1 {
+	parallel.Chunks(n, uniformChunk, func(from, to int) error {
 		p := base
-		fillRange(dt, data, 0, n, &p, lowS, highS, lo, hi)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := w; c < chunks; c += workers {
-				from := c * uniformChunk
-				p := base
-				p.advance(uint64(from))
-				fillRange(dt, data, from, min(from+uniformChunk, n), &p, lowS, highS, lo, hi)
-			}
-		}()
-	}
-	wg.Wait()
+		p.advance(uint64(from))
+		fillRange(dt, data, from, to, &p, lowS, highS, lo, hi)
+		return nil
+	})
 }
 
 // draws fills u with the next len(u) values of float64, the state kept in

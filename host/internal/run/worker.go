@@ -226,19 +226,20 @@ func (w *worker) finish(ctx context.Context, p *prepared) *report.API {
 		benchRelease()
 		devRelease()
 	}()
-	runBench := func() {
-		killpoint.Hit(killpoint.BenchSent, e.Name)
+	// one role's call, between its two kill points, timed into spent
+	call := func(r *role, req *device.ExecRequest, sent, done string, spent *time.Duration) (*device.ExecResult, func(), error) {
+		killpoint.Hit(sent, e.Name)
 		t0 := time.Now()
-		benchRes, benchRelease, benchErr = w.exec(ctx, w.bench, u.benchReq)
-		w.t.Bench += time.Since(t0)
-		killpoint.Hit(killpoint.BenchDone, e.Name)
+		res, release, err := w.exec(ctx, r, req)
+		*spent += time.Since(t0)
+		killpoint.Hit(done, e.Name)
+		return res, release, err
+	}
+	runBench := func() {
+		benchRes, benchRelease, benchErr = call(w.bench, u.benchReq, killpoint.BenchSent, killpoint.BenchDone, &w.t.Bench)
 	}
 	runDevice := func() {
-		killpoint.Hit(killpoint.DeviceSent, e.Name)
-		t0 := time.Now()
-		devRes, devRelease, devErr = w.exec(ctx, w.device, u.devReq)
-		w.t.Device += time.Since(t0)
-		killpoint.Hit(killpoint.DeviceDone, e.Name)
+		devRes, devRelease, devErr = call(w.device, u.devReq, killpoint.DeviceSent, killpoint.DeviceDone, &w.t.Device)
 	}
 	if w.concurrent(e) {
 		done := make(chan struct{})
