@@ -120,22 +120,11 @@ func (s *deviceServer) Execute(ctx context.Context, req *pb.ExecuteRequest) (*pb
 		return fail(errors.New("Execute returned no result"))
 	}
 
-	pk := transport.NewPacker(s.opts, seg)
-	pk.SetBase(base)
-	resp := &pb.ExecuteResponse{}
-	if resp.Outputs, err = optTensorsToPB(res.Outputs, pk, "output"); err != nil {
-		return fail(fmt.Errorf("encode result: %w", err))
-	}
-	if resp.InputGrads, err = optTensorsToPB(res.InputGrads, pk, "input gradient"); err != nil {
-		return fail(fmt.Errorf("encode result: %w", err))
-	}
-	if err := pk.Commit(); err != nil {
-		return fail(fmt.Errorf("encode result: %w", err))
-	}
+	resp, err := s.encode(res, seg, base)
 	if r, ok := s.impl.(device.Releaser); ok {
-		// The message is marshalled after this returns: inline bytes
-		// must not be the device's to reuse.
-		for _, ts := range [][]*pb.OptionalTensor{resp.Outputs, resp.InputGrads} {
+		// The message is marshalled after this returns: inline bytes must
+		// not be the device's to reuse. On an error no tensor is sent.
+		for _, ts := range [][]*pb.OptionalTensor{resp.GetOutputs(), resp.GetInputGrads()} {
 			for _, t := range ts {
 				if in, ok := t.GetTensor().GetData().(*pb.Tensor_Inline); ok {
 					in.Inline = bytes.Clone(in.Inline)
@@ -143,6 +132,29 @@ func (s *deviceServer) Execute(ctx context.Context, req *pb.ExecuteRequest) (*pb
 			}
 		}
 		r.Release(res)
+	}
+	if err != nil {
+		return fail(fmt.Errorf("encode result: %w", err))
+	}
+	return resp, nil
+}
+
+// encode puts a result into a response: large tensors into the segment
+// after base (views of the segment below it by reference), the rest
+// inline.
+func (s *deviceServer) encode(res *device.ExecResult, seg *transport.Segment, base int64) (*pb.ExecuteResponse, error) {
+	pk := transport.NewPacker(s.opts, seg)
+	pk.SetBase(base)
+	resp := &pb.ExecuteResponse{}
+	var err error
+	if resp.Outputs, err = optTensorsToPB(res.Outputs, pk, "output"); err != nil {
+		return nil, err
+	}
+	if resp.InputGrads, err = optTensorsToPB(res.InputGrads, pk, "input gradient"); err != nil {
+		return nil, err
+	}
+	if err := pk.Commit(); err != nil {
+		return nil, err
 	}
 	return resp, nil
 }

@@ -479,3 +479,55 @@ func TestResultViews(t *testing.T) {
 		t.Error("the released segment (most recently used) was not reused: results are not views")
 	}
 }
+
+// scribbler reuses its result buffers: Release overwrites them, as a
+// device handing them to its next call would.
+type scribbler struct {
+	mu       sync.Mutex
+	released int
+}
+
+func (s *scribbler) Describe(context.Context) (*device.Info, error) { return &device.Info{}, nil }
+func (s *scribbler) Configure(context.Context, device.Config) error { return nil }
+func (s *scribbler) Execute(_ context.Context, req *device.ExecRequest) (*device.ExecResult, error) {
+	var outs []*tensor.Tensor
+	for _, in := range req.Inputs {
+		outs = append(outs, in.Tensor.Clone()) // the device's own buffers
+	}
+	return &device.ExecResult{Outputs: outs}, nil
+}
+func (s *scribbler) Release(res *device.ExecResult) {
+	s.mu.Lock()
+	s.released++
+	s.mu.Unlock()
+	for _, t := range res.Outputs {
+		for i := range t.Data {
+			t.Data[i] = 0xff
+		}
+	}
+}
+
+// TestReleaseAfterEncoding: the server gives a device.Releaser its result
+// back after each call, and what reaches the host — inline (small) or
+// through shared memory (large) — is what Execute returned, whatever the
+// device does with the buffers afterwards.
+func TestReleaseAfterEncoding(t *testing.T) {
+	dev := &scribbler{}
+	d := plugintest.Device(t, dev)
+	small := randTensor(tensor.Float32, []int{100}, 3)
+	large := randTensor(tensor.Float32, []int{1 << 20}, 4)
+	for i := 0; i < 3; i++ {
+		res, err := d.Execute(context.Background(), &device.ExecRequest{Op: "x", Inputs: []ops.Value{ops.T(small), ops.T(large)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(res.Outputs[0].Data, small.Data) || !bytes.Equal(res.Outputs[1].Data, large.Data) {
+			t.Fatalf("call %d: a result came back changed by Release", i)
+		}
+	}
+	dev.mu.Lock()
+	defer dev.mu.Unlock()
+	if dev.released != 3 {
+		t.Fatalf("Release called %d times, want 3", dev.released)
+	}
+}
