@@ -16,6 +16,7 @@ package cpu
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -267,6 +268,13 @@ func execute(opts Options, req *device.ExecRequest) (*device.ExecResult, error) 
 		if len(o.data) != tensor.NumElements(o.shape) {
 			return nil, fmt.Errorf("kernel output %d has %d values for shape %v", i, len(o.data), o.shape)
 		}
+		if !req.Backward {
+			// nothing reads the output again: round as it is stored
+			if t, ok := storeRounded(opts, req.Op, o.dtype, o.shape, o.data); ok {
+				res.Outputs[i] = t
+				continue
+			}
+		}
 		roundResult(opts.Mode, o.dtype, o.data)
 		vals := o.data
 		if opts.Mode == Emulated {
@@ -408,6 +416,56 @@ func roundResult(mode Mode, dt tensor.DType, v []float64) {
 	roundSlice(dt, v)
 }
 
+// storeRounded is roundResult followed by toTensor in one pass that leaves
+// v alone, for the float dtypes below float64 when no defect applies to op
+// (ok false otherwise). Emulated float16 and bfloat16 results round through
+// float32 first, as roundResult does.
+func storeRounded(opts Options, op string, dt tensor.DType, shape []int, v []float64) (*tensor.Tensor, bool) {
+	if dt != tensor.Float32 && dt != tensor.Float16 && dt != tensor.BFloat16 {
+		return nil, false
+	}
+	if opts.Mode == Emulated {
+		for _, df := range opts.Defects {
+			if df.Op == op {
+				return nil, false
+			}
+		}
+	}
+	t := &tensor.Tensor{DType: dt, Shape: append([]int(nil), shape...), Data: bytesFor(len(v) * dt.Size())}
+	viaF32 := opts.Mode == Emulated
+	forChunks(len(v), func(from, to int) error {
+		switch dt {
+		case tensor.Float32:
+			b := t.Data[from*4 : to*4]
+			for i, x := range v[from:to] {
+				binary.LittleEndian.PutUint32(b[i*4:], math.Float32bits(float32(x)))
+			}
+		case tensor.Float16:
+			b := t.Data[from*2 : to*2]
+			for i, x := range v[from:to] {
+				if viaF32 {
+					x = float64(float32(x))
+				}
+				h := tensor.Float16Bits(x)
+				if x != x {
+					h = 0x7e00 // as rounding through Float16Value does
+				}
+				binary.LittleEndian.PutUint16(b[i*2:], h)
+			}
+		default:
+			b := t.Data[from*2 : to*2]
+			for i, x := range v[from:to] {
+				if viaF32 {
+					x = float64(float32(x))
+				}
+				binary.LittleEndian.PutUint16(b[i*2:], tensor.BFloat16Bits(x))
+			}
+		}
+		return nil
+	})
+	return t, true
+}
+
 // toTensor builds a tensor of dtype dt from already rounded values; a
 // float64 tensor shares v's memory.
 func toTensor(dt tensor.DType, shape []int, v []float64) *tensor.Tensor {
@@ -487,6 +545,10 @@ func runBackward(opts Options, k *kernel, c *call, specs []ops.InputSpec, outs [
 		in := c.in[i]
 		if len(g.data) != len(in.data) {
 			return nil, fmt.Errorf("gradient of input %s has %d values, the input has %d", specs[i].Name, len(g.data), len(in.data))
+		}
+		if t, ok := storeRounded(opts, c.op, in.dtype, in.shape, g.data); ok {
+			grads[i] = t
+			continue
 		}
 		vals := g.data
 		if in.dtype != tensor.Float64 || opts.Mode == Emulated {

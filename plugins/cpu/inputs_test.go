@@ -3,6 +3,8 @@ package cpu
 import (
 	"bytes"
 	"context"
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/probe-dev/probe/sdk/devicetest"
@@ -69,4 +71,38 @@ func TestExecuteLeavesInputsAlone(t *testing.T) {
 		t.Fatal("no case ran")
 	}
 	t.Logf("%d calls checked", ran)
+}
+
+// TestStoreRoundedMatchesRoundThenStore: the one-pass rounding of results
+// gives the bytes of roundResult followed by toTensor, in both modes, for
+// every float dtype it takes (NaNs of both signs, infinities, subnormals,
+// ties included).
+func TestStoreRoundedMatchesRoundThenStore(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	v := []float64{math.NaN(), -math.NaN(), math.Copysign(math.NaN(), -1), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 65504, 65520, 1e-8, -3e-39, 0x1p-25, 1 + 0x1p-11, 1 + 0x1p-8}
+	for len(v) < 100000 {
+		v = append(v, math.Ldexp(r.NormFloat64(), r.IntN(80)-40), math.Float64frombits(r.Uint64()))
+	}
+	for _, m := range modes {
+		for _, dt := range []tensor.DType{tensor.Float32, tensor.Float16, tensor.BFloat16} {
+			got, ok := storeRounded(Options{Mode: m}, "add", dt, []int{len(v)}, v)
+			if !ok {
+				t.Fatalf("%s %s: not taken", m, dt)
+			}
+			w := append([]float64(nil), v...)
+			roundResult(m, dt, w)
+			want := toTensor(dt, []int{len(v)}, w)
+			if !bytes.Equal(got.Data, want.Data) {
+				for i := range v {
+					a, b := got.Data[i*dt.Size():(i+1)*dt.Size()], want.Data[i*dt.Size():(i+1)*dt.Size()]
+					if !bytes.Equal(a, b) {
+						t.Fatalf("%s %s: element %d (%v): %x, want %x", m, dt, i, v[i], a, b)
+					}
+				}
+			}
+		}
+	}
+	if _, ok := storeRounded(Options{Mode: Emulated, Defects: []Defect{{Op: "add"}}}, "add", tensor.Float32, []int{1}, []float64{1}); ok {
+		t.Fatal("taken with a defect on the op")
+	}
 }
