@@ -40,7 +40,7 @@ func TestFloat64ViewSharesMemory(t *testing.T) {
 }
 
 func TestWrapFloat64s(t *testing.T) {
-	vals := []float64{3, -0.0, math.Inf(-1), 1e300}
+	vals := []float64{3, math.Copysign(0, -1), math.Inf(-1), 1e300}
 	w := WrapFloat64s([]int{2, 2}, vals)
 	want := FromFloat64s(Float64, []int{2, 2}, vals)
 	if string(w.Data) != string(want.Data) || w.Len() != 4 {
