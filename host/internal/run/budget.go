@@ -43,13 +43,16 @@ func NeedBytes(e *dump.Entry) int64 {
 // dtype and as float64) may be resident at once across the three processes
 // that check it: the host's generated or loaded tensors and results, the
 // shared-memory segments that carry them, each plugin's own copies and
-// float64 working arrays, and the garbage the Go runtime has not yet
-// collected. Measured as the summed PSS of the host and both plugins of
-// the emulated device and the CPU bench, sampled every 10 ms
-// (TestMemoryEstimate: relu with backward, then add, on 2M float32
-// elements): 4.9 to 6.0 times the tensor bytes of the larger API, varying
-// with the collector's timing; 8 keeps a margin.
-const Copies = 8
+// float64 working arrays, the buffers the pools keep for the next API, and
+// the garbage the Go runtime has not yet collected. Measured as the summed
+// PSS of the host and both plugins of the emulated device and the CPU
+// bench: 3.8-4.2 times the tensor bytes in TestMemoryEstimate (relu with
+// backward, then add, on 2M float32 elements, sampled every 10 ms; 4.9-6.0
+// before results were read in place and buffers reused), 3.2 times for the
+// largest API of bench/dumps/gpt-fp32 (the 512×50257 lm-head linear with
+// backward: 5.6 GiB, sampled every 0.3 s). 6 keeps a margin of 1.4 over
+// the highest.
+const Copies = 6
 
 // AvailableBytes is the memory a run may count on: the least of the
 // kernel's MemAvailable, the cgroup's limit less its usage, and the
@@ -122,8 +125,9 @@ func gib(n int64) string { return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30)) }
 
 // concurrent says whether the bench and the device may run e at the same
 // time: always without a memory budget, else when e needs at most half the
-// worker's share (both plugins then hold their working sets at once, which
-// Copies, measured one after the other, does not cover).
+// worker's share (Copies was measured with both running at once; the
+// larger APIs, those a misjudged estimate would hurt most, keep the
+// margin of running one side after the other).
 func (w *worker) concurrent(e *dump.Entry) bool {
 	if w.o.MemoryBudget <= 0 {
 		return true
