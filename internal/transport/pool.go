@@ -10,7 +10,7 @@ import (
 type PoolOptions struct {
 	// MaxIdle is the number of idle segments kept for reuse; 0 means 4.
 	MaxIdle int
-	// MaxIdleBytes bounds the mapped bytes of idle segments; 0 means 1 GiB.
+	// MaxIdleBytes bounds the mapped bytes of idle segments; 0 means 4 GiB.
 	MaxIdleBytes int64
 }
 
@@ -34,7 +34,7 @@ func NewPool(opts PoolOptions) *Pool {
 		opts.MaxIdle = 4
 	}
 	if opts.MaxIdleBytes <= 0 {
-		opts.MaxIdleBytes = 1 << 30
+		opts.MaxIdleBytes = 4 << 30
 	}
 	return &Pool{opts: opts}
 }
