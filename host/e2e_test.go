@@ -997,4 +997,16 @@ func TestTimingsLine(t *testing.T) {
 	if !re.MatchString(out) {
 		t.Errorf("no timings line:\n%s", out)
 	}
+	// and the peak memory of each kind of process, read from /proc
+	mem := regexp.MustCompile(`(?m)^Peak RSS: host (\d+\.\d\d) GiB, device plugin (\d+\.\d\d) GiB, bench plugin (\d+\.\d\d) GiB \(VmHWM`).FindStringSubmatch(out)
+	if _, err := os.Stat("/proc/self/status"); err == nil {
+		if mem == nil {
+			t.Fatalf("no peak RSS line:\n%s", out)
+		}
+		for _, v := range mem[1:] {
+			if g, _ := strconv.ParseFloat(v, 64); g <= 0 || g > 64 {
+				t.Errorf("peak RSS %s GiB out of range:\n%s", v, out)
+			}
+		}
+	}
 }

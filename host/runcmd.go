@@ -303,6 +303,14 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 		t := sum.Timings
 		fmt.Fprintf(stdout, "Timings: parse %.2fs, plan %.2fs, inputs %.2fs, bench %.2fs, device %.2fs, metrics %.2fs, csv %.2fs (summed over workers)\n",
 			parseTook.Seconds(), t.Plan.Seconds(), t.Inputs.Seconds(), t.Bench.Seconds(), t.Device.Seconds(), t.Metrics.Seconds(), t.Write.Seconds())
+		gib := func(n int64) string {
+			if n <= 0 {
+				return "n/a"
+			}
+			return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+		}
+		fmt.Fprintf(stdout, "Peak RSS: host %s, device plugin %s, bench plugin %s (VmHWM; shared memory counts in each process that maps it)\n",
+			gib(sum.Peak.Host), gib(sum.Peak.Device), gib(sum.Peak.Bench))
 	}
 	return runErr
 }

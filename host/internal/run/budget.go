@@ -135,3 +135,17 @@ func (w *worker) concurrent(e *dump.Entry) bool {
 	share := w.o.MemoryBudget / int64(max(w.o.Workers, 1))
 	return NeedBytes(e) <= share/2
 }
+
+// peakRSS is the VmHWM of a plugin's process (bytes), 0 where the handle
+// has no process id or /proc cannot be read.
+func peakRSS(h Handle) int64 {
+	p, ok := h.(interface{ Pid() int })
+	if !ok || p.Pid() <= 0 {
+		return 0
+	}
+	kb, ok := procField(fmt.Sprintf("/proc/%d/status", p.Pid()), "VmHWM:")
+	if !ok {
+		return 0
+	}
+	return kb << 10
+}

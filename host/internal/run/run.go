@@ -92,6 +92,11 @@ type Summary struct {
 	Worst    []Worst
 	// Timings is where the run's time went, summed over workers.
 	Timings Timings
+	// Peak is the largest resident set of each kind of process (bytes;
+	// VmHWM, 0 where it cannot be read): the host, and over the workers
+	// the device and the bench plugin processes (the last process of each
+	// where one was restarted).
+	Peak struct{ Host, Device, Bench int64 }
 }
 
 // Timings splits a run's time by phase. Plan is the framework plugin's
@@ -147,7 +152,8 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	var wg sync.WaitGroup
 	startErr := make(chan error, o.Workers)
 	deadErr := make(chan error, o.Workers)
-	spent := make([]Timings, o.Workers) // each worker's, written as it ends
+	spent := make([]Timings, o.Workers)  // each worker's, written as it ends
+	peaks := make([][2]int64, o.Workers) // each worker's plugins' VmHWM, read as it ends
 	for w := 0; w < o.Workers; w++ {
 		wg.Add(1)
 		go func(w int) {
@@ -159,7 +165,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 				return
 			}
 			defer wk.close()
-			defer func() { spent[w] = wk.t }()
+			defer func() { spent[w], peaks[w] = wk.t, [2]int64{peakRSS(wk.device.h), peakRSS(wk.bench.h)} }()
 			// The next API is planned and its inputs built while this
 			// one runs (prepareAhead); on an early return the preparer
 			// ends with the run's context and its work is dropped.
@@ -230,6 +236,13 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		}
 	}
 	// results is closed: every worker has ended.
+	for _, pk := range peaks {
+		sum.Peak.Device = max(sum.Peak.Device, pk[0])
+		sum.Peak.Bench = max(sum.Peak.Bench, pk[1])
+	}
+	if kb, ok := procField("/proc/self/status", "VmHWM:"); ok {
+		sum.Peak.Host = kb << 10
+	}
 	for _, t := range spent {
 		sum.Timings.Plan += t.Plan
 		sum.Timings.Inputs += t.Inputs
