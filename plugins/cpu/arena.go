@@ -64,10 +64,11 @@ type arena struct {
 	bufs []buffer
 }
 
-// cur is the arena of the Execute in progress; Execute calls are
-// serialized (execMu) so that it is never another call's.
+// cur is the arena of the Execute in progress. A call with an arena holds
+// execMu exclusively, and every other call holds it shared, so that no
+// kernel ever takes memory from another call's arena.
 var (
-	execMu sync.Mutex
+	execMu sync.RWMutex
 	cur    *arena
 )
 

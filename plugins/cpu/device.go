@@ -200,7 +200,10 @@ func (d *cpuDevice) Execute(ctx context.Context, req *device.ExecRequest) (res *
 	if err := opts.Fault.trigger(req); err != nil {
 		return nil, err
 	}
-	if d.releases.Load() {
+	if !d.releases.Load() {
+		execMu.RLock()
+		defer execMu.RUnlock()
+	} else {
 		execMu.Lock()
 		a := &arena{}
 		cur = a
