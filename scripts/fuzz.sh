@@ -13,6 +13,13 @@
 # (testdata/fuzz) run in plain `go test` as well; a failing input found here
 # is written into the package's testdata/fuzz/<Target>/, and is then one
 # more seed to commit with the fix.
+#
+# Go 1.26's fuzz coordinator can fail a target with a bare "context
+# deadline exceeded" when -fuzztime expires while a worker is mid-call
+# (golang/go#75804, fixed in Go 1.27): no input is written and nothing was
+# found. Such a run is tried again, twice at most; a target that only ever
+# ends that way is reported as FLAKE, not as a failure. Any other failure,
+# and every failure that wrote an input, fails the script.
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -44,6 +51,13 @@ if [ ${#targets[@]} -eq 0 ]; then
 	exit 1
 fi
 
+# deadline_only says whether a failed run's log is the coordinator's race:
+# "context deadline exceeded" and no failing input, panic or test error.
+deadline_only() {
+	grep -q 'context deadline exceeded' "$1" &&
+		! grep -qE 'Failing input written|panic:|_test\.go:[0-9]+:' "$1"
+}
+
 log="$(mktemp "${TMPDIR:-/tmp}/probe-fuzz.XXXXXX")"
 trap 'rm -f "$log"' EXIT
 failed=0
@@ -64,13 +78,24 @@ for t in "${targets[@]}"; do
 		pkg="./${dir#"$mod"/}"
 	fi
 	t0=$SECONDS
-	(cd "$mod" && go test "$pkg" -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -fuzzminimizetime "$minimize") >"$log" 2>&1
-	rc=$?
+	flaky=0
+	for try in 1 2 3; do
+		(cd "$mod" && go test "$pkg" -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -fuzzminimizetime "$minimize") >"$log" 2>&1
+		rc=$?
+		flaky=0
+		if [ $rc -ne 0 ] && deadline_only "$log"; then
+			flaky=1
+			continue
+		fi
+		break
+	done
 	execs="$(grep -oE 'execs: [0-9]+' "$log" | tail -n 1 | cut -d' ' -f2)"
 	where="./$dir"
 	ran=$((ran + 1))
 	if [ $rc -eq 0 ]; then
 		printf 'ok    %-16s %-32s %4ss %10s execs\n' "$name" "$where" $((SECONDS - t0)) "${execs:-0}"
+	elif [ $flaky -eq 1 ]; then
+		printf 'FLAKE %-16s %-32s %4ss %10s execs  (3 runs ended by the -fuzztime deadline race, golang/go#75804; no input written)\n' "$name" "$where" $((SECONDS - t0)) "${execs:-0}"
 	else
 		failed=$((failed + 1))
 		printf 'FAIL  %-16s %-32s %4ss %10s execs\n' "$name" "$where" $((SECONDS - t0)) "${execs:-0}"
