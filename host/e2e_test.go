@@ -1009,4 +1009,8 @@ func TestTimingsLine(t *testing.T) {
 			}
 		}
 	}
+	// and the five slowest APIs, named as in the CSVs
+	if !regexp.MustCompile(`(?m)^Slowest APIs \(device calls and judging\): (\S+\.\d+ \d+\.\d\ds, ){4}\S+\.\d+ \d+\.\d\ds$`).MatchString(out) {
+		t.Errorf("no line of the 5 slowest APIs:\n%s", out)
+	}
 }

@@ -311,6 +311,13 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 		}
 		fmt.Fprintf(stdout, "Peak RSS: host %s, device plugin %s, bench plugin %s (VmHWM; shared memory counts in each process that maps it)\n",
 			gib(sum.Peak.Host), gib(sum.Peak.Device), gib(sum.Peak.Bench))
+		if len(sum.Slowest) > 0 {
+			var parts []string
+			for _, a := range sum.Slowest {
+				parts = append(parts, fmt.Sprintf("%s %.2fs", a.Name, a.Took.Seconds()))
+			}
+			fmt.Fprintf(stdout, "Slowest APIs (device calls and judging): %s\n", strings.Join(parts, ", "))
+		}
 	}
 	return runErr
 }

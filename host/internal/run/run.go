@@ -97,6 +97,9 @@ type Summary struct {
 	// the device and the bench plugin processes (the last process of each
 	// where one was restarted).
 	Peak struct{ Host, Device, Bench int64 }
+	// Slowest are the APIs whose device calls and judging took longest
+	// (SlowestN at most, longest first).
+	Slowest []APITime
 }
 
 // Timings splits a run's time by phase. Plan is the framework plugin's
@@ -154,6 +157,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	deadErr := make(chan error, o.Workers)
 	spent := make([]Timings, o.Workers)  // each worker's, written as it ends
 	peaks := make([][2]int64, o.Workers) // each worker's plugins' VmHWM, read as it ends
+	slow := make([][]APITime, o.Workers) // each worker's slowest APIs
 	for w := 0; w < o.Workers; w++ {
 		wg.Add(1)
 		go func(w int) {
@@ -165,7 +169,9 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 				return
 			}
 			defer wk.close()
-			defer func() { spent[w], peaks[w] = wk.t, [2]int64{peakRSS(wk.device.h), peakRSS(wk.bench.h)} }()
+			defer func() {
+				spent[w], peaks[w], slow[w] = wk.t, [2]int64{peakRSS(wk.device.h), peakRSS(wk.bench.h)}, wk.slowest
+			}()
 			// The next API is planned and its inputs built while this
 			// one runs (prepareAhead); on an early return the preparer
 			// ends with the run's context and its work is dropped.
@@ -236,6 +242,11 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		}
 	}
 	// results is closed: every worker has ended.
+	for _, l := range slow {
+		for _, a := range l {
+			sum.Slowest = addSlowest(sum.Slowest, a)
+		}
+	}
 	for _, pk := range peaks {
 		sum.Peak.Device = max(sum.Peak.Device, pk[0])
 		sum.Peak.Bench = max(sum.Peak.Bench, pk[1])

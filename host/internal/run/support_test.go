@@ -2,6 +2,8 @@ package run
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -151,5 +153,24 @@ func TestBadPlanIndices(t *testing.T) {
 		if !strings.Contains(all, c.want) {
 			t.Errorf("%s: %s/%s %q, want a row saying %q", c.name, api.Forward, api.Backward, all, c.want)
 		}
+	}
+}
+
+// addSlowest keeps the SlowestN longest, longest first, whatever the order
+// they come in.
+func TestAddSlowest(t *testing.T) {
+	var list []APITime
+	for i, ms := range []int{5, 1, 9, 7, 3, 8, 2, 9, 6} {
+		list = addSlowest(list, APITime{fmt.Sprint("api", i), time.Duration(ms) * time.Millisecond})
+	}
+	var got []int
+	for _, a := range list {
+		got = append(got, int(a.Took/time.Millisecond))
+	}
+	if want := []int{9, 9, 8, 7, 6}; !slices.Equal(got, want) {
+		t.Fatalf("kept %v, want %v", got, want)
+	}
+	if list[0].Name != "api2" || list[1].Name != "api7" {
+		t.Fatalf("ties: %v (the first seen stays first)", list)
 	}
 }

@@ -38,6 +38,8 @@ type worker struct {
 	dead error
 	// t is the time this worker spent in each phase.
 	t Timings
+	// slowest are the APIs whose device calls and judging took longest.
+	slowest []APITime
 }
 
 func newWorker(ctx context.Context, o *Options, id int) (*worker, error) {
@@ -195,6 +197,8 @@ func (w *worker) finish(ctx context.Context, p *prepared) *report.API {
 		return p.done
 	}
 	defer u.release()
+	start := time.Now()
+	defer func() { w.slowest = addSlowest(w.slowest, APITime{e.Name, time.Since(start)}) }()
 	style := w.o.Style
 	plan := u.plan
 
@@ -505,4 +509,31 @@ func (w *worker) prepareAhead(ctx context.Context, jobs <-chan job) (<-chan prep
 		}
 	}()
 	return out, freed
+}
+
+// APITime is how long one API took from its device calls to its verdict.
+type APITime struct {
+	Name string
+	Took time.Duration
+}
+
+// SlowestN is how many of the slowest APIs a run reports.
+const SlowestN = 5
+
+// addSlowest keeps the SlowestN longest of list and t, longest first.
+func addSlowest(list []APITime, t APITime) []APITime {
+	i := len(list)
+	for i > 0 && list[i-1].Took < t.Took {
+		i--
+	}
+	if i >= SlowestN {
+		return list
+	}
+	list = append(list, APITime{})
+	copy(list[i+1:], list[i:])
+	list[i] = t
+	if len(list) > SlowestN {
+		list = list[:SlowestN]
+	}
+	return list
 }
