@@ -123,19 +123,6 @@ func (w *worker) overBudget(e *dump.Entry) string {
 
 func gib(n int64) string { return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30)) }
 
-// concurrent says whether the bench and the device may run e at the same
-// time: always without a memory budget, else when e needs at most half the
-// worker's share (Copies was measured with both running at once; the
-// larger APIs, those a misjudged estimate would hurt most, keep the
-// margin of running one side after the other).
-func (w *worker) concurrent(e *dump.Entry) bool {
-	if w.o.MemoryBudget <= 0 {
-		return true
-	}
-	share := w.o.MemoryBudget / int64(max(w.o.Workers, 1))
-	return NeedBytes(e) <= share/2
-}
-
 // peakRSS is the VmHWM of a plugin's process (bytes), 0 where the handle
 // has no process id or /proc cannot be read.
 func peakRSS(h Handle) int64 {

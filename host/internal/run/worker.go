@@ -219,8 +219,7 @@ func (w *worker) finish(ctx context.Context, p *prepared) *report.API {
 	}
 
 	// The bench and the device are separate processes: they run the API
-	// at the same time, unless the two together could exceed the
-	// worker's share of the memory budget.
+	// at the same time.
 	var (
 		benchRes, devRes         *device.ExecResult
 		benchErr, devErr         error
@@ -245,20 +244,15 @@ func (w *worker) finish(ctx context.Context, p *prepared) *report.API {
 	runDevice := func() {
 		devRes, devRelease, devErr = call(w.device, u.devReq, killpoint.DeviceSent, killpoint.DeviceDone, &w.t.Device)
 	}
-	if w.concurrent(e) {
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			runDevice()
-		}()
-		runBench()
-		<-done
-	} else {
-		runBench()
-		if benchErr == nil {
-			runDevice()
-		}
-	}
+	// Copies, the memory estimate every API is held to, was measured with
+	// both sides running at once.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runDevice()
+	}()
+	runBench()
+	<-done
 	w.dead = errors.Join(w.bench.dead, w.device.dead)
 	if benchErr != nil {
 		return w.failed(e, u, w.bench, benchErr)
