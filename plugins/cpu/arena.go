@@ -136,7 +136,7 @@ func (a *arena) finish(res *device.ExecResult) {
 	}
 	var keep map[uintptr][]buffer
 	if res != nil {
-		for _, ts := range [][]*tensorRef{refs(res.Outputs), refs(res.InputGrads)} {
+		for _, ts := range [][]tensorRef{refs(res.Outputs), refs(res.InputGrads)} {
 			for _, t := range ts {
 				for i := 0; i < len(a.bufs); i++ {
 					b := a.bufs[i]
@@ -166,14 +166,14 @@ func (a *arena) finish(res *device.ExecResult) {
 // tensorRef is the byte range of a result tensor's Data.
 type tensorRef struct{ lo, hi uintptr }
 
-func refs(ts []*tensor.Tensor) []*tensorRef {
-	var out []*tensorRef
+func refs(ts []*tensor.Tensor) []tensorRef {
+	var out []tensorRef
 	for _, t := range ts {
 		if t == nil || len(t.Data) == 0 {
 			continue
 		}
-		lo := uintptr(unsafe.Pointer(unsafe.SliceData(t.Data)))
-		out = append(out, &tensorRef{lo, lo + uintptr(len(t.Data))})
+		lo := buffer(t.Data).start()
+		out = append(out, tensorRef{lo, lo + uintptr(len(t.Data))})
 	}
 	return out
 }
@@ -190,7 +190,7 @@ func (p *bufPool) release(res *device.ExecResult) {
 			if t == nil || len(t.Data) == 0 {
 				continue
 			}
-			k := uintptr(unsafe.Pointer(unsafe.SliceData(t.Data)))
+			k := buffer(t.Data).start()
 			back = append(back, p.lent[k]...)
 			delete(p.lent, k)
 		}

@@ -4,8 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
+
+	"github.com/probe-dev/probe/internal/parallel"
 )
 
 // Tensor is a dense, row-major, contiguous tensor whose elements are stored
@@ -278,24 +278,13 @@ func (t *Tensor) CastInto(out *Tensor) {
 			dst.WriteFloat64s(buf[:m])
 		}
 	}
-	workers := min(runtime.GOMAXPROCS(0), n/castParallelMin)
-	if workers < 2 {
-		castRange(0, n)
-		return
-	}
-	part := (n + workers - 1) / workers
-	var wg sync.WaitGroup
-	for from := 0; from < n; from += part {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			castRange(from, min(from+part, n))
-		}()
-	}
-	wg.Wait()
+	parallel.Chunks(n, castParallelMin, func(from, to int) error {
+		castRange(from, to)
+		return nil
+	})
 }
 
-// castParallelMin is the fewest elements per goroutine of a parallel Cast.
+// castParallelMin is the elements of one goroutine's share of a Cast.
 const castParallelMin = 1 << 18
 
 // Clone returns a deep copy.

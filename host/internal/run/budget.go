@@ -109,7 +109,7 @@ func (w *worker) overBudget(e *dump.Entry) string {
 	if w.o.MemoryBudget <= 0 {
 		return ""
 	}
-	share := w.o.MemoryBudget / int64(max(w.o.Workers, 1))
+	share := w.share()
 	if need := NeedBytes(e); need > share {
 		what := "its tensors at their dtype and as float64"
 		if e.Backward != nil {
@@ -119,6 +119,14 @@ func (w *worker) overBudget(e *dump.Entry) string {
 		return fmt.Sprintf("needs about %s of memory (%s), more than this worker's share of the memory budget, %s (run.memory_budget_gib; default: half the memory available)", gib(need), what, gib(share))
 	}
 	return ""
+}
+
+// share is the worker's part of the memory budget (MaxInt64 without one).
+func (w *worker) share() int64 {
+	if w.o.MemoryBudget <= 0 {
+		return math.MaxInt64
+	}
+	return w.o.MemoryBudget / int64(max(w.o.Workers, 1))
 }
 
 func gib(n int64) string { return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30)) }

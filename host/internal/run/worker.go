@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -34,7 +33,7 @@ type worker struct {
 	device, bench *role
 	// dead is set when a plugin crashed and could not be restarted: the
 	// worker stops rather than blame the crash on the APIs after it.
-	// (Each role records its own death while both run; check merges.)
+	// (Each role records its own death while both run; finish merges.)
 	dead error
 	// t is the time this worker spent in each phase.
 	t Timings
@@ -464,10 +463,7 @@ type preparedJob struct {
 func (w *worker) prepareAhead(ctx context.Context, jobs <-chan job) (<-chan preparedJob, chan<- int64) {
 	out := make(chan preparedJob)
 	freed := make(chan int64, 4)
-	share := int64(math.MaxInt64)
-	if w.o.MemoryBudget > 0 {
-		share = w.o.MemoryBudget / int64(max(w.o.Workers, 1))
-	}
+	share := w.share()
 	go func() {
 		defer close(out)
 		var held int64
