@@ -6,10 +6,15 @@ import (
 )
 
 func TestSchemasConsistent(t *testing.T) {
-	if len(Names()) != len(schemas) {
-		t.Fatalf("%d names for %d schemas: a name is repeated", len(Names()), len(schemas))
-	}
+	seen := map[string]bool{}
 	for _, s := range schemas {
+		if seen[s.Name] {
+			t.Fatalf("schema %s defined twice", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	for _, name := range Names() {
+		s, _ := Lookup(name)
 		if len(s.Inputs) == 0 {
 			t.Errorf("%s: no inputs", s.Name)
 		}

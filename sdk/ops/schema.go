@@ -166,6 +166,18 @@ var byName = func() map[string]Schema {
 	return m
 }()
 
+// addSchemas registers a family of ops whose schemas live in another file
+// of this package; that file calls it from its init. A name given twice
+// panics, so the mistake fails every test at start-up.
+func addSchemas(ss ...Schema) {
+	for _, s := range ss {
+		if _, dup := byName[s.Name]; dup {
+			panic("ops: schema " + s.Name + " defined twice")
+		}
+		byName[s.Name] = s
+	}
+}
+
 // Lookup returns the schema of a canonical op.
 func Lookup(name string) (Schema, bool) {
 	s, ok := byName[name]

@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -210,7 +211,8 @@ func (b *bound) inplaceAttr(attrs ops.Attrs) ops.Attrs {
 	return attrs
 }
 
-// usedOps lists the canonical ops that lowerings produce.
+// usedOps lists the canonical ops that lowerings produce; a file that adds
+// a family of lowerings appends its ops from its init.
 var usedOps = []string{
 	"abs", "adaptive_avg_pool2d", "add", "addmm", "batch_norm", "bmm", "cat", "clamp", "clone", "convolution",
 	"cos", "cross_entropy", "cumsum", "div", "dropout", "embedding", "exp", "gelu", "layer_norm", "linear", "log",
@@ -223,4 +225,8 @@ var usedOps = []string{
 // Ops lists the canonical ops that lowerings produce, sorted; npu.rms_norm
 // comes only from the NPU namespace, npu.fusion_attention from the NPU
 // namespace and FlashAttentionScore.
-func Ops() []string { return append([]string{}, usedOps...) }
+func Ops() []string {
+	out := append([]string{}, usedOps...)
+	sort.Strings(out)
+	return slices.Compact(out)
+}

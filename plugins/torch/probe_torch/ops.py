@@ -736,3 +736,28 @@ SAMPLES = {
     "npu.fusion_attention": _s_fusion_attention,
     "echo": _s_unary,
 }
+
+
+# ---------------------------------------------------------------- families in other modules
+
+def _load_families():
+    """Each probe_torch/ops_<family>.py defines OPS, SAMPLES and BACKWARD for
+    a family of ops, with the helpers of this module; they join the tables
+    here, in module-name order. An op defined twice is an error."""
+    import importlib
+    import pkgutil
+    import os
+    here = os.path.dirname(os.path.abspath(__file__))
+    for m in sorted(pkgutil.iter_modules([here]), key=lambda m: m.name):
+        if not m.name.startswith("ops_"):
+            continue
+        mod = importlib.import_module("." + m.name, __package__)
+        for name in mod.OPS:
+            if name in OPS:
+                raise RuntimeError("probe_torch: op %s defined twice (%s)" % (name, m.name))
+        OPS.update(mod.OPS)
+        SAMPLES.update(mod.SAMPLES)
+        BACKWARD.update(mod.BACKWARD)
+
+
+_load_families()
