@@ -108,6 +108,9 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 	case apilist.AlwaysBlack[name]:
 		return skip("%s", apilist.BlackListed(name)), nil
 	case !lower.Supported(ns, name):
+		if why, ok := lower.Reason(ns, name); ok {
+			return skip("API %s", why), nil
+		}
 		return skip("API %s.%s is not supported by the pytorch framework plugin yet", typ, name), nil
 	}
 	req, rewrites := convert(name, req)

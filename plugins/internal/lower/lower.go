@@ -85,23 +85,7 @@ func defMulti(fn lowerFunc, sig string, entries ...string) {
 
 func defRule(r *rule, entries ...string) {
 	for _, e := range entries {
-		prefix, name, ok := strings.Cut(e, ".")
-		if !ok {
-			panic("lower: bad entry " + e)
-		}
-		var ns Namespace
-		switch prefix {
-		case "Functional":
-			ns = Functional
-		case "Torch":
-			ns = Torch
-		case "Tensor":
-			ns = TensorMethod
-		case "NPU":
-			ns = NPU
-		default:
-			panic("lower: bad namespace in " + e)
-		}
+		ns, name := splitEntry(e)
 		rr := *r
 		if ns == TensorMethod {
 			rr.sig = r.sig.withoutParam("out")
@@ -116,6 +100,36 @@ func defRule(r *rule, entries ...string) {
 	}
 }
 
+// splitEntry splits "<Namespace>.<name>"; a bad entry panics (entries are
+// literals of this package).
+func splitEntry(e string) (Namespace, string) {
+	prefix, name, ok := strings.Cut(e, ".")
+	if !ok {
+		panic("lower: bad entry " + e)
+	}
+	switch prefix {
+	case "Functional":
+		return Functional, name
+	case "Torch":
+		return Torch, name
+	case "Tensor":
+		return TensorMethod, name
+	case "NPU":
+		return NPU, name
+	}
+	panic("lower: bad namespace in " + e)
+}
+
+// sortedKeys returns the keys of m, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Supported reports whether the API has a lowering.
 func Supported(ns Namespace, name string) bool {
 	_, ok := rules[ns][name]
@@ -124,12 +138,7 @@ func Supported(ns Namespace, name string) bool {
 
 // Names lists the API names of a namespace that have a lowering, sorted.
 func Names(ns Namespace) []string {
-	out := make([]string, 0, len(rules[ns]))
-	for n := range rules[ns] {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return sortedKeys(rules[ns])
 }
 
 // Lower plans one call. The error, when not nil, is the SKIP reason; it
