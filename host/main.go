@@ -25,6 +25,7 @@ Usage:
   probe run --framework pytorch|mindspore --api-info dump.json [-o OUT] [flags]
   probe compare --npu NPU_details.csv --gpu GPU_details.csv [-o OUT] [--compat msprobe]
   probe plugins [--config probe.toml] [--ops]
+  probe ops [--framework pytorch|mindspore] [--json]
   probe conformance NAME|PATH [--device-option k=v ...]
   probe version
 
@@ -71,6 +72,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return compareCommand(ctx, rest, stdout, stderr)
 	case "plugins":
 		return pluginsCommand(ctx, rest, stdout, stderr)
+	case "ops":
+		return opsCommand(ctx, framework, rest, stdout, stderr)
 	case "conformance":
 		return conformanceCommand(ctx, rest, stdout, stderr)
 	case "plugin":

@@ -647,10 +647,30 @@ func deviceInfoFromPB(r *pb.DeviceDescribeResponse) (*device.Info, error) {
 
 func frameworkInfoToPB(info *framework.Info) *pb.FrameworkDescribeResponse {
 	return &pb.FrameworkDescribeResponse{
-		Plugin: pluginInfoToPB(info.Name, info.Version, info.Description),
-		Apis:   info.APIs,
-		Ops:    info.Ops,
+		Plugin:  pluginInfoToPB(info.Name, info.Version, info.Description),
+		Apis:    info.APIs,
+		Ops:     info.Ops,
+		Support: supportToPB(info.Support),
 	}
+}
+
+func supportToPB(ss []framework.APISupport) []*pb.APISupport {
+	out := make([]*pb.APISupport, 0, len(ss))
+	for _, s := range ss {
+		out = append(out, &pb.APISupport{Api: s.API, Ops: s.Ops, Reason: s.Reason})
+	}
+	return out
+}
+
+func supportFromPB(ss []*pb.APISupport) []framework.APISupport {
+	if len(ss) == 0 {
+		return nil
+	}
+	out := make([]framework.APISupport, 0, len(ss))
+	for _, s := range ss {
+		out = append(out, framework.APISupport{API: s.GetApi(), Ops: s.GetOps(), Reason: s.GetReason()})
+	}
+	return out
 }
 
 func frameworkInfoFromPB(r *pb.FrameworkDescribeResponse) (*framework.Info, error) {
@@ -666,5 +686,6 @@ func frameworkInfoFromPB(r *pb.FrameworkDescribeResponse) (*framework.Info, erro
 		Description:     p.GetDescription(),
 		APIs:            r.GetApis(),
 		Ops:             r.GetOps(),
+		Support:         supportFromPB(r.GetSupport()),
 	}, nil
 }

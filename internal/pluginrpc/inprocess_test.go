@@ -355,7 +355,8 @@ type planner struct {
 }
 
 func (p *planner) Describe(context.Context) (*framework.Info, error) {
-	return &framework.Info{Name: "pytorch", Version: "1.0.0", APIs: []string{"Functional.conv2d", "Tensor.add"}, Ops: []string{"conv2d", "add"}}, nil
+	return &framework.Info{Name: "pytorch", Version: "1.0.0", APIs: []string{"Functional.conv2d", "Tensor.add"}, Ops: []string{"conv2d", "add"},
+		Support: []framework.APISupport{{API: "Tensor.add", Ops: []string{"add"}}, {API: "Tensor.bernoulli_", Reason: "Tensor.bernoulli_ is random by nature"}}}, nil
 }
 
 func (p *planner) Plan(_ context.Context, req *framework.PlanRequest) (*framework.PlanResponse, error) {
@@ -372,7 +373,8 @@ func TestFrameworkRoundTripInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &framework.Info{Name: "pytorch", Version: "1.0.0", SDKVersion: pluginrpc.SDKVersion, ProtocolVersion: pluginrpc.ProtocolVersion,
-		APIs: []string{"Functional.conv2d", "Tensor.add"}, Ops: []string{"conv2d", "add"}}
+		APIs: []string{"Functional.conv2d", "Tensor.add"}, Ops: []string{"conv2d", "add"},
+		Support: []framework.APISupport{{API: "Tensor.add", Ops: []string{"add"}}, {API: "Tensor.bernoulli_", Reason: "Tensor.bernoulli_ is random by nature"}}}
 	if !reflect.DeepEqual(info, want) {
 		t.Fatalf("Describe: %+v", info)
 	}

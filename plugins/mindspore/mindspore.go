@@ -10,6 +10,8 @@ package mindspore
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/probe-dev/probe/internal/apilist"
@@ -54,16 +56,20 @@ func New() framework.Framework { return plugin{} }
 // plans use.
 func (plugin) Describe(ctx context.Context) (*framework.Info, error) {
 	var apis []string
+	var support []framework.APISupport
 	for _, prefix := range []string{"Mint", "MintFunctional", "Tensor"} {
-		for _, n := range lower.Names(namespaces[prefix]) {
+		ns := namespaces[prefix]
+		for _, n := range lower.Names(ns) {
 			if prefix == "Tensor" && !checkerTensorAPIs[n] {
 				continue
 			}
 			apis = append(apis, prefix+"."+n)
+			support = append(support, framework.APISupport{API: prefix + "." + n, Ops: lower.OpsOf(ns, n)})
 		}
 	}
-	for n := range fusionAPIs {
+	for _, n := range slices.Sorted(maps.Keys(fusionAPIs)) {
 		apis = append(apis, "Functional."+n)
+		support = append(support, framework.APISupport{API: "Functional." + n, Ops: []string{"npu.fusion_attention"}})
 	}
 	var opsUsed []string
 	for _, op := range lower.Ops() {
@@ -78,6 +84,7 @@ func (plugin) Describe(ctx context.Context) (*framework.Info, error) {
 		Description: "MindSpore mint / mint.nn.functional / Tensor APIs lowered with the semantics of their PyTorch bench (msprobe's MindSpore pre-check)",
 		APIs:        apis,
 		Ops:         opsUsed,
+		Support:     support,
 	}, nil
 }
 

@@ -68,7 +68,25 @@ func (plugin) Describe(ctx context.Context) (*framework.Info, error) {
 		Description: "PyTorch 1.13 API semantics (torch, torch.nn.functional, torch.Tensor, torch_npu) lowered to canonical ops, msprobe run_ut policies",
 		APIs:        apis,
 		Ops:         lower.Ops(),
+		Support:     support(),
 	}, nil
+}
+
+// support describes every API name the plugin plans (with the ops of a
+// plain call) or deliberately does not (with the reason), by namespace.
+func support() []framework.APISupport {
+	var out []framework.APISupport
+	for _, prefix := range []string{"Functional", "NPU", "Tensor", "Torch"} {
+		ns := namespaces[prefix]
+		for _, n := range lower.Names(ns) {
+			out = append(out, framework.APISupport{API: prefix + "." + n, Ops: lower.OpsOf(ns, n)})
+		}
+		for _, n := range lower.Reasons(ns) {
+			why, _ := lower.Reason(ns, n)
+			out = append(out, framework.APISupport{API: prefix + "." + n, Reason: why})
+		}
+	}
+	return out
 }
 
 // splitName splits a full API name "<Type>.<api>.<index>" (the API may

@@ -234,6 +234,23 @@ type Info struct {
 	APIs []string
 	// Ops lists the canonical ops its plans use.
 	Ops []string
+	// Support describes the API names the plugin knows, one entry each:
+	// those it plans (with Ops) and those it deliberately does not (with a
+	// Reason). Optional: `probe ops` shows what it holds.
+	Support []APISupport
+}
+
+// APISupport is what a framework plugin says about one API name.
+type APISupport struct {
+	// API is the name as dumped, without call index: "Tensor.addcmul_".
+	API string
+	// Ops are the canonical ops a plain call of the API lowers to; other
+	// argument forms may use other ops of Info.Ops. Empty when the plugin
+	// does not plan the API.
+	Ops []string
+	// Reason says in one line why the API is not planned ("Tensor.
+	// bernoulli_ is random by nature"); empty when it is.
+	Reason string
 }
 
 // Framework plans dumped API calls. Plan must be a pure function of the

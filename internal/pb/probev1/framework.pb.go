@@ -333,11 +333,13 @@ func (*FrameworkDescribeRequest) Descriptor() ([]byte, []int) {
 }
 
 type FrameworkDescribeResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Plugin        *PluginInfo            `protobuf:"bytes,1,opt,name=plugin,proto3" json:"plugin,omitempty"`
-	Apis          []string               `protobuf:"bytes,2,rep,name=apis,proto3" json:"apis,omitempty"`
-	Ops           []string               `protobuf:"bytes,3,rep,name=ops,proto3" json:"ops,omitempty"`
-	Error         *Error                 `protobuf:"bytes,4,opt,name=error,proto3" json:"error,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Plugin *PluginInfo            `protobuf:"bytes,1,opt,name=plugin,proto3" json:"plugin,omitempty"`
+	Apis   []string               `protobuf:"bytes,2,rep,name=apis,proto3" json:"apis,omitempty"`
+	Ops    []string               `protobuf:"bytes,3,rep,name=ops,proto3" json:"ops,omitempty"`
+	Error  *Error                 `protobuf:"bytes,4,opt,name=error,proto3" json:"error,omitempty"`
+	// support describes every API name the plugin knows (sdk/framework.APISupport).
+	Support       []*APISupport `protobuf:"bytes,5,rep,name=support,proto3" json:"support,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -400,6 +402,74 @@ func (x *FrameworkDescribeResponse) GetError() *Error {
 	return nil
 }
 
+func (x *FrameworkDescribeResponse) GetSupport() []*APISupport {
+	if x != nil {
+		return x.Support
+	}
+	return nil
+}
+
+// APISupport mirrors sdk/framework.APISupport.
+type APISupport struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Api           string                 `protobuf:"bytes,1,opt,name=api,proto3" json:"api,omitempty"`
+	Ops           []string               `protobuf:"bytes,2,rep,name=ops,proto3" json:"ops,omitempty"`
+	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *APISupport) Reset() {
+	*x = APISupport{}
+	mi := &file_probe_v1_framework_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *APISupport) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*APISupport) ProtoMessage() {}
+
+func (x *APISupport) ProtoReflect() protoreflect.Message {
+	mi := &file_probe_v1_framework_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use APISupport.ProtoReflect.Descriptor instead.
+func (*APISupport) Descriptor() ([]byte, []int) {
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *APISupport) GetApi() string {
+	if x != nil {
+		return x.Api
+	}
+	return ""
+}
+
+func (x *APISupport) GetOps() []string {
+	if x != nil {
+		return x.Ops
+	}
+	return nil
+}
+
+func (x *APISupport) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 // Arg is one dumped argument descriptor, without tensor data.
 type Arg struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -422,7 +492,7 @@ type Arg struct {
 
 func (x *Arg) Reset() {
 	*x = Arg{}
-	mi := &file_probe_v1_framework_proto_msgTypes[2]
+	mi := &file_probe_v1_framework_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -434,7 +504,7 @@ func (x *Arg) String() string {
 func (*Arg) ProtoMessage() {}
 
 func (x *Arg) ProtoReflect() protoreflect.Message {
-	mi := &file_probe_v1_framework_proto_msgTypes[2]
+	mi := &file_probe_v1_framework_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -447,7 +517,7 @@ func (x *Arg) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Arg.ProtoReflect.Descriptor instead.
 func (*Arg) Descriptor() ([]byte, []int) {
-	return file_probe_v1_framework_proto_rawDescGZIP(), []int{2}
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Arg) GetKind() ArgKind {
@@ -551,7 +621,7 @@ type NamedArg struct {
 
 func (x *NamedArg) Reset() {
 	*x = NamedArg{}
-	mi := &file_probe_v1_framework_proto_msgTypes[3]
+	mi := &file_probe_v1_framework_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -563,7 +633,7 @@ func (x *NamedArg) String() string {
 func (*NamedArg) ProtoMessage() {}
 
 func (x *NamedArg) ProtoReflect() protoreflect.Message {
-	mi := &file_probe_v1_framework_proto_msgTypes[3]
+	mi := &file_probe_v1_framework_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -576,7 +646,7 @@ func (x *NamedArg) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NamedArg.ProtoReflect.Descriptor instead.
 func (*NamedArg) Descriptor() ([]byte, []int) {
-	return file_probe_v1_framework_proto_rawDescGZIP(), []int{3}
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *NamedArg) GetName() string {
@@ -609,7 +679,7 @@ type PlanRequest struct {
 
 func (x *PlanRequest) Reset() {
 	*x = PlanRequest{}
-	mi := &file_probe_v1_framework_proto_msgTypes[4]
+	mi := &file_probe_v1_framework_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -621,7 +691,7 @@ func (x *PlanRequest) String() string {
 func (*PlanRequest) ProtoMessage() {}
 
 func (x *PlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_probe_v1_framework_proto_msgTypes[4]
+	mi := &file_probe_v1_framework_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -634,7 +704,7 @@ func (x *PlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanRequest.ProtoReflect.Descriptor instead.
 func (*PlanRequest) Descriptor() ([]byte, []int) {
-	return file_probe_v1_framework_proto_rawDescGZIP(), []int{4}
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *PlanRequest) GetApi() string {
@@ -693,7 +763,7 @@ type Binding struct {
 
 func (x *Binding) Reset() {
 	*x = Binding{}
-	mi := &file_probe_v1_framework_proto_msgTypes[5]
+	mi := &file_probe_v1_framework_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -705,7 +775,7 @@ func (x *Binding) String() string {
 func (*Binding) ProtoMessage() {}
 
 func (x *Binding) ProtoReflect() protoreflect.Message {
-	mi := &file_probe_v1_framework_proto_msgTypes[5]
+	mi := &file_probe_v1_framework_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -718,7 +788,7 @@ func (x *Binding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Binding.ProtoReflect.Descriptor instead.
 func (*Binding) Descriptor() ([]byte, []int) {
-	return file_probe_v1_framework_proto_rawDescGZIP(), []int{5}
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Binding) GetKind() BindingKind {
@@ -767,7 +837,7 @@ type DTypeCast struct {
 
 func (x *DTypeCast) Reset() {
 	*x = DTypeCast{}
-	mi := &file_probe_v1_framework_proto_msgTypes[6]
+	mi := &file_probe_v1_framework_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -779,7 +849,7 @@ func (x *DTypeCast) String() string {
 func (*DTypeCast) ProtoMessage() {}
 
 func (x *DTypeCast) ProtoReflect() protoreflect.Message {
-	mi := &file_probe_v1_framework_proto_msgTypes[6]
+	mi := &file_probe_v1_framework_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -792,7 +862,7 @@ func (x *DTypeCast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DTypeCast.ProtoReflect.Descriptor instead.
 func (*DTypeCast) Descriptor() ([]byte, []int) {
-	return file_probe_v1_framework_proto_rawDescGZIP(), []int{6}
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *DTypeCast) GetFrom() DType {
@@ -822,7 +892,7 @@ type BenchPolicy struct {
 
 func (x *BenchPolicy) Reset() {
 	*x = BenchPolicy{}
-	mi := &file_probe_v1_framework_proto_msgTypes[7]
+	mi := &file_probe_v1_framework_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -834,7 +904,7 @@ func (x *BenchPolicy) String() string {
 func (*BenchPolicy) ProtoMessage() {}
 
 func (x *BenchPolicy) ProtoReflect() protoreflect.Message {
-	mi := &file_probe_v1_framework_proto_msgTypes[7]
+	mi := &file_probe_v1_framework_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -847,7 +917,7 @@ func (x *BenchPolicy) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BenchPolicy.ProtoReflect.Descriptor instead.
 func (*BenchPolicy) Descriptor() ([]byte, []int) {
-	return file_probe_v1_framework_proto_rawDescGZIP(), []int{7}
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *BenchPolicy) GetInputs() []*DTypeCast {
@@ -885,7 +955,7 @@ type TensorRewrite struct {
 
 func (x *TensorRewrite) Reset() {
 	*x = TensorRewrite{}
-	mi := &file_probe_v1_framework_proto_msgTypes[8]
+	mi := &file_probe_v1_framework_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -897,7 +967,7 @@ func (x *TensorRewrite) String() string {
 func (*TensorRewrite) ProtoMessage() {}
 
 func (x *TensorRewrite) ProtoReflect() protoreflect.Message {
-	mi := &file_probe_v1_framework_proto_msgTypes[8]
+	mi := &file_probe_v1_framework_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -910,7 +980,7 @@ func (x *TensorRewrite) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TensorRewrite.ProtoReflect.Descriptor instead.
 func (*TensorRewrite) Descriptor() ([]byte, []int) {
-	return file_probe_v1_framework_proto_rawDescGZIP(), []int{8}
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *TensorRewrite) GetPath() string {
@@ -972,7 +1042,7 @@ type Plan struct {
 
 func (x *Plan) Reset() {
 	*x = Plan{}
-	mi := &file_probe_v1_framework_proto_msgTypes[9]
+	mi := &file_probe_v1_framework_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -984,7 +1054,7 @@ func (x *Plan) String() string {
 func (*Plan) ProtoMessage() {}
 
 func (x *Plan) ProtoReflect() protoreflect.Message {
-	mi := &file_probe_v1_framework_proto_msgTypes[9]
+	mi := &file_probe_v1_framework_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -997,7 +1067,7 @@ func (x *Plan) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Plan.ProtoReflect.Descriptor instead.
 func (*Plan) Descriptor() ([]byte, []int) {
-	return file_probe_v1_framework_proto_rawDescGZIP(), []int{9}
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Plan) GetOp() string {
@@ -1109,7 +1179,7 @@ type PlanResponse struct {
 
 func (x *PlanResponse) Reset() {
 	*x = PlanResponse{}
-	mi := &file_probe_v1_framework_proto_msgTypes[10]
+	mi := &file_probe_v1_framework_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1121,7 +1191,7 @@ func (x *PlanResponse) String() string {
 func (*PlanResponse) ProtoMessage() {}
 
 func (x *PlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_probe_v1_framework_proto_msgTypes[10]
+	mi := &file_probe_v1_framework_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1134,7 +1204,7 @@ func (x *PlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResponse.ProtoReflect.Descriptor instead.
 func (*PlanResponse) Descriptor() ([]byte, []int) {
-	return file_probe_v1_framework_proto_rawDescGZIP(), []int{10}
+	return file_probe_v1_framework_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *PlanResponse) GetPlan() *Plan {
@@ -1163,12 +1233,18 @@ var File_probe_v1_framework_proto protoreflect.FileDescriptor
 const file_probe_v1_framework_proto_rawDesc = "" +
 	"\n" +
 	"\x18probe/v1/framework.proto\x12\bprobe.v1\x1a\x15probe/v1/plugin.proto\x1a\x15probe/v1/tensor.proto\x1a\x14probe/v1/value.proto\"\x1a\n" +
-	"\x18FrameworkDescribeRequest\"\x96\x01\n" +
+	"\x18FrameworkDescribeRequest\"\xc6\x01\n" +
 	"\x19FrameworkDescribeResponse\x12,\n" +
 	"\x06plugin\x18\x01 \x01(\v2\x14.probe.v1.PluginInfoR\x06plugin\x12\x12\n" +
 	"\x04apis\x18\x02 \x03(\tR\x04apis\x12\x10\n" +
 	"\x03ops\x18\x03 \x03(\tR\x03ops\x12%\n" +
-	"\x05error\x18\x04 \x01(\v2\x0f.probe.v1.ErrorR\x05error\"\x86\x03\n" +
+	"\x05error\x18\x04 \x01(\v2\x0f.probe.v1.ErrorR\x05error\x12.\n" +
+	"\asupport\x18\x05 \x03(\v2\x14.probe.v1.APISupportR\asupport\"H\n" +
+	"\n" +
+	"APISupport\x12\x10\n" +
+	"\x03api\x18\x01 \x01(\tR\x03api\x12\x10\n" +
+	"\x03ops\x18\x02 \x03(\tR\x03ops\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"\x86\x03\n" +
 	"\x03Arg\x12%\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x11.probe.v1.ArgKindR\x04kind\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x1b\n" +
@@ -1290,7 +1366,7 @@ func file_probe_v1_framework_proto_rawDescGZIP() []byte {
 }
 
 var file_probe_v1_framework_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_probe_v1_framework_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
+var file_probe_v1_framework_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
 var file_probe_v1_framework_proto_goTypes = []any{
 	(ArgKind)(0),                      // 0: probe.v1.ArgKind
 	(BindingKind)(0),                  // 1: probe.v1.BindingKind
@@ -1299,63 +1375,65 @@ var file_probe_v1_framework_proto_goTypes = []any{
 	(InputGenerator)(0),               // 4: probe.v1.InputGenerator
 	(*FrameworkDescribeRequest)(nil),  // 5: probe.v1.FrameworkDescribeRequest
 	(*FrameworkDescribeResponse)(nil), // 6: probe.v1.FrameworkDescribeResponse
-	(*Arg)(nil),                       // 7: probe.v1.Arg
-	(*NamedArg)(nil),                  // 8: probe.v1.NamedArg
-	(*PlanRequest)(nil),               // 9: probe.v1.PlanRequest
-	(*Binding)(nil),                   // 10: probe.v1.Binding
-	(*DTypeCast)(nil),                 // 11: probe.v1.DTypeCast
-	(*BenchPolicy)(nil),               // 12: probe.v1.BenchPolicy
-	(*TensorRewrite)(nil),             // 13: probe.v1.TensorRewrite
-	(*Plan)(nil),                      // 14: probe.v1.Plan
-	(*PlanResponse)(nil),              // 15: probe.v1.PlanResponse
-	nil,                               // 16: probe.v1.BenchPolicy.AttrsEntry
-	nil,                               // 17: probe.v1.Plan.AttrsEntry
-	(*PluginInfo)(nil),                // 18: probe.v1.PluginInfo
-	(*Error)(nil),                     // 19: probe.v1.Error
-	(DType)(0),                        // 20: probe.v1.DType
-	(*Scalar)(nil),                    // 21: probe.v1.Scalar
-	(*Precision)(nil),                 // 22: probe.v1.Precision
-	(*Attr)(nil),                      // 23: probe.v1.Attr
+	(*APISupport)(nil),                // 7: probe.v1.APISupport
+	(*Arg)(nil),                       // 8: probe.v1.Arg
+	(*NamedArg)(nil),                  // 9: probe.v1.NamedArg
+	(*PlanRequest)(nil),               // 10: probe.v1.PlanRequest
+	(*Binding)(nil),                   // 11: probe.v1.Binding
+	(*DTypeCast)(nil),                 // 12: probe.v1.DTypeCast
+	(*BenchPolicy)(nil),               // 13: probe.v1.BenchPolicy
+	(*TensorRewrite)(nil),             // 14: probe.v1.TensorRewrite
+	(*Plan)(nil),                      // 15: probe.v1.Plan
+	(*PlanResponse)(nil),              // 16: probe.v1.PlanResponse
+	nil,                               // 17: probe.v1.BenchPolicy.AttrsEntry
+	nil,                               // 18: probe.v1.Plan.AttrsEntry
+	(*PluginInfo)(nil),                // 19: probe.v1.PluginInfo
+	(*Error)(nil),                     // 20: probe.v1.Error
+	(DType)(0),                        // 21: probe.v1.DType
+	(*Scalar)(nil),                    // 22: probe.v1.Scalar
+	(*Precision)(nil),                 // 23: probe.v1.Precision
+	(*Attr)(nil),                      // 24: probe.v1.Attr
 }
 var file_probe_v1_framework_proto_depIdxs = []int32{
-	18, // 0: probe.v1.FrameworkDescribeResponse.plugin:type_name -> probe.v1.PluginInfo
-	19, // 1: probe.v1.FrameworkDescribeResponse.error:type_name -> probe.v1.Error
-	0,  // 2: probe.v1.Arg.kind:type_name -> probe.v1.ArgKind
-	20, // 3: probe.v1.Arg.dtype:type_name -> probe.v1.DType
-	7,  // 4: probe.v1.Arg.elems:type_name -> probe.v1.Arg
-	7,  // 5: probe.v1.NamedArg.arg:type_name -> probe.v1.Arg
-	7,  // 6: probe.v1.PlanRequest.args:type_name -> probe.v1.Arg
-	8,  // 7: probe.v1.PlanRequest.kwargs:type_name -> probe.v1.NamedArg
-	7,  // 8: probe.v1.PlanRequest.outputs:type_name -> probe.v1.Arg
-	1,  // 9: probe.v1.Binding.kind:type_name -> probe.v1.BindingKind
-	21, // 10: probe.v1.Binding.scalar:type_name -> probe.v1.Scalar
-	2,  // 11: probe.v1.Binding.synthetic:type_name -> probe.v1.Synthetic
-	20, // 12: probe.v1.DTypeCast.from:type_name -> probe.v1.DType
-	20, // 13: probe.v1.DTypeCast.to:type_name -> probe.v1.DType
-	11, // 14: probe.v1.BenchPolicy.inputs:type_name -> probe.v1.DTypeCast
-	11, // 15: probe.v1.BenchPolicy.grads:type_name -> probe.v1.DTypeCast
-	16, // 16: probe.v1.BenchPolicy.attrs:type_name -> probe.v1.BenchPolicy.AttrsEntry
-	20, // 17: probe.v1.TensorRewrite.dtype:type_name -> probe.v1.DType
-	17, // 18: probe.v1.Plan.attrs:type_name -> probe.v1.Plan.AttrsEntry
-	10, // 19: probe.v1.Plan.inputs:type_name -> probe.v1.Binding
-	22, // 20: probe.v1.Plan.precision:type_name -> probe.v1.Precision
-	12, // 21: probe.v1.Plan.bench:type_name -> probe.v1.BenchPolicy
-	3,  // 22: probe.v1.Plan.compare_mode:type_name -> probe.v1.CompareMode
-	4,  // 23: probe.v1.Plan.generator:type_name -> probe.v1.InputGenerator
-	13, // 24: probe.v1.Plan.rewrites:type_name -> probe.v1.TensorRewrite
-	14, // 25: probe.v1.PlanResponse.plan:type_name -> probe.v1.Plan
-	19, // 26: probe.v1.PlanResponse.error:type_name -> probe.v1.Error
-	23, // 27: probe.v1.BenchPolicy.AttrsEntry.value:type_name -> probe.v1.Attr
-	23, // 28: probe.v1.Plan.AttrsEntry.value:type_name -> probe.v1.Attr
-	5,  // 29: probe.v1.Framework.Describe:input_type -> probe.v1.FrameworkDescribeRequest
-	9,  // 30: probe.v1.Framework.Plan:input_type -> probe.v1.PlanRequest
-	6,  // 31: probe.v1.Framework.Describe:output_type -> probe.v1.FrameworkDescribeResponse
-	15, // 32: probe.v1.Framework.Plan:output_type -> probe.v1.PlanResponse
-	31, // [31:33] is the sub-list for method output_type
-	29, // [29:31] is the sub-list for method input_type
-	29, // [29:29] is the sub-list for extension type_name
-	29, // [29:29] is the sub-list for extension extendee
-	0,  // [0:29] is the sub-list for field type_name
+	19, // 0: probe.v1.FrameworkDescribeResponse.plugin:type_name -> probe.v1.PluginInfo
+	20, // 1: probe.v1.FrameworkDescribeResponse.error:type_name -> probe.v1.Error
+	7,  // 2: probe.v1.FrameworkDescribeResponse.support:type_name -> probe.v1.APISupport
+	0,  // 3: probe.v1.Arg.kind:type_name -> probe.v1.ArgKind
+	21, // 4: probe.v1.Arg.dtype:type_name -> probe.v1.DType
+	8,  // 5: probe.v1.Arg.elems:type_name -> probe.v1.Arg
+	8,  // 6: probe.v1.NamedArg.arg:type_name -> probe.v1.Arg
+	8,  // 7: probe.v1.PlanRequest.args:type_name -> probe.v1.Arg
+	9,  // 8: probe.v1.PlanRequest.kwargs:type_name -> probe.v1.NamedArg
+	8,  // 9: probe.v1.PlanRequest.outputs:type_name -> probe.v1.Arg
+	1,  // 10: probe.v1.Binding.kind:type_name -> probe.v1.BindingKind
+	22, // 11: probe.v1.Binding.scalar:type_name -> probe.v1.Scalar
+	2,  // 12: probe.v1.Binding.synthetic:type_name -> probe.v1.Synthetic
+	21, // 13: probe.v1.DTypeCast.from:type_name -> probe.v1.DType
+	21, // 14: probe.v1.DTypeCast.to:type_name -> probe.v1.DType
+	12, // 15: probe.v1.BenchPolicy.inputs:type_name -> probe.v1.DTypeCast
+	12, // 16: probe.v1.BenchPolicy.grads:type_name -> probe.v1.DTypeCast
+	17, // 17: probe.v1.BenchPolicy.attrs:type_name -> probe.v1.BenchPolicy.AttrsEntry
+	21, // 18: probe.v1.TensorRewrite.dtype:type_name -> probe.v1.DType
+	18, // 19: probe.v1.Plan.attrs:type_name -> probe.v1.Plan.AttrsEntry
+	11, // 20: probe.v1.Plan.inputs:type_name -> probe.v1.Binding
+	23, // 21: probe.v1.Plan.precision:type_name -> probe.v1.Precision
+	13, // 22: probe.v1.Plan.bench:type_name -> probe.v1.BenchPolicy
+	3,  // 23: probe.v1.Plan.compare_mode:type_name -> probe.v1.CompareMode
+	4,  // 24: probe.v1.Plan.generator:type_name -> probe.v1.InputGenerator
+	14, // 25: probe.v1.Plan.rewrites:type_name -> probe.v1.TensorRewrite
+	15, // 26: probe.v1.PlanResponse.plan:type_name -> probe.v1.Plan
+	20, // 27: probe.v1.PlanResponse.error:type_name -> probe.v1.Error
+	24, // 28: probe.v1.BenchPolicy.AttrsEntry.value:type_name -> probe.v1.Attr
+	24, // 29: probe.v1.Plan.AttrsEntry.value:type_name -> probe.v1.Attr
+	5,  // 30: probe.v1.Framework.Describe:input_type -> probe.v1.FrameworkDescribeRequest
+	10, // 31: probe.v1.Framework.Plan:input_type -> probe.v1.PlanRequest
+	6,  // 32: probe.v1.Framework.Describe:output_type -> probe.v1.FrameworkDescribeResponse
+	16, // 33: probe.v1.Framework.Plan:output_type -> probe.v1.PlanResponse
+	32, // [32:34] is the sub-list for method output_type
+	30, // [30:32] is the sub-list for method input_type
+	30, // [30:30] is the sub-list for extension type_name
+	30, // [30:30] is the sub-list for extension extendee
+	0,  // [0:30] is the sub-list for field type_name
 }
 
 func init() { file_probe_v1_framework_proto_init() }
@@ -1372,7 +1450,7 @@ func file_probe_v1_framework_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_probe_v1_framework_proto_rawDesc), len(file_probe_v1_framework_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   13,
+			NumMessages:   14,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -16,7 +16,7 @@ from probe.v1 import tensor_pb2 as probe_dot_v1_dot_tensor__pb2
 from probe.v1 import value_pb2 as probe_dot_v1_dot_value__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18probe/v1/framework.proto\x12\x08probe.v1\x1a\x15probe/v1/plugin.proto\x1a\x15probe/v1/tensor.proto\x1a\x14probe/v1/value.proto\"\x1a\n\x18\x46rameworkDescribeRequest\"|\n\x19\x46rameworkDescribeResponse\x12$\n\x06plugin\x18\x01 \x01(\x0b\x32\x14.probe.v1.PluginInfo\x12\x0c\n\x04\x61pis\x18\x02 \x03(\t\x12\x0b\n\x03ops\x18\x03 \x03(\t\x12\x1e\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x0f.probe.v1.Error\"\x96\x02\n\x03\x41rg\x12\x1f\n\x04kind\x18\x01 \x01(\x0e\x32\x11.probe.v1.ArgKind\x12\x0c\n\x04path\x18\x02 \x01(\t\x12\x11\n\ttype_name\x18\x03 \x01(\t\x12\x1e\n\x05\x64type\x18\x04 \x01(\x0e\x32\x0f.probe.v1.DType\x12\x12\n\ndtype_name\x18\x05 \x01(\t\x12\r\n\x05shape\x18\x06 \x03(\x03\x12\x15\n\rrequires_grad\x18\x07 \x01(\x08\x12\x11\n\tint_value\x18\x08 \x01(\x03\x12\x13\n\x0b\x66loat_value\x18\t \x01(\x01\x12\x12\n\nbool_value\x18\n \x01(\x08\x12\x0b\n\x03str\x18\x0b \x01(\t\x12\x0c\n\x04ints\x18\x0c \x03(\x03\x12\x1c\n\x05\x65lems\x18\r \x03(\x0b\x32\r.probe.v1.Arg\"4\n\x08NamedArg\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x1a\n\x03\x61rg\x18\x02 \x01(\x0b\x32\r.probe.v1.Arg\"\xa1\x01\n\x0bPlanRequest\x12\x0b\n\x03\x61pi\x18\x01 \x01(\t\x12\x1b\n\x04\x61rgs\x18\x02 \x03(\x0b\x32\r.probe.v1.Arg\x12\"\n\x06kwargs\x18\x03 \x03(\x0b\x32\x12.probe.v1.NamedArg\x12\x1e\n\x07outputs\x18\x04 \x03(\x0b\x32\r.probe.v1.Arg\x12\x14\n\x0chas_backward\x18\x05 \x01(\x08\x12\x0e\n\x06\x63ompat\x18\x06 \x01(\t\"\x9d\x01\n\x07\x42inding\x12#\n\x04kind\x18\x01 \x01(\x0e\x32\x15.probe.v1.BindingKind\x12\x0c\n\x04path\x18\x02 \x01(\t\x12 \n\x06scalar\x18\x03 \x01(\x0b\x32\x10.probe.v1.Scalar\x12\x15\n\rrequires_grad\x18\x04 \x01(\x08\x12&\n\tsynthetic\x18\x05 \x01(\x0e\x32\x13.probe.v1.Synthetic\"G\n\tDTypeCast\x12\x1d\n\x04\x66rom\x18\x01 \x01(\x0e\x32\x0f.probe.v1.DType\x12\x1b\n\x02to\x18\x02 \x01(\x0e\x32\x0f.probe.v1.DType\"\xc5\x01\n\x0b\x42\x65nchPolicy\x12#\n\x06inputs\x18\x01 \x03(\x0b\x32\x13.probe.v1.DTypeCast\x12\"\n\x05grads\x18\x02 \x03(\x0b\x32\x13.probe.v1.DTypeCast\x12/\n\x05\x61ttrs\x18\x03 \x03(\x0b\x32 .probe.v1.BenchPolicy.AttrsEntry\x1a<\n\nAttrsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1d\n\x05value\x18\x02 \x01(\x0b\x32\x0e.probe.v1.Attr:\x02\x38\x01\"[\n\rTensorRewrite\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x1e\n\x05\x64type\x18\x02 \x01(\x0e\x32\x0f.probe.v1.DType\x12\x0f\n\x07has_min\x18\x03 \x01(\x08\x12\x0b\n\x03min\x18\x04 \x01(\x01\"\x81\x04\n\x04Plan\x12\n\n\x02op\x18\x01 \x01(\t\x12(\n\x05\x61ttrs\x18\x02 \x03(\x0b\x32\x19.probe.v1.Plan.AttrsEntry\x12!\n\x06inputs\x18\x03 \x03(\x0b\x32\x11.probe.v1.Binding\x12\x0f\n\x07\x63ompare\x18\x04 \x03(\x03\x12\x13\n\x0bhas_compare\x18\x05 \x01(\x08\x12\x13\n\x0bgrad_output\x18\x06 \x01(\x03\x12\x18\n\x10\x62\x61\x63kward_message\x18\x07 \x01(\t\x12\x14\n\x0cgrad_outputs\x18\t \x03(\x03\x12&\n\tprecision\x18\n \x01(\x0b\x32\x13.probe.v1.Precision\x12\x11\n\tgrad_rows\x18\x0b \x03(\t\x12$\n\x05\x62\x65nch\x18\x0c \x01(\x0b\x32\x15.probe.v1.BenchPolicy\x12+\n\x0c\x63ompare_mode\x18\r \x01(\x0e\x32\x15.probe.v1.CompareMode\x12+\n\tgenerator\x18\x0e \x01(\x0e\x32\x18.probe.v1.InputGenerator\x12)\n\x08rewrites\x18\x0f \x03(\x0b\x32\x17.probe.v1.TensorRewrite\x1a<\n\nAttrsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1d\n\x05value\x18\x02 \x01(\x0b\x32\x0e.probe.v1.Attr:\x02\x38\x01J\x04\x08\x08\x10\tR\x0bhf32_inputs\"Z\n\x0cPlanResponse\x12\x1c\n\x04plan\x18\x01 \x01(\x0b\x32\x0e.probe.v1.Plan\x12\x0c\n\x04skip\x18\x02 \x01(\t\x12\x1e\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x0f.probe.v1.Error*\x8f\x02\n\x07\x41rgKind\x12\x11\n\rARG_KIND_NONE\x10\x00\x12\x13\n\x0f\x41RG_KIND_TENSOR\x10\x01\x12\x10\n\x0c\x41RG_KIND_INT\x10\x02\x12\x12\n\x0e\x41RG_KIND_FLOAT\x10\x03\x12\x11\n\rARG_KIND_BOOL\x10\x04\x12\x13\n\x0f\x41RG_KIND_STRING\x10\x05\x12\x11\n\rARG_KIND_LIST\x10\x06\x12\x12\n\x0e\x41RG_KIND_SLICE\x10\x07\x12\x15\n\x11\x41RG_KIND_ELLIPSIS\x10\x08\x12\x12\n\x0e\x41RG_KIND_DTYPE\x10\t\x12\x13\n\x0f\x41RG_KIND_DEVICE\x10\n\x12\x11\n\rARG_KIND_SIZE\x10\x0b\x12\x14\n\x10\x41RG_KIND_UNKNOWN\x10\x0c*V\n\x0b\x42indingKind\x12\x15\n\x11\x42INDING_KIND_NONE\x10\x00\x12\x17\n\x13\x42INDING_KIND_TENSOR\x10\x01\x12\x17\n\x13\x42INDING_KIND_SCALAR\x10\x02*:\n\tSynthetic\x12\x12\n\x0eSYNTHETIC_NONE\x10\x00\x12\x19\n\x15SYNTHETIC_CAUSAL_MASK\x10\x01*E\n\x0b\x43ompareMode\x12\x19\n\x15\x43OMPARE_MODE_STANDARD\x10\x00\x12\x1b\n\x17\x43OMPARE_MODE_ZERO_SHARE\x10\x01*R\n\x0eInputGenerator\x12\x19\n\x15INPUT_GENERATOR_PROBE\x10\x00\x12%\n!INPUT_GENERATOR_MSPROBE_MINDSPORE\x10\x01\x32\x97\x01\n\tFramework\x12S\n\x08\x44\x65scribe\x12\".probe.v1.FrameworkDescribeRequest\x1a#.probe.v1.FrameworkDescribeResponse\x12\x35\n\x04Plan\x12\x15.probe.v1.PlanRequest\x1a\x16.probe.v1.PlanResponseB8Z6github.com/probe-dev/probe/internal/pb/probev1;probev1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18probe/v1/framework.proto\x12\x08probe.v1\x1a\x15probe/v1/plugin.proto\x1a\x15probe/v1/tensor.proto\x1a\x14probe/v1/value.proto\"\x1a\n\x18\x46rameworkDescribeRequest\"\xa3\x01\n\x19\x46rameworkDescribeResponse\x12$\n\x06plugin\x18\x01 \x01(\x0b\x32\x14.probe.v1.PluginInfo\x12\x0c\n\x04\x61pis\x18\x02 \x03(\t\x12\x0b\n\x03ops\x18\x03 \x03(\t\x12\x1e\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x0f.probe.v1.Error\x12%\n\x07support\x18\x05 \x03(\x0b\x32\x14.probe.v1.APISupport\"6\n\nAPISupport\x12\x0b\n\x03\x61pi\x18\x01 \x01(\t\x12\x0b\n\x03ops\x18\x02 \x03(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\"\x96\x02\n\x03\x41rg\x12\x1f\n\x04kind\x18\x01 \x01(\x0e\x32\x11.probe.v1.ArgKind\x12\x0c\n\x04path\x18\x02 \x01(\t\x12\x11\n\ttype_name\x18\x03 \x01(\t\x12\x1e\n\x05\x64type\x18\x04 \x01(\x0e\x32\x0f.probe.v1.DType\x12\x12\n\ndtype_name\x18\x05 \x01(\t\x12\r\n\x05shape\x18\x06 \x03(\x03\x12\x15\n\rrequires_grad\x18\x07 \x01(\x08\x12\x11\n\tint_value\x18\x08 \x01(\x03\x12\x13\n\x0b\x66loat_value\x18\t \x01(\x01\x12\x12\n\nbool_value\x18\n \x01(\x08\x12\x0b\n\x03str\x18\x0b \x01(\t\x12\x0c\n\x04ints\x18\x0c \x03(\x03\x12\x1c\n\x05\x65lems\x18\r \x03(\x0b\x32\r.probe.v1.Arg\"4\n\x08NamedArg\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x1a\n\x03\x61rg\x18\x02 \x01(\x0b\x32\r.probe.v1.Arg\"\xa1\x01\n\x0bPlanRequest\x12\x0b\n\x03\x61pi\x18\x01 \x01(\t\x12\x1b\n\x04\x61rgs\x18\x02 \x03(\x0b\x32\r.probe.v1.Arg\x12\"\n\x06kwargs\x18\x03 \x03(\x0b\x32\x12.probe.v1.NamedArg\x12\x1e\n\x07outputs\x18\x04 \x03(\x0b\x32\r.probe.v1.Arg\x12\x14\n\x0chas_backward\x18\x05 \x01(\x08\x12\x0e\n\x06\x63ompat\x18\x06 \x01(\t\"\x9d\x01\n\x07\x42inding\x12#\n\x04kind\x18\x01 \x01(\x0e\x32\x15.probe.v1.BindingKind\x12\x0c\n\x04path\x18\x02 \x01(\t\x12 \n\x06scalar\x18\x03 \x01(\x0b\x32\x10.probe.v1.Scalar\x12\x15\n\rrequires_grad\x18\x04 \x01(\x08\x12&\n\tsynthetic\x18\x05 \x01(\x0e\x32\x13.probe.v1.Synthetic\"G\n\tDTypeCast\x12\x1d\n\x04\x66rom\x18\x01 \x01(\x0e\x32\x0f.probe.v1.DType\x12\x1b\n\x02to\x18\x02 \x01(\x0e\x32\x0f.probe.v1.DType\"\xc5\x01\n\x0b\x42\x65nchPolicy\x12#\n\x06inputs\x18\x01 \x03(\x0b\x32\x13.probe.v1.DTypeCast\x12\"\n\x05grads\x18\x02 \x03(\x0b\x32\x13.probe.v1.DTypeCast\x12/\n\x05\x61ttrs\x18\x03 \x03(\x0b\x32 .probe.v1.BenchPolicy.AttrsEntry\x1a<\n\nAttrsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1d\n\x05value\x18\x02 \x01(\x0b\x32\x0e.probe.v1.Attr:\x02\x38\x01\"[\n\rTensorRewrite\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x1e\n\x05\x64type\x18\x02 \x01(\x0e\x32\x0f.probe.v1.DType\x12\x0f\n\x07has_min\x18\x03 \x01(\x08\x12\x0b\n\x03min\x18\x04 \x01(\x01\"\x81\x04\n\x04Plan\x12\n\n\x02op\x18\x01 \x01(\t\x12(\n\x05\x61ttrs\x18\x02 \x03(\x0b\x32\x19.probe.v1.Plan.AttrsEntry\x12!\n\x06inputs\x18\x03 \x03(\x0b\x32\x11.probe.v1.Binding\x12\x0f\n\x07\x63ompare\x18\x04 \x03(\x03\x12\x13\n\x0bhas_compare\x18\x05 \x01(\x08\x12\x13\n\x0bgrad_output\x18\x06 \x01(\x03\x12\x18\n\x10\x62\x61\x63kward_message\x18\x07 \x01(\t\x12\x14\n\x0cgrad_outputs\x18\t \x03(\x03\x12&\n\tprecision\x18\n \x01(\x0b\x32\x13.probe.v1.Precision\x12\x11\n\tgrad_rows\x18\x0b \x03(\t\x12$\n\x05\x62\x65nch\x18\x0c \x01(\x0b\x32\x15.probe.v1.BenchPolicy\x12+\n\x0c\x63ompare_mode\x18\r \x01(\x0e\x32\x15.probe.v1.CompareMode\x12+\n\tgenerator\x18\x0e \x01(\x0e\x32\x18.probe.v1.InputGenerator\x12)\n\x08rewrites\x18\x0f \x03(\x0b\x32\x17.probe.v1.TensorRewrite\x1a<\n\nAttrsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1d\n\x05value\x18\x02 \x01(\x0b\x32\x0e.probe.v1.Attr:\x02\x38\x01J\x04\x08\x08\x10\tR\x0bhf32_inputs\"Z\n\x0cPlanResponse\x12\x1c\n\x04plan\x18\x01 \x01(\x0b\x32\x0e.probe.v1.Plan\x12\x0c\n\x04skip\x18\x02 \x01(\t\x12\x1e\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x0f.probe.v1.Error*\x8f\x02\n\x07\x41rgKind\x12\x11\n\rARG_KIND_NONE\x10\x00\x12\x13\n\x0f\x41RG_KIND_TENSOR\x10\x01\x12\x10\n\x0c\x41RG_KIND_INT\x10\x02\x12\x12\n\x0e\x41RG_KIND_FLOAT\x10\x03\x12\x11\n\rARG_KIND_BOOL\x10\x04\x12\x13\n\x0f\x41RG_KIND_STRING\x10\x05\x12\x11\n\rARG_KIND_LIST\x10\x06\x12\x12\n\x0e\x41RG_KIND_SLICE\x10\x07\x12\x15\n\x11\x41RG_KIND_ELLIPSIS\x10\x08\x12\x12\n\x0e\x41RG_KIND_DTYPE\x10\t\x12\x13\n\x0f\x41RG_KIND_DEVICE\x10\n\x12\x11\n\rARG_KIND_SIZE\x10\x0b\x12\x14\n\x10\x41RG_KIND_UNKNOWN\x10\x0c*V\n\x0b\x42indingKind\x12\x15\n\x11\x42INDING_KIND_NONE\x10\x00\x12\x17\n\x13\x42INDING_KIND_TENSOR\x10\x01\x12\x17\n\x13\x42INDING_KIND_SCALAR\x10\x02*:\n\tSynthetic\x12\x12\n\x0eSYNTHETIC_NONE\x10\x00\x12\x19\n\x15SYNTHETIC_CAUSAL_MASK\x10\x01*E\n\x0b\x43ompareMode\x12\x19\n\x15\x43OMPARE_MODE_STANDARD\x10\x00\x12\x1b\n\x17\x43OMPARE_MODE_ZERO_SHARE\x10\x01*R\n\x0eInputGenerator\x12\x19\n\x15INPUT_GENERATOR_PROBE\x10\x00\x12%\n!INPUT_GENERATOR_MSPROBE_MINDSPORE\x10\x01\x32\x97\x01\n\tFramework\x12S\n\x08\x44\x65scribe\x12\".probe.v1.FrameworkDescribeRequest\x1a#.probe.v1.FrameworkDescribeResponse\x12\x35\n\x04Plan\x12\x15.probe.v1.PlanRequest\x1a\x16.probe.v1.PlanResponseB8Z6github.com/probe-dev/probe/internal/pb/probev1;probev1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'probe.v1.framework_pb2', globals())
@@ -28,42 +28,44 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _BENCHPOLICY_ATTRSENTRY._serialized_options = b'8\001'
   _PLAN_ATTRSENTRY._options = None
   _PLAN_ATTRSENTRY._serialized_options = b'8\001'
-  _ARGKIND._serialized_start=1894
-  _ARGKIND._serialized_end=2165
-  _BINDINGKIND._serialized_start=2167
-  _BINDINGKIND._serialized_end=2253
-  _SYNTHETIC._serialized_start=2255
-  _SYNTHETIC._serialized_end=2313
-  _COMPAREMODE._serialized_start=2315
-  _COMPAREMODE._serialized_end=2384
-  _INPUTGENERATOR._serialized_start=2386
-  _INPUTGENERATOR._serialized_end=2468
+  _ARGKIND._serialized_start=1990
+  _ARGKIND._serialized_end=2261
+  _BINDINGKIND._serialized_start=2263
+  _BINDINGKIND._serialized_end=2349
+  _SYNTHETIC._serialized_start=2351
+  _SYNTHETIC._serialized_end=2409
+  _COMPAREMODE._serialized_start=2411
+  _COMPAREMODE._serialized_end=2480
+  _INPUTGENERATOR._serialized_start=2482
+  _INPUTGENERATOR._serialized_end=2564
   _FRAMEWORKDESCRIBEREQUEST._serialized_start=106
   _FRAMEWORKDESCRIBEREQUEST._serialized_end=132
-  _FRAMEWORKDESCRIBERESPONSE._serialized_start=134
-  _FRAMEWORKDESCRIBERESPONSE._serialized_end=258
-  _ARG._serialized_start=261
-  _ARG._serialized_end=539
-  _NAMEDARG._serialized_start=541
-  _NAMEDARG._serialized_end=593
-  _PLANREQUEST._serialized_start=596
-  _PLANREQUEST._serialized_end=757
-  _BINDING._serialized_start=760
-  _BINDING._serialized_end=917
-  _DTYPECAST._serialized_start=919
-  _DTYPECAST._serialized_end=990
-  _BENCHPOLICY._serialized_start=993
-  _BENCHPOLICY._serialized_end=1190
-  _BENCHPOLICY_ATTRSENTRY._serialized_start=1130
-  _BENCHPOLICY_ATTRSENTRY._serialized_end=1190
-  _TENSORREWRITE._serialized_start=1192
-  _TENSORREWRITE._serialized_end=1283
-  _PLAN._serialized_start=1286
-  _PLAN._serialized_end=1799
-  _PLAN_ATTRSENTRY._serialized_start=1130
-  _PLAN_ATTRSENTRY._serialized_end=1190
-  _PLANRESPONSE._serialized_start=1801
-  _PLANRESPONSE._serialized_end=1891
-  _FRAMEWORK._serialized_start=2471
-  _FRAMEWORK._serialized_end=2622
+  _FRAMEWORKDESCRIBERESPONSE._serialized_start=135
+  _FRAMEWORKDESCRIBERESPONSE._serialized_end=298
+  _APISUPPORT._serialized_start=300
+  _APISUPPORT._serialized_end=354
+  _ARG._serialized_start=357
+  _ARG._serialized_end=635
+  _NAMEDARG._serialized_start=637
+  _NAMEDARG._serialized_end=689
+  _PLANREQUEST._serialized_start=692
+  _PLANREQUEST._serialized_end=853
+  _BINDING._serialized_start=856
+  _BINDING._serialized_end=1013
+  _DTYPECAST._serialized_start=1015
+  _DTYPECAST._serialized_end=1086
+  _BENCHPOLICY._serialized_start=1089
+  _BENCHPOLICY._serialized_end=1286
+  _BENCHPOLICY_ATTRSENTRY._serialized_start=1226
+  _BENCHPOLICY_ATTRSENTRY._serialized_end=1286
+  _TENSORREWRITE._serialized_start=1288
+  _TENSORREWRITE._serialized_end=1379
+  _PLAN._serialized_start=1382
+  _PLAN._serialized_end=1895
+  _PLAN_ATTRSENTRY._serialized_start=1226
+  _PLAN_ATTRSENTRY._serialized_end=1286
+  _PLANRESPONSE._serialized_start=1897
+  _PLANRESPONSE._serialized_end=1987
+  _FRAMEWORK._serialized_start=2567
+  _FRAMEWORK._serialized_end=2718
 # @@protoc_insertion_point(module_scope)
