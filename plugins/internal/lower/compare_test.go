@@ -1,0 +1,54 @@
+package lower
+
+import (
+	"testing"
+
+	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+func TestCompare(t *testing.T) { runCases(t, compareCases(), nil) }
+
+func compareCases() []lcase {
+	x, y := f32("args.0", 2, 3), f32("args.1", 3)
+	xi := i64("args.0", 2)
+	out := kw("out", tn("kwargs.out", tensor.Bool, 2, 3))
+	var cs []lcase
+	for op, names := range map[string][]string{
+		"eq": {"eq"}, "ne": {"ne", "not_equal"}, "gt": {"gt", "greater"},
+		"ge": {"ge", "greater_equal"}, "lt": {"lt", "less"}, "le": {"le", "less_equal"},
+	} {
+		for _, n := range names {
+			cs = append(cs,
+				lcase{name: "Torch." + n, args: []framework.Arg{x, y}, op: op, attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0", "args.1"}},
+				lcase{name: "Torch." + n, args: []framework.Arg{x}, kwargs: []framework.NamedArg{kw("other", fv(0.5)), out}, op: op, in: []string{"args.0", "float:0.5"}},
+				lcase{name: "Tensor." + n, args: []framework.Arg{xi, iv(2)}, op: op, attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0", "int:2"}},
+				lcase{name: "Tensor." + n + "_", args: []framework.Arg{x, bv(true)}, op: op, attrs: ops.Attrs{"inplace": ba(true)}, in: []string{"args.0", "bool:1"}},
+				lcase{name: "Tensor." + n, args: []framework.Arg{x, y}, kwargs: []framework.NamedArg{out}, err: `unexpected keyword argument "out"`},
+			)
+		}
+		cs = append(cs,
+			lcase{name: "Tensor.__" + op + "__", args: []framework.Arg{x, iv(0)}, op: op, attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0", "int:0"}},
+			lcase{name: "Tensor.__" + op + "__", args: []framework.Arg{x, nv()}, err: `argument "other": expected tensor or number, got None`},
+		)
+	}
+	return append(cs,
+		lcase{name: "Torch.eq", args: []framework.Arg{iv(1), x}, err: `argument "input": expected tensor, got int`},
+		lcase{name: "Torch.eq", args: []framework.Arg{x, sv("a")}, err: `argument "other": expected tensor or number, got str`},
+		lcase{name: "Torch.eq", args: []framework.Arg{x}, err: `missing required argument "other"`},
+		lcase{name: "Torch.gt", args: []framework.Arg{x, y, y}, err: "takes at most 2 positional arguments but 3 were given"},
+		lcase{name: "Tensor.lt", args: []framework.Arg{x, f32("", 3)}, err: `argument "other": tensor has no path in the dump`},
+	)
+}
+
+// The comparisons' bench gets the inputs at their dumped dtypes.
+func TestCompareExactBench(t *testing.T) {
+	l, err := lower(&Call{API: "Tensor.__eq__.0", Namespace: TensorMethod, Name: "__eq__", Args: []framework.Arg{tn("args.0", tensor.Float16, 4), fv(0.1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := l.Plan.Bench; b == nil || len(b.Inputs) != 0 || len(b.Grads) != 0 || len(b.Attrs) != 0 {
+		t.Errorf("bench policy %+v, want one that raises nothing", b)
+	}
+}

@@ -1,0 +1,127 @@
+"""Golden cases of the compare family: comparisons, logical and bitwise ops,
+predicates. Group "compare".
+
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_compare.py
+
+writes golden/compare.json.gz (format: golden_lib.py) from real PyTorch
+1.13. None of these ops has a backward, so every case is forward only.
+Bench cases use float64 with ties on purpose (values drawn from a small
+grid, so that == and <= meet equal elements), special values (NaN, ±inf,
+±0), integer and bool dtypes, Python numbers and 0-d tensors whose
+rounding to the promoted dtype decides the result; emulated cases run at
+float32, float16 and bfloat16.
+"""
+
+import torch
+
+from golden_lib import Rand, case, error_case, write_group
+
+f64 = torch.float64
+NARROW = (torch.float32, torch.float16, torch.bfloat16)
+
+
+def R(name):
+    return Rand("compare/" + name)
+
+
+def grid(r, shape, dtype=f64):
+    """Values on a grid of halves in [-2, 2]: ties are common."""
+    return (r.randint(-4, 5, shape).to(f64) / 2).to(dtype)
+
+
+def special(dtype=f64):
+    return torch.tensor([0.0, -0.0, float("nan"), float("inf"), float("-inf"), 1.5, -2.0, float("nan")], dtype=dtype)
+
+
+def special_other(dtype=f64):
+    return torch.tensor([-0.0, 0.0, float("nan"), float("inf"), 1.0, float("inf"), -2.0, 1.0], dtype=dtype)
+
+
+def fwd(name, op, inputs, fn, **kw):
+    return case(name, op, inputs, fn, backward=False, **kw)
+
+
+# --------------------------------------------------------------------------
+# comparisons
+
+CMP = {"eq": torch.eq, "ne": torch.ne, "gt": torch.gt, "ge": torch.ge, "lt": torch.lt, "le": torch.le}
+
+
+def inplace(name):
+    def fn(a, b):
+        return getattr(a.clone(), name + "_")(b)
+    return fn
+
+
+def comparison_cases():
+    cs = []
+    for op, fn in CMP.items():
+        r = R(op)
+        cs.append(fwd(op + "/same", op, [grid(r, (3, 4)), grid(r, (3, 4))], fn))
+        cs.append(fwd(op + "/broadcast_row", op, [grid(r, (2, 3)), grid(r, (3,))], fn))
+        cs.append(fwd(op + "/broadcast_both", op, [grid(r, (2, 1, 3)), grid(r, (4, 1))], fn))
+        cs.append(fwd(op + "/broadcast_col", op, [grid(r, (3, 1)), grid(r, (3, 5))], fn))
+        cs.append(fwd(op + "/0d", op, [grid(r, ()), grid(r, ())], fn))
+        cs.append(fwd(op + "/0d_other", op, [grid(r, (2, 3)), torch.tensor(0.5, dtype=f64)], fn))
+        cs.append(fwd(op + "/empty", op, [grid(r, (0, 3)), grid(r, (3,))], fn))
+        cs.append(fwd(op + "/special", op, [special(), special_other()], fn))
+        cs.append(fwd(op + "/special_scalar_nan", op, [special(), float("nan")], fn))
+        cs.append(fwd(op + "/special_scalar_inf", op, [special(), float("inf")], fn))
+        cs.append(fwd(op + "/scalar_float", op, [grid(r, (2, 3)), 0.5], fn))
+        cs.append(fwd(op + "/scalar_int", op, [grid(r, (2, 3)), 1], fn))
+        cs.append(fwd(op + "/scalar_bool", op, [grid(r, (2, 3)), True], fn))
+        ai = r.randint(-3, 4, (2, 4))
+        bi = r.randint(-3, 4, (4,))
+        cs.append(fwd(op + "/int64", op, [ai, bi], fn))
+        cs.append(fwd(op + "/int32_int64_0d", op, [ai.to(torch.int32), torch.tensor(1)], fn))
+        cs.append(fwd(op + "/int_scalar_float", op, [ai, 0.5], fn))
+        cs.append(fwd(op + "/int_float_tensor", op, [ai, grid(r, (4,))], fn))
+        # the int scalar is cast to the tensor's dtype: 300 wraps to 44 in int8
+        cs.append(fwd(op + "/int8_scalar_wraps", op, [torch.tensor([43, 44, 45, -1], dtype=torch.int8), 300], fn))
+        cs.append(fwd(op + "/uint8_scalar_negative", op, [torch.tensor([0, 254, 255, 1], dtype=torch.uint8), -1], fn))
+        cs.append(fwd(op + "/uint8_int8", op, [torch.tensor([0, 200, 255, 3], dtype=torch.uint8), torch.tensor([0, -56, -1, 3], dtype=torch.int8)], fn))
+        # int32 beyond float32's 24 bits, compared in float32 with a float number
+        cs.append(fwd(op + "/int32_scalar_float_rounds", op, [torch.tensor([16777216, 16777217, 16777218], dtype=torch.int32), 16777217.0], fn))
+        bb = torch.tensor([True, False, True, False])
+        cs.append(fwd(op + "/bool_bool", op, [bb, torch.tensor([True, True, False, False])], fn))
+        cs.append(fwd(op + "/bool_int_scalar", op, [bb, 1], fn))
+        cs.append(fwd(op + "/bool_float_scalar", op, [bb, 0.5], fn))
+        cs.append(fwd(op + "/bool_float_tensor", op, [bb, torch.tensor([1.0, 0.0, 0.5, -0.0], dtype=f64)], fn))
+        # float16 compares with float16(0.1), not 0.1
+        h = torch.tensor([0.1, 0.0999755859375, 0.10003662109375, 0.2], dtype=torch.float16)
+        cs.append(fwd(op + "/float16_scalar_rounds", op, [h, 0.1], fn))
+        cs.append(fwd(op + "/float16_0d_float64_rounds", op, [h, torch.tensor(0.1, dtype=f64)], fn))
+        cs.append(fwd(op + "/float32_float64", op, [torch.tensor([0.1, 0.5], dtype=torch.float32), torch.tensor([0.1, 0.5], dtype=f64)], fn))
+        cs.append(fwd(op + "/float16_bfloat16", op, [torch.tensor([0.1, 1.0, 3.0], dtype=torch.float16), torch.tensor([0.1, 1.0, 3.0], dtype=torch.bfloat16)], fn))
+        cs.append(fwd(op + "/float32_int64", op, [torch.tensor([2.0, 2.5, -1.0], dtype=torch.float32), torch.tensor([2, 2, -2])], fn))
+        cs.append(error_case(op + "/bad_broadcast", op, [grid(r, (2, 3)), grid(r, (2,))], fn))
+        # in-place: the result at self's dtype
+        at = {"inplace": True}
+        cs.append(fwd(op + "/inplace", op, [grid(r, (2, 3)), grid(r, (3,))], inplace(op), attrs=at))
+        cs.append(fwd(op + "/inplace_scalar", op, [grid(r, (2, 3)), 0.5], inplace(op), attrs=at))
+        cs.append(fwd(op + "/inplace_int_float", op, [ai, 0.5], inplace(op), attrs=at))
+        cs.append(fwd(op + "/inplace_int32_float_tensor", op, [ai.to(torch.int32), grid(r, (4,))], inplace(op), attrs=at))
+        cs.append(fwd(op + "/inplace_bool", op, [bb, torch.tensor([0.5, 0.0, 1.0, 1.0], dtype=f64)], inplace(op), attrs=at))
+        cs.append(fwd(op + "/inplace_float16", op, [h, 0.1], inplace(op), attrs=at))
+        cs.append(fwd(op + "/inplace_0d", op, [grid(r, ()), grid(r, ())], inplace(op), attrs=at))
+        cs.append(error_case(op + "/inplace_bad_shape", op, [grid(r, (3,)), grid(r, (2, 3))], inplace(op), attrs=at))
+        # narrow float dtypes
+        for dt in NARROW:
+            n = str(dt).split(".")[1]
+            x, y = (r.randn((3, 4)) * 2).to(dt), (r.randn((4,)) * 2).to(dt)
+            y[1] = x[0, 1]
+            cs.append(fwd("%s/%s" % (op, n), op, [x, y], fn, mode="emulated"))
+            cs.append(fwd("%s/%s_scalar" % (op, n), op, [x, 0.3], fn, mode="emulated"))
+            cs.append(fwd("%s/%s_special" % (op, n), op, [special(dt), special_other(dt)], fn, mode="emulated"))
+            cs.append(fwd("%s/%s_inplace" % (op, n), op, [x, y], inplace(op), attrs=at, mode="emulated"))
+    return cs
+
+
+def main():
+    cs = []
+    cs += comparison_cases()
+    write_group("compare", cs)
+
+
+if __name__ == "__main__":
+    main()

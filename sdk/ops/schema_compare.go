@@ -1,0 +1,24 @@
+package ops
+
+// The compare family: comparisons, logical and bitwise ops, predicates.
+// None of them has a gradient (PyTorch defines none), so no input is
+// Differentiable; their in-place forms write the result into input 0 at
+// its dtype.
+
+// cmpBinary is an op of a tensor and a tensor or Python number whose result
+// is bool, computed at the promoted dtype of both.
+func cmpBinary(name, doc string) Schema {
+	return Schema{Name: name, Doc: doc, Inputs: []InputSpec{{Name: "self"}, {Name: "other", ScalarOK: true}},
+		Attrs: []AttrSpec{inplace}, Outputs: 1}
+}
+
+func init() {
+	addSchemas(
+		cmpBinary("eq", "self == other elementwise, bool result (in-place: self's dtype, 0/1); compared at the promoted dtype"),
+		cmpBinary("ne", "self != other, as eq"),
+		cmpBinary("gt", "self > other, as eq"),
+		cmpBinary("ge", "self >= other, as eq"),
+		cmpBinary("lt", "self < other, as eq"),
+		cmpBinary("le", "self <= other, as eq"),
+	)
+}
