@@ -282,4 +282,24 @@ func init() {
 		register(op, cmpKernel(k))
 		supportDTypes(op, all...)
 	}
+	for op, k := range map[string]cmpKind{"logical_and": cmpAnd, "logical_or": cmpOr, "logical_xor": cmpXor} {
+		register(op, cmpKernel(k))
+		supportDTypes(op, all...)
+	}
+	register("logical_not", &kernel{forward: logicalNot})
+	supportDTypes("logical_not", all...)
+}
+
+// logicalNot is self == 0 (NaN is not zero).
+func logicalNot(c *call) ([]*array, error) {
+	x := c.in[0]
+	out := newArray(tensor.Bool, x.shape)
+	forChunks(len(x.data), func(from, to int) error {
+		dst, src := out.data[from:to], x.data[from:to]
+		for i, v := range src {
+			dst[i] = b2f(v == 0)
+		}
+		return nil
+	})
+	return []*array{out}, nil
 }

@@ -12,6 +12,19 @@ func cmpBinary(name, doc string) Schema {
 		Attrs: []AttrSpec{inplace}, Outputs: 1}
 }
 
+// logicalBinary is a logical op of two tensors: each element tested
+// against zero at the promoted dtype, bool result.
+func logicalBinary(name, doc string) Schema {
+	return Schema{Name: name, Doc: doc, Inputs: []InputSpec{{Name: "self"}, {Name: "other"}},
+		Attrs: []AttrSpec{inplace}, Outputs: 1}
+}
+
+// boolUnary is an op of one tensor with a bool result (in-place: self's
+// dtype).
+func boolUnary(name, doc string) Schema {
+	return Schema{Name: name, Doc: doc, Inputs: []InputSpec{{Name: "self"}}, Attrs: []AttrSpec{inplace}, Outputs: 1}
+}
+
 func init() {
 	addSchemas(
 		cmpBinary("eq", "self == other elementwise, bool result (in-place: self's dtype, 0/1); compared at the promoted dtype"),
@@ -20,5 +33,9 @@ func init() {
 		cmpBinary("ge", "self >= other, as eq"),
 		cmpBinary("lt", "self < other, as eq"),
 		cmpBinary("le", "self <= other, as eq"),
+		logicalBinary("logical_and", "(self != 0) and (other != 0), at the promoted dtype; bool result (in-place: self's dtype)"),
+		logicalBinary("logical_or", "(self != 0) or (other != 0), as logical_and"),
+		logicalBinary("logical_xor", "(self != 0) xor (other != 0), as logical_and"),
+		boolUnary("logical_not", "self == 0; bool result (in-place: self's dtype)"),
 	)
 }

@@ -33,6 +33,12 @@ func init() {
 		}
 	}
 	usedOps = append(usedOps, "eq", "ne", "gt", "ge", "lt", "le")
+
+	for _, op := range []string{"logical_and", "logical_or", "logical_xor"} {
+		def(logicalOp(op), "input, other, *, out=None", "Torch."+op, "Tensor."+op, "Tensor."+op+"_")
+	}
+	def(boolUnaryOp("logical_not"), "input, *, out=None", "Torch.logical_not", "Tensor.logical_not", "Tensor.logical_not_")
+	usedOps = append(usedOps, "logical_and", "logical_or", "logical_xor", "logical_not")
 }
 
 // exactBench is the bench policy of ops whose result is exact at the
@@ -62,6 +68,38 @@ func compareOp(op string) lowerFunc {
 			return nil, err
 		}
 		p := newPlan(op, b.compareInplace(ops.Attrs{}), x, y)
+		p.Bench = exactBench()
+		return p, nil
+	}
+}
+
+// logicalOp lowers logical_and/or/xor: two tensors (PyTorch takes no
+// number for other).
+func logicalOp(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		y, err := b.tensor("other")
+		if err != nil {
+			return nil, err
+		}
+		p := newPlan(op, b.compareInplace(ops.Attrs{}), tensorBinding(x), tensorBinding(y))
+		p.Bench = exactBench()
+		return p, nil
+	}
+}
+
+// boolUnaryOp lowers an op of one tensor whose result is exact (bool, or
+// the input's integers).
+func boolUnaryOp(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		p := newPlan(op, b.compareInplace(ops.Attrs{}), tensorBinding(x))
 		p.Bench = exactBench()
 		return p, nil
 	}

@@ -33,6 +33,23 @@ func compareCases() []lcase {
 			lcase{name: "Tensor.__" + op + "__", args: []framework.Arg{x, nv()}, err: `argument "other": expected tensor or number, got None`},
 		)
 	}
+	for _, op := range []string{"logical_and", "logical_or", "logical_xor"} {
+		cs = append(cs,
+			lcase{name: "Torch." + op, args: []framework.Arg{x, y}, kwargs: []framework.NamedArg{out}, op: op, attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0", "args.1"}},
+			lcase{name: "Tensor." + op, args: []framework.Arg{xi}, kwargs: []framework.NamedArg{kw("other", y)}, op: op, in: []string{"args.0", "args.1"}},
+			lcase{name: "Tensor." + op + "_", args: []framework.Arg{x, y}, op: op, attrs: ops.Attrs{"inplace": ba(true)}},
+			lcase{name: "Torch." + op, args: []framework.Arg{x, iv(1)}, err: `argument "other": expected tensor, got int`},
+			lcase{name: "Tensor." + op, args: []framework.Arg{x, bv(true)}, err: `argument "other": expected tensor, got bool`},
+			lcase{name: "Torch." + op, args: []framework.Arg{fv(1), y}, err: `argument "input": expected tensor, got float`},
+		)
+	}
+	cs = append(cs,
+		lcase{name: "Torch.logical_not", args: []framework.Arg{x}, kwargs: []framework.NamedArg{out}, op: "logical_not", attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0"}},
+		lcase{name: "Tensor.logical_not", args: []framework.Arg{xi}, op: "logical_not", attrs: ops.Attrs{"inplace": ba(false)}},
+		lcase{name: "Tensor.logical_not_", args: []framework.Arg{x}, op: "logical_not", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.logical_not", args: []framework.Arg{x, y}, err: "takes at most 1 positional arguments but 2 were given"},
+		lcase{name: "Torch.logical_not", args: []framework.Arg{iv(0)}, err: `argument "input": expected tensor, got int`},
+	)
 	return append(cs,
 		lcase{name: "Torch.eq", args: []framework.Arg{iv(1), x}, err: `argument "input": expected tensor, got int`},
 		lcase{name: "Torch.eq", args: []framework.Arg{x, sv("a")}, err: `argument "other": expected tensor or number, got str`},

@@ -7,7 +7,7 @@ result at input 0's dtype as the dumped call did.
 
 import torch
 
-from .ops import _num, _s_binary, _self_tensor
+from .ops import _num, _s_binary, _s_unary, _self_tensor
 
 
 def _binary(name):
@@ -21,6 +21,17 @@ def _binary(name):
     return f
 
 
+def _unary(name):
+    fn = getattr(torch, name)
+
+    def f(c):
+        x = c.inputs[0]
+        if c.attrs["inplace"]:
+            return getattr(x, name + "_")()
+        return fn(x)
+    return f
+
+
 OPS = {
     "eq": _binary("eq"),
     "ne": _binary("ne"),
@@ -28,6 +39,10 @@ OPS = {
     "ge": _binary("ge"),
     "lt": _binary("lt"),
     "le": _binary("le"),
+    "logical_and": _binary("logical_and"),
+    "logical_or": _binary("logical_or"),
+    "logical_xor": _binary("logical_xor"),
+    "logical_not": _unary("logical_not"),
 }
 
 SAMPLES = {
@@ -37,6 +52,10 @@ SAMPLES = {
     "ge": _s_binary,
     "lt": _s_binary,
     "le": _s_binary,
+    "logical_and": _s_binary,
+    "logical_or": _s_binary,
+    "logical_xor": _s_binary,
+    "logical_not": _s_unary,
 }
 
 BACKWARD = set()

@@ -117,9 +117,76 @@ def comparison_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# logical ops
+
+LOGICAL = {"logical_and": torch.logical_and, "logical_or": torch.logical_or, "logical_xor": torch.logical_xor}
+
+
+def zeros_grid(r, shape, dtype=f64):
+    """Values with many zeros (±0) among halves."""
+    v = grid(r, shape)
+    v[v.abs() == 0.5] = 0.0
+    return v.to(dtype)
+
+
+def logical_cases():
+    cs = []
+    at = {"inplace": True}
+    for op, fn in LOGICAL.items():
+        r = R(op)
+        cs.append(fwd(op + "/same", op, [zeros_grid(r, (3, 4)), zeros_grid(r, (3, 4))], fn))
+        cs.append(fwd(op + "/broadcast_row", op, [zeros_grid(r, (2, 3)), zeros_grid(r, (3,))], fn))
+        cs.append(fwd(op + "/broadcast_both", op, [zeros_grid(r, (2, 1, 3)), zeros_grid(r, (4, 1))], fn))
+        cs.append(fwd(op + "/0d", op, [torch.tensor(0.0, dtype=f64), torch.tensor(-1.5, dtype=f64)], fn))
+        cs.append(fwd(op + "/0d_other", op, [zeros_grid(r, (2, 3)), torch.tensor(2.0, dtype=f64)], fn))
+        cs.append(fwd(op + "/0d_other_zero", op, [zeros_grid(r, (2, 3)), torch.tensor(-0.0, dtype=f64)], fn))
+        cs.append(fwd(op + "/empty", op, [zeros_grid(r, (0, 3)), zeros_grid(r, (3,))], fn))
+        cs.append(fwd(op + "/special", op, [special(), special_other()], fn))
+        cs.append(fwd(op + "/int_float", op, [r.randint(-1, 2, (2, 4)), zeros_grid(r, (4,))], fn))
+        cs.append(fwd(op + "/int8_uint8", op, [torch.tensor([0, -1, 3, 0], dtype=torch.int8), torch.tensor([0, 0, 255, 7], dtype=torch.uint8)], fn))
+        cs.append(fwd(op + "/bool_bool", op, [torch.tensor([True, False, True, False]), torch.tensor([True, True, False, False])], fn))
+        cs.append(fwd(op + "/bool_float", op, [torch.tensor([True, False, True, False]), torch.tensor([0.5, 0.0, -0.0, float("nan")], dtype=f64)], fn))
+        # a 0-d float64 operand is cast to the float32 of the other: 1e-320 becomes 0
+        cs.append(fwd(op + "/0d_float64_underflows", op, [torch.tensor([1.0, 0.0], dtype=torch.float32), torch.tensor(1e-320, dtype=f64)], fn))
+        cs.append(fwd(op + "/float64_float32", op, [torch.tensor([1e-320, 0.0], dtype=f64), torch.tensor([1.0, 1.0], dtype=torch.float32)], fn))
+        cs.append(error_case(op + "/bad_broadcast", op, [zeros_grid(r, (2, 3)), zeros_grid(r, (2,))], fn))
+        cs.append(fwd(op + "/inplace", op, [zeros_grid(r, (2, 3)), zeros_grid(r, (3,))], inplace(op), attrs=at))
+        cs.append(fwd(op + "/inplace_int", op, [r.randint(-2, 3, (4,)), zeros_grid(r, (4,))], inplace(op), attrs=at))
+        cs.append(fwd(op + "/inplace_bool", op, [torch.tensor([True, False, True, False]), torch.tensor([1, 1, 0, 0])], inplace(op), attrs=at))
+        cs.append(error_case(op + "/inplace_bad_shape", op, [zeros_grid(r, (3,)), zeros_grid(r, (2, 3))], inplace(op), attrs=at))
+        for dt in NARROW:
+            n = str(dt).split(".")[1]
+            x, y = zeros_grid(r, (3, 4), dt), zeros_grid(r, (4,), dt)
+            cs.append(fwd("%s/%s" % (op, n), op, [x, y], fn, mode="emulated"))
+            cs.append(fwd("%s/%s_special" % (op, n), op, [special(dt), special_other(dt)], fn, mode="emulated"))
+            cs.append(fwd("%s/%s_inplace" % (op, n), op, [x, y], inplace(op), attrs=at, mode="emulated"))
+    op, fn = "logical_not", torch.logical_not
+    r = R(op)
+    inp = lambda x: x.clone().logical_not_()
+    cs.append(fwd(op + "/2x3", op, [zeros_grid(r, (2, 3))], fn))
+    cs.append(fwd(op + "/0d", op, [torch.tensor(-0.0, dtype=f64)], fn))
+    cs.append(fwd(op + "/empty", op, [zeros_grid(r, (0, 3))], fn))
+    cs.append(fwd(op + "/special", op, [special()], fn))
+    cs.append(fwd(op + "/tiny", op, [torch.tensor([1e-320, -5e-324, 0.0], dtype=f64)], fn))
+    cs.append(fwd(op + "/int32", op, [r.randint(-2, 3, (5,), torch.int32)], fn))
+    cs.append(fwd(op + "/uint8", op, [torch.tensor([0, 1, 255], dtype=torch.uint8)], fn))
+    cs.append(fwd(op + "/bool", op, [torch.tensor([True, False])], fn))
+    cs.append(fwd(op + "/inplace", op, [zeros_grid(r, (2, 3))], inp, attrs={"inplace": True}))
+    cs.append(fwd(op + "/inplace_int64", op, [r.randint(-2, 3, (5,))], inp, attrs={"inplace": True}))
+    cs.append(fwd(op + "/inplace_bool", op, [torch.tensor([True, False])], inp, attrs={"inplace": True}))
+    for dt in NARROW:
+        n = str(dt).split(".")[1]
+        cs.append(fwd("%s/%s" % (op, n), op, [zeros_grid(r, (3, 4), dt)], fn, mode="emulated"))
+        cs.append(fwd("%s/%s_special" % (op, n), op, [special(dt)], fn, mode="emulated"))
+        cs.append(fwd("%s/%s_inplace" % (op, n), op, [zeros_grid(r, (4,), dt)], inp, attrs={"inplace": True}, mode="emulated"))
+    return cs
+
+
 def main():
     cs = []
     cs += comparison_cases()
+    cs += logical_cases()
     write_group("compare", cs)
 
 
