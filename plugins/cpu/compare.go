@@ -288,6 +288,16 @@ func init() {
 	}
 	register("logical_not", &kernel{forward: logicalNot})
 	supportDTypes("logical_not", all...)
+	for op, k := range map[string]bitKind{"bitwise_and": bitAnd, "bitwise_or": bitOr, "bitwise_xor": bitXor} {
+		register(op, bitKernel(op, k))
+		supportDTypes(op, intDTypes...)
+	}
+	register("bitwise_left_shift", bitKernel("bitwise_left_shift", bitShl))
+	register("bitwise_right_shift", bitKernel("bitwise_right_shift", bitShr))
+	supportDTypes("bitwise_left_shift", intDTypes[:5]...)
+	supportDTypes("bitwise_right_shift", intDTypes[:5]...)
+	register("bitwise_not", &kernel{forward: bitwiseNot})
+	supportDTypes("bitwise_not", intDTypes...)
 }
 
 // logicalNot is self == 0 (NaN is not zero).
@@ -301,5 +311,127 @@ func logicalNot(c *call) ([]*array, error) {
 		}
 		return nil
 	})
+	return []*array{out}, nil
+}
+
+// ---- bitwise ops ----
+
+// bitKind names a bitwise op of two integer operands.
+type bitKind int
+
+const (
+	bitAnd bitKind = iota
+	bitOr
+	bitXor
+	bitShl
+	bitShr
+)
+
+// bitKernelNames are PyTorch's CPU kernel names, for its dtype errors.
+var bitKernelNames = map[string]string{
+	"bitwise_and": "bitwise_and_cpu", "bitwise_or": "bitwise_or_cpu", "bitwise_xor": "bitwise_xor_cpu",
+	"bitwise_left_shift": "lshift_cpu", "bitwise_right_shift": "rshift_cpu", "bitwise_not": "bitwise_not_cpu",
+}
+
+// bitRun is the rowRun of kind k at integer dtype dt. Values are integers
+// of dt held exactly in float64. A shift count is taken modulo the width
+// PyTorch 1.13's CPU kernel shifts in (x86 masks the count): 64 for int64,
+// 32 for the narrower types, which C++ promotes to int; a left shift's
+// result is wrapped to dt afterwards (roundSlice).
+func bitRun(k bitKind, dt tensor.DType) rowRun {
+	mask := uint64(31)
+	if dt == tensor.Int64 {
+		mask = 63
+	}
+	return func(dst, a, b []float64) {
+		n := len(dst)
+		sa, sb := len(a) == 1 && n != 1, len(b) == 1 && n != 1
+		switch k {
+		case bitAnd:
+			for i := range dst {
+				dst[i] = float64(int64(pick(a, i, sa)) & int64(pick(b, i, sb)))
+			}
+		case bitOr:
+			for i := range dst {
+				dst[i] = float64(int64(pick(a, i, sa)) | int64(pick(b, i, sb)))
+			}
+		case bitXor:
+			for i := range dst {
+				dst[i] = float64(int64(pick(a, i, sa)) ^ int64(pick(b, i, sb)))
+			}
+		case bitShl:
+			for i := range dst {
+				dst[i] = float64(int64(pick(a, i, sa)) << (uint64(int64(pick(b, i, sb))) & mask))
+			}
+		case bitShr:
+			for i := range dst {
+				dst[i] = float64(int64(pick(a, i, sa)) >> (uint64(int64(pick(b, i, sb))) & mask))
+			}
+		}
+	}
+}
+
+// pick is v[i], or v[0] for a broadcast single element.
+func pick(v []float64, i int, one bool) float64 {
+	if one {
+		return v[0]
+	}
+	return v[i]
+}
+
+// bitKernel is a bitwise op or shift: the promoted dtype must be integer
+// (or bool, except for shifts); an in-place call is checked first, as
+// PyTorch's TensorIterator checks the cast before the kernel's dtype.
+func bitKernel(op string, k bitKind) *kernel {
+	return &kernel{forward: func(c *call) ([]*array, error) {
+		x, y := c.in[0], c.in[1]
+		dt := resultType(x, y)
+		shape, err := ops.BroadcastShapes(x.shape, y.shape)
+		if err != nil {
+			return nil, err
+		}
+		if c.attrs.Bool("inplace", false) {
+			if err := ops.CheckInplace(op, x.shape, x.dtype, shape, dt); err != nil {
+				return nil, err
+			}
+		}
+		if dt.IsFloat() || dt == tensor.Bool && (k == bitShl || k == bitShr) {
+			return nil, notImplemented(bitKernelNames[op], dt)
+		}
+		out, err := mapRows(x, y, castValues(x, dt), castValues(y, dt), dt, bitRun(k, dt))
+		if err != nil {
+			return nil, err
+		}
+		if k == bitShl {
+			roundSlice(dt, out.data)
+		}
+		return []*array{out}, nil
+	}}
+}
+
+// bitwiseNot is ~self; for bool, logical not.
+func bitwiseNot(c *call) ([]*array, error) {
+	x := c.in[0]
+	if x.dtype.IsFloat() {
+		return nil, notImplemented("bitwise_not_cpu", x.dtype)
+	}
+	out := newArray(x.dtype, x.shape)
+	boolean := x.dtype == tensor.Bool
+	forChunks(len(x.data), func(from, to int) error {
+		dst, src := out.data[from:to], x.data[from:to]
+		if boolean {
+			for i, v := range src {
+				dst[i] = 1 - v
+			}
+			return nil
+		}
+		for i, v := range src {
+			dst[i] = float64(^int64(v))
+		}
+		return nil
+	})
+	if x.dtype == tensor.Uint8 {
+		roundSlice(tensor.Uint8, out.data)
+	}
 	return []*array{out}, nil
 }

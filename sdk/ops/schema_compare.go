@@ -5,8 +5,8 @@ package ops
 // Differentiable; their in-place forms write the result into input 0 at
 // its dtype.
 
-// cmpBinary is an op of a tensor and a tensor or Python number whose result
-// is bool, computed at the promoted dtype of both.
+// cmpBinary is an op of a tensor and a tensor or Python number computed at
+// the promoted dtype of both (bool result for comparisons).
 func cmpBinary(name, doc string) Schema {
 	return Schema{Name: name, Doc: doc, Inputs: []InputSpec{{Name: "self"}, {Name: "other", ScalarOK: true}},
 		Attrs: []AttrSpec{inplace}, Outputs: 1}
@@ -37,5 +37,12 @@ func init() {
 		logicalBinary("logical_or", "(self != 0) or (other != 0), as logical_and"),
 		logicalBinary("logical_xor", "(self != 0) xor (other != 0), as logical_and"),
 		boolUnary("logical_not", "self == 0; bool result (in-place: self's dtype)"),
+		cmpBinary("bitwise_and", "self & other at the promoted integer or bool dtype (floating: refused)"),
+		cmpBinary("bitwise_or", "self | other, as bitwise_and"),
+		cmpBinary("bitwise_xor", "self ^ other, as bitwise_and"),
+		cmpBinary("bitwise_left_shift", "self << other at the promoted integer dtype as PyTorch 1.13's CPU kernel: "+
+			"the count is taken modulo 64 (int64) or 32 (narrower types, computed as int), the result wrapped to the dtype"),
+		cmpBinary("bitwise_right_shift", "self >> other (arithmetic), counts as bitwise_left_shift"),
+		boolUnary("bitwise_not", "~self at self's integer or bool dtype (floating: refused)"),
 	)
 }

@@ -3,6 +3,7 @@ package lower
 import (
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 // The compare family: comparisons (eq, ne, gt, ge, lt, le and their
@@ -103,4 +104,92 @@ func boolUnaryOp(op string) lowerFunc {
 		p.Bench = exactBench()
 		return p, nil
 	}
+}
+
+func init() {
+	for _, b := range []struct {
+		op, kernel string
+		names      []string // Tensor and Torch spellings
+		tensorOnly []string // Tensor spellings only
+		dunders    []string
+	}{
+		{"bitwise_and", "bitwise_and_cpu", []string{"bitwise_and"}, nil, []string{"__and__", "__iand__"}},
+		{"bitwise_or", "bitwise_or_cpu", []string{"bitwise_or"}, nil, []string{"__or__", "__ior__", "__ror__"}},
+		{"bitwise_xor", "bitwise_xor_cpu", []string{"bitwise_xor"}, nil, []string{"__xor__", "__ixor__", "__rxor__"}},
+		{"bitwise_left_shift", "lshift_cpu", nil, []string{"bitwise_left_shift"}, []string{"__lshift__", "__ilshift__"}},
+		{"bitwise_right_shift", "rshift_cpu", nil, []string{"bitwise_right_shift"}, []string{"__rshift__", "__irshift__"}},
+	} {
+		var entries []string
+		for _, n := range b.names {
+			entries = append(entries, "Torch."+n, "Tensor."+n, "Tensor."+n+"_")
+		}
+		for _, n := range b.tensorOnly {
+			entries = append(entries, "Tensor."+n, "Tensor."+n+"_")
+		}
+		def(bitwiseOp(b.op, b.kernel), "input, other, *, out=None", entries...)
+		for _, d := range b.dunders {
+			def(bitwiseOp(b.op, b.kernel), "input, other", "Tensor."+d)
+		}
+		usedOps = append(usedOps, b.op)
+	}
+	def(bitwiseNot, "input, *, out=None", "Torch.bitwise_not", "Tensor.bitwise_not", "Tensor.bitwise_not_")
+	usedOps = append(usedOps, "bitwise_not")
+}
+
+// argOperand is what a tensor or number argument brings to type
+// promotion.
+func argOperand(a framework.Arg) ops.Operand {
+	switch a.Kind {
+	case framework.ArgInt:
+		return ops.NumberOperand(ops.ScalarInt)
+	case framework.ArgFloat:
+		return ops.NumberOperand(ops.ScalarFloat)
+	case framework.ArgBool:
+		return ops.NumberOperand(ops.ScalarBool)
+	}
+	return ops.TensorOperand(a.DType, len(a.Shape))
+}
+
+// bitwiseOp lowers the bitwise ops and shifts of a tensor and a tensor or
+// number. The reflected dunders (__ror__, __rxor__) keep the tensor first:
+// the ops are commutative, also in type promotion. PyTorch refuses a
+// floating result ("not implemented for 'Float'"), and a shift of two
+// bools; an in-place call first refuses a result it cannot cast to self.
+func bitwiseOp(op, kernelName string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, y, _, _, err := b.operands("input", "other", false)
+		if err != nil {
+			return nil, err
+		}
+		self, other := b.arg("input"), b.arg("other")
+		dt := ops.ResultType(argOperand(self), argOperand(other))
+		attrs := b.compareInplace(ops.Attrs{})
+		if attrs.Bool("inplace", false) && !ops.CanCast(dt, self.DType) {
+			return nil, b.argErr("other", "%v", ops.CastError(dt, self.DType))
+		}
+		shift := op == "bitwise_left_shift" || op == "bitwise_right_shift"
+		if dt.IsFloat() || shift && dt == tensor.Bool {
+			arg := "input"
+			if !self.DType.IsFloat() && self.DType != tensor.Bool {
+				arg = "other"
+			}
+			return nil, b.argErr(arg, "%q not implemented for '%s'", kernelName, ops.TypeName(dt))
+		}
+		p := newPlan(op, attrs, x, y)
+		p.Bench = exactBench()
+		return p, nil
+	}
+}
+
+func bitwiseNot(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	if x.DType.IsFloat() {
+		return nil, b.argErr("input", "%q not implemented for '%s'", "bitwise_not_cpu", ops.TypeName(x.DType))
+	}
+	p := newPlan("bitwise_not", b.compareInplace(ops.Attrs{}), tensorBinding(x))
+	p.Bench = exactBench()
+	return p, nil
 }

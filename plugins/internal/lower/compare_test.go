@@ -50,6 +50,54 @@ func compareCases() []lcase {
 		lcase{name: "Tensor.logical_not", args: []framework.Arg{x, y}, err: "takes at most 1 positional arguments but 2 were given"},
 		lcase{name: "Torch.logical_not", args: []framework.Arg{iv(0)}, err: `argument "input": expected tensor, got int`},
 	)
+	xb := tn("args.0", tensor.Bool, 2)
+	xi8 := tn("args.0", tensor.Int8, 2)
+	for _, b := range []struct {
+		op, kernel string
+		names      []string
+	}{
+		{"bitwise_and", "bitwise_and_cpu", []string{"Torch.bitwise_and", "Tensor.bitwise_and", "Tensor.__and__"}},
+		{"bitwise_or", "bitwise_or_cpu", []string{"Torch.bitwise_or", "Tensor.bitwise_or", "Tensor.__or__", "Tensor.__ror__"}},
+		{"bitwise_xor", "bitwise_xor_cpu", []string{"Torch.bitwise_xor", "Tensor.bitwise_xor", "Tensor.__xor__", "Tensor.__rxor__"}},
+		{"bitwise_left_shift", "lshift_cpu", []string{"Tensor.bitwise_left_shift", "Tensor.__lshift__"}},
+		{"bitwise_right_shift", "rshift_cpu", []string{"Tensor.bitwise_right_shift", "Tensor.__rshift__"}},
+	} {
+		for _, n := range b.names {
+			cs = append(cs,
+				lcase{name: n, args: []framework.Arg{xi, i64("args.1", 2)}, op: b.op, attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0", "args.1"}},
+				lcase{name: n, args: []framework.Arg{xi8, iv(3)}, op: b.op, in: []string{"args.0", "int:3"}},
+				lcase{name: n, args: []framework.Arg{x, iv(3)}, err: `argument "input": "` + b.kernel + `" not implemented for 'Float'`},
+				lcase{name: n, args: []framework.Arg{xi, fv(1.5)}, err: `argument "other": "` + b.kernel + `" not implemented for 'Float'`},
+				lcase{name: n, args: []framework.Arg{xi, tn("args.1", tensor.Float16)}, err: `argument "other": "` + b.kernel + `" not implemented for 'Half'`},
+				lcase{name: n, args: []framework.Arg{xi, sv("a")}, err: `argument "other": expected tensor or number, got str`},
+			)
+		}
+		shift := b.op == "bitwise_left_shift" || b.op == "bitwise_right_shift"
+		if shift {
+			cs = append(cs, lcase{name: b.names[0], args: []framework.Arg{xb, bv(true)}, err: `argument "input": "` + b.kernel + `" not implemented for 'Bool'`},
+				lcase{name: b.names[0], args: []framework.Arg{xb, iv(1)}, op: b.op})
+		} else {
+			cs = append(cs, lcase{name: b.names[0], args: []framework.Arg{xb, bv(true)}, op: b.op, in: []string{"args.0", "bool:1"}})
+		}
+	}
+	cs = append(cs,
+		lcase{name: "Torch.bitwise_and", args: []framework.Arg{xi, iv(1)}, kwargs: []framework.NamedArg{out}, op: "bitwise_and"},
+		lcase{name: "Tensor.bitwise_and_", args: []framework.Arg{xi8, xi}, op: "bitwise_and", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.__iand__", args: []framework.Arg{xi, iv(1)}, op: "bitwise_and", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.__ior__", args: []framework.Arg{xi, iv(1)}, op: "bitwise_or", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.__ixor__", args: []framework.Arg{xb, bv(false)}, op: "bitwise_xor", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.__ilshift__", args: []framework.Arg{xi, iv(1)}, op: "bitwise_left_shift", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.__irshift__", args: []framework.Arg{xi, iv(1)}, op: "bitwise_right_shift", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.bitwise_left_shift_", args: []framework.Arg{xi8, i64("args.1", 2)}, op: "bitwise_left_shift", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.bitwise_or_", args: []framework.Arg{xb, i64("args.1", 2)}, err: `argument "other": result type Long can't be cast to the desired output type Bool`},
+		lcase{name: "Tensor.__ilshift__", args: []framework.Arg{tn("args.0", tensor.Int16, 2), fv(1.5)}, err: `argument "other": result type Float can't be cast to the desired output type Short`},
+		lcase{name: "Tensor.bitwise_xor", args: []framework.Arg{xi, i64("args.1", 2)}, kwargs: []framework.NamedArg{out}, err: `unexpected keyword argument "out"`},
+		lcase{name: "Torch.bitwise_not", args: []framework.Arg{xi}, kwargs: []framework.NamedArg{out}, op: "bitwise_not", attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0"}},
+		lcase{name: "Tensor.bitwise_not", args: []framework.Arg{xb}, op: "bitwise_not"},
+		lcase{name: "Tensor.bitwise_not_", args: []framework.Arg{xi8}, op: "bitwise_not", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Torch.bitwise_not", args: []framework.Arg{x}, err: `argument "input": "bitwise_not_cpu" not implemented for 'Float'`},
+		lcase{name: "Torch.bitwise_not", args: []framework.Arg{iv(3)}, err: `argument "input": expected tensor, got int`},
+	)
 	return append(cs,
 		lcase{name: "Torch.eq", args: []framework.Arg{iv(1), x}, err: `argument "input": expected tensor, got int`},
 		lcase{name: "Torch.eq", args: []framework.Arg{x, sv("a")}, err: `argument "other": expected tensor or number, got str`},

@@ -183,10 +183,98 @@ def logical_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# bitwise ops and shifts
+
+BITWISE = {"bitwise_and": torch.bitwise_and, "bitwise_or": torch.bitwise_or, "bitwise_xor": torch.bitwise_xor,
+           "bitwise_left_shift": torch.bitwise_left_shift, "bitwise_right_shift": torch.bitwise_right_shift}
+SHIFTS = ("bitwise_left_shift", "bitwise_right_shift")
+INTS = (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8)
+
+
+def bitwise_cases():
+    cs = []
+    at = {"inplace": True}
+    for op, fn in BITWISE.items():
+        r = R(op)
+        shift = op in SHIFTS
+
+        def vals(shape, dt=torch.int64):
+            lo, hi = (-128, 128) if dt != torch.uint8 else (0, 256)
+            return r.randint(lo, hi, shape).to(dt)
+
+        def counts(shape, dt=torch.int64):
+            return r.randint(0, 7, shape).to(dt) if shift else vals(shape, dt)
+
+        cs.append(fwd(op + "/same", op, [vals((3, 4)), counts((3, 4))], fn))
+        cs.append(fwd(op + "/broadcast_row", op, [vals((2, 3)), counts((3,))], fn))
+        cs.append(fwd(op + "/broadcast_both", op, [vals((2, 1, 3)), counts((4, 1))], fn))
+        cs.append(fwd(op + "/0d", op, [vals(()), counts(())], fn))
+        cs.append(fwd(op + "/0d_other", op, [vals((2, 3)), torch.tensor(3)], fn))
+        cs.append(fwd(op + "/empty", op, [vals((0, 3)), counts((3,))], fn))
+        cs.append(fwd(op + "/scalar_int", op, [vals((2, 3)), 5], fn))
+        for dt in INTS:
+            n = str(dt).split(".")[1]
+            cs.append(fwd("%s/%s" % (op, n), op, [vals((2, 5), dt), counts((5,), dt)], fn))
+        cs.append(fwd(op + "/uint8_int8", op, [vals((4,), torch.uint8), counts((4,), torch.int8)], fn))
+        cs.append(fwd(op + "/int8_int64_0d", op, [vals((4,), torch.int8), torch.tensor(3)], fn))
+        cs.append(fwd(op + "/int8_scalar_wraps", op, [vals((4,), torch.int8), 258], fn))
+        cs.append(fwd(op + "/bool_int_scalar", op, [torch.tensor([True, False, True]), 3], fn))
+        if not shift:
+            cs.append(fwd(op + "/bool_bool", op, [torch.tensor([True, False, True, False]), torch.tensor([True, True, False, False])], fn))
+            cs.append(fwd(op + "/bool_scalar_bool", op, [torch.tensor([True, False]), True], fn))
+            cs.append(fwd(op + "/int64_large", op, [torch.tensor([2**52 + 1, -(2**52) - 3, 2**40]), torch.tensor([2**52 - 1, 7, -1])], fn))
+        else:
+            cs.append(error_case(op + "/bool_bool", op, [torch.tensor([True, False]), torch.tensor([True, True])], fn))
+            cs.append(error_case(op + "/bool_scalar_bool", op, [torch.tensor([True, False]), True], fn))
+            # counts at and beyond the width, and negative: the CPU kernel
+            # masks the count (64 for int64, 32 for the narrower types)
+            cnt = [0, 1, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 100, -1, -31, -33]
+            for dt in INTS:
+                n = str(dt).split(".")[1]
+                c = torch.tensor(cnt, dtype=torch.int64).to(dt)
+                base = torch.tensor([1, -1, 3, -128, 100, 5, -7, 1, 1, 1, 3, 3, 1, 1, 1, 1], dtype=torch.int64).to(dt)
+                cs.append(fwd("%s/%s_wide_counts" % (op, n), op, [base, c], fn))
+            cs.append(fwd(op + "/int64_scalar_64", op, [vals((4,)), 64], fn))
+            cs.append(fwd(op + "/int32_scalar_33", op, [vals((4,), torch.int32), 33], fn))
+        cs.append(error_case(op + "/float", op, [torch.tensor([1.0, 2.0], dtype=f64), torch.tensor([1.0, 1.0], dtype=f64)], fn))
+        cs.append(error_case(op + "/int_scalar_float", op, [vals((2,)), 1.5], fn))
+        cs.append(error_case(op + "/int_float16_0d", op, [vals((2,), torch.int8), torch.tensor(1.0, dtype=torch.float16)], fn))
+        cs.append(error_case(op + "/float32_int", op, [torch.tensor([1.0], dtype=torch.float32), 1], fn))
+        cs.append(error_case(op + "/bad_broadcast", op, [vals((2, 3)), counts((2,))], fn))
+        ip = inplace(op)
+        cs.append(fwd(op + "/inplace", op, [vals((2, 3)), counts((3,))], ip, attrs=at))
+        cs.append(fwd(op + "/inplace_int8_int64", op, [vals((4,), torch.int8), counts((4,))], ip, attrs=at))
+        cs.append(error_case(op + "/inplace_int_float", op, [vals((2,), torch.int16), 1.5], ip, attrs=at))
+        cs.append(error_case(op + "/inplace_bool_int", op, [torch.tensor([True, False]), torch.tensor([1, 2])], ip, attrs=at))
+        cs.append(error_case(op + "/inplace_float", op, [torch.tensor([1.0, 2.0], dtype=f64), 1], ip, attrs=at))
+        cs.append(error_case(op + "/inplace_bad_shape", op, [vals((3,)), counts((2, 3))], ip, attrs=at))
+        if not shift:
+            cs.append(fwd(op + "/inplace_bool", op, [torch.tensor([True, False, True]), torch.tensor([False, False, True])], ip, attrs=at))
+    op, fn = "bitwise_not", torch.bitwise_not
+    r = R(op)
+    inp = lambda x: x.clone().bitwise_not_()
+    cs.append(fwd(op + "/2x3", op, [r.randint(-100, 100, (2, 3))], fn))
+    cs.append(fwd(op + "/0d", op, [torch.tensor(5)], fn))
+    cs.append(fwd(op + "/empty", op, [r.randint(0, 3, (0, 2))], fn))
+    for dt in INTS:
+        n = str(dt).split(".")[1]
+        lo, hi = (-128, 128) if dt != torch.uint8 else (0, 256)
+        cs.append(fwd("%s/%s" % (op, n), op, [r.randint(lo, hi, (6,)).to(dt)], fn))
+    cs.append(fwd(op + "/bool", op, [torch.tensor([True, False])], fn))
+    cs.append(fwd(op + "/inplace", op, [r.randint(-9, 9, (4,), torch.int32)], inp, attrs={"inplace": True}))
+    cs.append(fwd(op + "/inplace_bool", op, [torch.tensor([True, False])], inp, attrs={"inplace": True}))
+    cs.append(error_case(op + "/float", op, [torch.tensor([1.0], dtype=f64)], fn))
+    cs.append(error_case(op + "/float16", op, [torch.tensor([1.0], dtype=torch.float16)], fn))
+    cs.append(error_case(op + "/inplace_float", op, [torch.tensor([1.0], dtype=f64)], inp, attrs={"inplace": True}))
+    return cs
+
+
 def main():
     cs = []
     cs += comparison_cases()
     cs += logical_cases()
+    cs += bitwise_cases()
     write_group("compare", cs)
 
 
