@@ -1,0 +1,437 @@
+package cpu
+
+import (
+	"github.com/probe-dev/probe/internal/parallel"
+	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// The compare family: comparisons, logical and bitwise ops, predicates.
+// Their results are exact: comparisons and logical ops give bool (0/1)
+// computed at the promoted dtype of the operands (a Python number or a 0-d
+// tensor rounded to it first, as PyTorch's TensorIterator casts them);
+// the device wrapper writes an in-place result into input 0 at its dtype.
+// None has a backward.
+
+// ---- the row walker ----
+
+// rowRun computes one run of output elements: a and b are either as long
+// as dst or a single element broadcast over it.
+type rowRun func(dst, a, b []float64)
+
+// mapRows broadcasts x and y (values already cast to the compute dtype:
+// xv, yv) and fills a new array of dtype res run by run: a run is a row of
+// the output's last dimension, so the kernels' inner loops see contiguous
+// slices (or one broadcast element) and no index map. Rows are spread over
+// the cores in fixed chunks.
+func mapRows(x, y *array, xv, yv []float64, res tensor.DType, run rowRun) (*array, error) {
+	shape, err := ops.BroadcastShapes(x.shape, y.shape)
+	if err != nil {
+		return nil, err
+	}
+	out := newArray(res, shape)
+	n := len(out.data)
+	if n == 0 {
+		return out, nil
+	}
+	if len(xv) == n && len(yv) == n || len(xv) == n && len(yv) == 1 || len(xv) == 1 && len(yv) == n {
+		// same shapes, or one operand a single element: one run per chunk
+		forChunks(n, func(from, to int) error {
+			a, b := xv, yv
+			if len(a) == n {
+				a = a[from:to]
+			}
+			if len(b) == n {
+				b = b[from:to]
+			}
+			run(out.data[from:to], a, b)
+			return nil
+		})
+		return out, nil
+	}
+	rank := len(shape)
+	last := shape[rank-1]
+	rows := n / last
+	rowShape := shape[:rank-1]
+	// an operand's run is a whole row when its last dimension (aligned on
+	// the right) is not broadcast, else one element
+	full := func(a *array) bool { return len(a.shape) > 0 && a.shape[len(a.shape)-1] == last && last != 1 }
+	xFull, yFull := full(x), full(y)
+	lead := func(a *array) []int {
+		if len(a.shape) == 0 {
+			return nil
+		}
+		return a.shape[:len(a.shape)-1]
+	}
+	// positions are in rows of the operand (times its row length below)
+	xLen, yLen := 1, 1
+	if xFull {
+		xLen = last
+	}
+	if yFull {
+		yLen = last
+	}
+	parallel.Chunks(rows, max(1, chunkElems/last), func(from, to int) error {
+		ix, iy := newBcastIter(lead(x), rowShape), newBcastIter(lead(y), rowShape)
+		ix.seek(from)
+		iy.seek(from)
+		for r := from; r < to; r++ {
+			px, py := ix.pos*xLen, iy.pos*yLen
+			run(out.data[r*last:(r+1)*last], xv[px:px+xLen], yv[py:py+yLen])
+			ix.step()
+			iy.step()
+		}
+		return nil
+	})
+	return out, nil
+}
+
+// ---- comparisons and logical ops ----
+
+// cmpKind names a bool-valued binary op.
+type cmpKind int
+
+const (
+	cmpEq cmpKind = iota
+	cmpNe
+	cmpGt
+	cmpGe
+	cmpLt
+	cmpLe
+	cmpAnd // logical: operands tested against zero
+	cmpOr
+	cmpXor
+)
+
+// mirror is the kind that gives the same result with the operands
+// swapped: a > b is b < a.
+func (k cmpKind) mirror() cmpKind {
+	switch k {
+	case cmpGt:
+		return cmpLt
+	case cmpGe:
+		return cmpLe
+	case cmpLt:
+		return cmpGt
+	case cmpLe:
+		return cmpGe
+	}
+	return k
+}
+
+func b2f(v bool) float64 {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// cmpOne is one element of kind k.
+func cmpOne(k cmpKind, x, y float64) bool {
+	switch k {
+	case cmpEq:
+		return x == y
+	case cmpNe:
+		return x != y
+	case cmpGt:
+		return x > y
+	case cmpGe:
+		return x >= y
+	case cmpLt:
+		return x < y
+	case cmpLe:
+		return x <= y
+	case cmpAnd:
+		return x != 0 && y != 0
+	case cmpOr:
+		return x != 0 || y != 0
+	}
+	return (x != 0) != (y != 0)
+}
+
+// cmpRun is the rowRun of kind k: the kind is chosen once per run, the
+// loops are plain.
+func cmpRun(k cmpKind) rowRun {
+	return func(dst, a, b []float64) {
+		switch {
+		case len(a) == 1 && len(b) == 1:
+			v := b2f(cmpOne(k, a[0], b[0]))
+			for i := range dst {
+				dst[i] = v
+			}
+			return
+		case len(a) == 1:
+			cmpVecScalar(k.mirror(), dst, b, a[0])
+			return
+		case len(b) == 1:
+			cmpVecScalar(k, dst, a, b[0])
+			return
+		}
+		a, b = a[:len(dst)], b[:len(dst)]
+		switch k {
+		case cmpEq:
+			for i := range dst {
+				dst[i] = b2f(a[i] == b[i])
+			}
+		case cmpNe:
+			for i := range dst {
+				dst[i] = b2f(a[i] != b[i])
+			}
+		case cmpGt:
+			for i := range dst {
+				dst[i] = b2f(a[i] > b[i])
+			}
+		case cmpGe:
+			for i := range dst {
+				dst[i] = b2f(a[i] >= b[i])
+			}
+		case cmpLt:
+			for i := range dst {
+				dst[i] = b2f(a[i] < b[i])
+			}
+		case cmpLe:
+			for i := range dst {
+				dst[i] = b2f(a[i] <= b[i])
+			}
+		case cmpAnd:
+			for i := range dst {
+				dst[i] = b2f(a[i] != 0 && b[i] != 0)
+			}
+		case cmpOr:
+			for i := range dst {
+				dst[i] = b2f(a[i] != 0 || b[i] != 0)
+			}
+		case cmpXor:
+			for i := range dst {
+				dst[i] = b2f((a[i] != 0) != (b[i] != 0))
+			}
+		}
+	}
+}
+
+// cmpVecScalar is cmpRun with b a single element v.
+func cmpVecScalar(k cmpKind, dst, a []float64, v float64) {
+	a = a[:len(dst)]
+	switch k {
+	case cmpEq:
+		for i := range dst {
+			dst[i] = b2f(a[i] == v)
+		}
+	case cmpNe:
+		for i := range dst {
+			dst[i] = b2f(a[i] != v)
+		}
+	case cmpGt:
+		for i := range dst {
+			dst[i] = b2f(a[i] > v)
+		}
+	case cmpGe:
+		for i := range dst {
+			dst[i] = b2f(a[i] >= v)
+		}
+	case cmpLt:
+		for i := range dst {
+			dst[i] = b2f(a[i] < v)
+		}
+	case cmpLe:
+		for i := range dst {
+			dst[i] = b2f(a[i] <= v)
+		}
+	case cmpAnd:
+		if v == 0 {
+			clear(dst)
+			return
+		}
+		for i := range dst {
+			dst[i] = b2f(a[i] != 0)
+		}
+	case cmpOr:
+		if v != 0 {
+			for i := range dst {
+				dst[i] = 1
+			}
+			return
+		}
+		for i := range dst {
+			dst[i] = b2f(a[i] != 0)
+		}
+	case cmpXor:
+		for i := range dst {
+			dst[i] = b2f((a[i] != 0) != (v != 0))
+		}
+	}
+}
+
+// cmpKernel is a comparison or logical op: both operands cast to their
+// promoted dtype (ops.ResultType, wrapped numbers included), a bool result.
+func cmpKernel(k cmpKind) *kernel {
+	return &kernel{forward: func(c *call) ([]*array, error) {
+		x, y := c.in[0], c.in[1]
+		dt := resultType(x, y)
+		out, err := mapRows(x, y, castValues(x, dt), castValues(y, dt), tensor.Bool, cmpRun(k))
+		if err != nil {
+			return nil, err
+		}
+		return []*array{out}, nil
+	}}
+}
+
+func init() {
+	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
+	for op, k := range map[string]cmpKind{"eq": cmpEq, "ne": cmpNe, "gt": cmpGt, "ge": cmpGe, "lt": cmpLt, "le": cmpLe} {
+		register(op, cmpKernel(k))
+		supportDTypes(op, all...)
+	}
+	for op, k := range map[string]cmpKind{"logical_and": cmpAnd, "logical_or": cmpOr, "logical_xor": cmpXor} {
+		register(op, cmpKernel(k))
+		supportDTypes(op, all...)
+	}
+	register("logical_not", &kernel{forward: logicalNot})
+	supportDTypes("logical_not", all...)
+	for op, k := range map[string]bitKind{"bitwise_and": bitAnd, "bitwise_or": bitOr, "bitwise_xor": bitXor} {
+		register(op, bitKernel(op, k))
+		supportDTypes(op, intDTypes...)
+	}
+	register("bitwise_left_shift", bitKernel("bitwise_left_shift", bitShl))
+	register("bitwise_right_shift", bitKernel("bitwise_right_shift", bitShr))
+	supportDTypes("bitwise_left_shift", intDTypes[:5]...)
+	supportDTypes("bitwise_right_shift", intDTypes[:5]...)
+	register("bitwise_not", &kernel{forward: bitwiseNot})
+	supportDTypes("bitwise_not", intDTypes...)
+}
+
+// logicalNot is self == 0 (NaN is not zero).
+func logicalNot(c *call) ([]*array, error) {
+	x := c.in[0]
+	out := newArray(tensor.Bool, x.shape)
+	forChunks(len(x.data), func(from, to int) error {
+		dst, src := out.data[from:to], x.data[from:to]
+		for i, v := range src {
+			dst[i] = b2f(v == 0)
+		}
+		return nil
+	})
+	return []*array{out}, nil
+}
+
+// ---- bitwise ops ----
+
+// bitKind names a bitwise op of two integer operands.
+type bitKind int
+
+const (
+	bitAnd bitKind = iota
+	bitOr
+	bitXor
+	bitShl
+	bitShr
+)
+
+// bitKernelNames are PyTorch's CPU kernel names, for its dtype errors.
+var bitKernelNames = map[string]string{
+	"bitwise_and": "bitwise_and_cpu", "bitwise_or": "bitwise_or_cpu", "bitwise_xor": "bitwise_xor_cpu",
+	"bitwise_left_shift": "lshift_cpu", "bitwise_right_shift": "rshift_cpu", "bitwise_not": "bitwise_not_cpu",
+}
+
+// bitRun is the rowRun of kind k at integer dtype dt. Values are integers
+// of dt held exactly in float64. A shift count is taken modulo the width
+// PyTorch 1.13's CPU kernel shifts in (x86 masks the count): 64 for int64,
+// 32 for the narrower types, which C++ promotes to int; a left shift's
+// result is wrapped to dt afterwards (roundSlice).
+func bitRun(k bitKind, dt tensor.DType) rowRun {
+	mask := uint64(31)
+	if dt == tensor.Int64 {
+		mask = 63
+	}
+	return func(dst, a, b []float64) {
+		n := len(dst)
+		sa, sb := len(a) == 1 && n != 1, len(b) == 1 && n != 1
+		switch k {
+		case bitAnd:
+			for i := range dst {
+				dst[i] = float64(int64(pick(a, i, sa)) & int64(pick(b, i, sb)))
+			}
+		case bitOr:
+			for i := range dst {
+				dst[i] = float64(int64(pick(a, i, sa)) | int64(pick(b, i, sb)))
+			}
+		case bitXor:
+			for i := range dst {
+				dst[i] = float64(int64(pick(a, i, sa)) ^ int64(pick(b, i, sb)))
+			}
+		case bitShl:
+			for i := range dst {
+				dst[i] = float64(int64(pick(a, i, sa)) << (uint64(int64(pick(b, i, sb))) & mask))
+			}
+		case bitShr:
+			for i := range dst {
+				dst[i] = float64(int64(pick(a, i, sa)) >> (uint64(int64(pick(b, i, sb))) & mask))
+			}
+		}
+	}
+}
+
+// pick is v[i], or v[0] for a broadcast single element.
+func pick(v []float64, i int, one bool) float64 {
+	if one {
+		return v[0]
+	}
+	return v[i]
+}
+
+// bitKernel is a bitwise op or shift: the promoted dtype must be integer
+// (or bool, except for shifts); an in-place call is checked first, as
+// PyTorch's TensorIterator checks the cast before the kernel's dtype.
+func bitKernel(op string, k bitKind) *kernel {
+	return &kernel{forward: func(c *call) ([]*array, error) {
+		x, y := c.in[0], c.in[1]
+		dt := resultType(x, y)
+		shape, err := ops.BroadcastShapes(x.shape, y.shape)
+		if err != nil {
+			return nil, err
+		}
+		if c.attrs.Bool("inplace", false) {
+			if err := ops.CheckInplace(op, x.shape, x.dtype, shape, dt); err != nil {
+				return nil, err
+			}
+		}
+		if dt.IsFloat() || dt == tensor.Bool && (k == bitShl || k == bitShr) {
+			return nil, notImplemented(bitKernelNames[op], dt)
+		}
+		out, err := mapRows(x, y, castValues(x, dt), castValues(y, dt), dt, bitRun(k, dt))
+		if err != nil {
+			return nil, err
+		}
+		if k == bitShl {
+			roundSlice(dt, out.data)
+		}
+		return []*array{out}, nil
+	}}
+}
+
+// bitwiseNot is ~self; for bool, logical not.
+func bitwiseNot(c *call) ([]*array, error) {
+	x := c.in[0]
+	if x.dtype.IsFloat() {
+		return nil, notImplemented("bitwise_not_cpu", x.dtype)
+	}
+	out := newArray(x.dtype, x.shape)
+	boolean := x.dtype == tensor.Bool
+	forChunks(len(x.data), func(from, to int) error {
+		dst, src := out.data[from:to], x.data[from:to]
+		if boolean {
+			for i, v := range src {
+				dst[i] = 1 - v
+			}
+			return nil
+		}
+		for i, v := range src {
+			dst[i] = float64(^int64(v))
+		}
+		return nil
+	})
+	if x.dtype == tensor.Uint8 {
+		roundSlice(tensor.Uint8, out.data)
+	}
+	return []*array{out}, nil
+}

@@ -1,0 +1,119 @@
+package lower
+
+import (
+	"testing"
+
+	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+func TestCompare(t *testing.T) { runCases(t, compareCases(), nil) }
+
+func compareCases() []lcase {
+	x, y := f32("args.0", 2, 3), f32("args.1", 3)
+	xi := i64("args.0", 2)
+	out := kw("out", tn("kwargs.out", tensor.Bool, 2, 3))
+	var cs []lcase
+	for op, names := range map[string][]string{
+		"eq": {"eq"}, "ne": {"ne", "not_equal"}, "gt": {"gt", "greater"},
+		"ge": {"ge", "greater_equal"}, "lt": {"lt", "less"}, "le": {"le", "less_equal"},
+	} {
+		for _, n := range names {
+			cs = append(cs,
+				lcase{name: "Torch." + n, args: []framework.Arg{x, y}, op: op, attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0", "args.1"}},
+				lcase{name: "Torch." + n, args: []framework.Arg{x}, kwargs: []framework.NamedArg{kw("other", fv(0.5)), out}, op: op, in: []string{"args.0", "float:0.5"}},
+				lcase{name: "Tensor." + n, args: []framework.Arg{xi, iv(2)}, op: op, attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0", "int:2"}},
+				lcase{name: "Tensor." + n + "_", args: []framework.Arg{x, bv(true)}, op: op, attrs: ops.Attrs{"inplace": ba(true)}, in: []string{"args.0", "bool:1"}},
+				lcase{name: "Tensor." + n, args: []framework.Arg{x, y}, kwargs: []framework.NamedArg{out}, err: `unexpected keyword argument "out"`},
+			)
+		}
+		cs = append(cs,
+			lcase{name: "Tensor.__" + op + "__", args: []framework.Arg{x, iv(0)}, op: op, attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0", "int:0"}},
+			lcase{name: "Tensor.__" + op + "__", args: []framework.Arg{x, nv()}, err: `argument "other": expected tensor or number, got None`},
+		)
+	}
+	for _, op := range []string{"logical_and", "logical_or", "logical_xor"} {
+		cs = append(cs,
+			lcase{name: "Torch." + op, args: []framework.Arg{x, y}, kwargs: []framework.NamedArg{out}, op: op, attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0", "args.1"}},
+			lcase{name: "Tensor." + op, args: []framework.Arg{xi}, kwargs: []framework.NamedArg{kw("other", y)}, op: op, in: []string{"args.0", "args.1"}},
+			lcase{name: "Tensor." + op + "_", args: []framework.Arg{x, y}, op: op, attrs: ops.Attrs{"inplace": ba(true)}},
+			lcase{name: "Torch." + op, args: []framework.Arg{x, iv(1)}, err: `argument "other": expected tensor, got int`},
+			lcase{name: "Tensor." + op, args: []framework.Arg{x, bv(true)}, err: `argument "other": expected tensor, got bool`},
+			lcase{name: "Torch." + op, args: []framework.Arg{fv(1), y}, err: `argument "input": expected tensor, got float`},
+		)
+	}
+	cs = append(cs,
+		lcase{name: "Torch.logical_not", args: []framework.Arg{x}, kwargs: []framework.NamedArg{out}, op: "logical_not", attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0"}},
+		lcase{name: "Tensor.logical_not", args: []framework.Arg{xi}, op: "logical_not", attrs: ops.Attrs{"inplace": ba(false)}},
+		lcase{name: "Tensor.logical_not_", args: []framework.Arg{x}, op: "logical_not", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.logical_not", args: []framework.Arg{x, y}, err: "takes at most 1 positional arguments but 2 were given"},
+		lcase{name: "Torch.logical_not", args: []framework.Arg{iv(0)}, err: `argument "input": expected tensor, got int`},
+	)
+	xb := tn("args.0", tensor.Bool, 2)
+	xi8 := tn("args.0", tensor.Int8, 2)
+	for _, b := range []struct {
+		op, kernel string
+		names      []string
+	}{
+		{"bitwise_and", "bitwise_and_cpu", []string{"Torch.bitwise_and", "Tensor.bitwise_and", "Tensor.__and__"}},
+		{"bitwise_or", "bitwise_or_cpu", []string{"Torch.bitwise_or", "Tensor.bitwise_or", "Tensor.__or__", "Tensor.__ror__"}},
+		{"bitwise_xor", "bitwise_xor_cpu", []string{"Torch.bitwise_xor", "Tensor.bitwise_xor", "Tensor.__xor__", "Tensor.__rxor__"}},
+		{"bitwise_left_shift", "lshift_cpu", []string{"Tensor.bitwise_left_shift", "Tensor.__lshift__"}},
+		{"bitwise_right_shift", "rshift_cpu", []string{"Tensor.bitwise_right_shift", "Tensor.__rshift__"}},
+	} {
+		for _, n := range b.names {
+			cs = append(cs,
+				lcase{name: n, args: []framework.Arg{xi, i64("args.1", 2)}, op: b.op, attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0", "args.1"}},
+				lcase{name: n, args: []framework.Arg{xi8, iv(3)}, op: b.op, in: []string{"args.0", "int:3"}},
+				lcase{name: n, args: []framework.Arg{x, iv(3)}, err: `argument "input": "` + b.kernel + `" not implemented for 'Float'`},
+				lcase{name: n, args: []framework.Arg{xi, fv(1.5)}, err: `argument "other": "` + b.kernel + `" not implemented for 'Float'`},
+				lcase{name: n, args: []framework.Arg{xi, tn("args.1", tensor.Float16)}, err: `argument "other": "` + b.kernel + `" not implemented for 'Half'`},
+				lcase{name: n, args: []framework.Arg{xi, sv("a")}, err: `argument "other": expected tensor or number, got str`},
+			)
+		}
+		shift := b.op == "bitwise_left_shift" || b.op == "bitwise_right_shift"
+		if shift {
+			cs = append(cs, lcase{name: b.names[0], args: []framework.Arg{xb, bv(true)}, err: `argument "input": "` + b.kernel + `" not implemented for 'Bool'`},
+				lcase{name: b.names[0], args: []framework.Arg{xb, iv(1)}, op: b.op})
+		} else {
+			cs = append(cs, lcase{name: b.names[0], args: []framework.Arg{xb, bv(true)}, op: b.op, in: []string{"args.0", "bool:1"}})
+		}
+	}
+	cs = append(cs,
+		lcase{name: "Torch.bitwise_and", args: []framework.Arg{xi, iv(1)}, kwargs: []framework.NamedArg{out}, op: "bitwise_and"},
+		lcase{name: "Tensor.bitwise_and_", args: []framework.Arg{xi8, xi}, op: "bitwise_and", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.__iand__", args: []framework.Arg{xi, iv(1)}, op: "bitwise_and", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.__ior__", args: []framework.Arg{xi, iv(1)}, op: "bitwise_or", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.__ixor__", args: []framework.Arg{xb, bv(false)}, op: "bitwise_xor", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.__ilshift__", args: []framework.Arg{xi, iv(1)}, op: "bitwise_left_shift", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.__irshift__", args: []framework.Arg{xi, iv(1)}, op: "bitwise_right_shift", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.bitwise_left_shift_", args: []framework.Arg{xi8, i64("args.1", 2)}, op: "bitwise_left_shift", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.bitwise_or_", args: []framework.Arg{xb, i64("args.1", 2)}, err: `argument "other": result type Long can't be cast to the desired output type Bool`},
+		lcase{name: "Tensor.__ilshift__", args: []framework.Arg{tn("args.0", tensor.Int16, 2), fv(1.5)}, err: `argument "other": result type Float can't be cast to the desired output type Short`},
+		lcase{name: "Tensor.bitwise_xor", args: []framework.Arg{xi, i64("args.1", 2)}, kwargs: []framework.NamedArg{out}, err: `unexpected keyword argument "out"`},
+		lcase{name: "Torch.bitwise_not", args: []framework.Arg{xi}, kwargs: []framework.NamedArg{out}, op: "bitwise_not", attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0"}},
+		lcase{name: "Tensor.bitwise_not", args: []framework.Arg{xb}, op: "bitwise_not"},
+		lcase{name: "Tensor.bitwise_not_", args: []framework.Arg{xi8}, op: "bitwise_not", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Torch.bitwise_not", args: []framework.Arg{x}, err: `argument "input": "bitwise_not_cpu" not implemented for 'Float'`},
+		lcase{name: "Torch.bitwise_not", args: []framework.Arg{iv(3)}, err: `argument "input": expected tensor, got int`},
+	)
+	return append(cs,
+		lcase{name: "Torch.eq", args: []framework.Arg{iv(1), x}, err: `argument "input": expected tensor, got int`},
+		lcase{name: "Torch.eq", args: []framework.Arg{x, sv("a")}, err: `argument "other": expected tensor or number, got str`},
+		lcase{name: "Torch.eq", args: []framework.Arg{x}, err: `missing required argument "other"`},
+		lcase{name: "Torch.gt", args: []framework.Arg{x, y, y}, err: "takes at most 2 positional arguments but 3 were given"},
+		lcase{name: "Tensor.lt", args: []framework.Arg{x, f32("", 3)}, err: `argument "other": tensor has no path in the dump`},
+	)
+}
+
+// The comparisons' bench gets the inputs at their dumped dtypes.
+func TestCompareExactBench(t *testing.T) {
+	l, err := lower(&Call{API: "Tensor.__eq__.0", Namespace: TensorMethod, Name: "__eq__", Args: []framework.Arg{tn("args.0", tensor.Float16, 4), fv(0.1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := l.Plan.Bench; b == nil || len(b.Inputs) != 0 || len(b.Grads) != 0 || len(b.Attrs) != 0 {
+		t.Errorf("bench policy %+v, want one that raises nothing", b)
+	}
+}

@@ -1,0 +1,282 @@
+"""Golden cases of the compare family: comparisons, logical and bitwise ops,
+predicates. Group "compare".
+
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_compare.py
+
+writes golden/compare.json.gz (format: golden_lib.py) from real PyTorch
+1.13. None of these ops has a backward, so every case is forward only.
+Bench cases use float64 with ties on purpose (values drawn from a small
+grid, so that == and <= meet equal elements), special values (NaN, ±inf,
+±0), integer and bool dtypes, Python numbers and 0-d tensors whose
+rounding to the promoted dtype decides the result; emulated cases run at
+float32, float16 and bfloat16.
+"""
+
+import torch
+
+from golden_lib import Rand, case, error_case, write_group
+
+f64 = torch.float64
+NARROW = (torch.float32, torch.float16, torch.bfloat16)
+
+
+def R(name):
+    return Rand("compare/" + name)
+
+
+def grid(r, shape, dtype=f64):
+    """Values on a grid of halves in [-2, 2]: ties are common."""
+    return (r.randint(-4, 5, shape).to(f64) / 2).to(dtype)
+
+
+def special(dtype=f64):
+    return torch.tensor([0.0, -0.0, float("nan"), float("inf"), float("-inf"), 1.5, -2.0, float("nan")], dtype=dtype)
+
+
+def special_other(dtype=f64):
+    return torch.tensor([-0.0, 0.0, float("nan"), float("inf"), 1.0, float("inf"), -2.0, 1.0], dtype=dtype)
+
+
+def fwd(name, op, inputs, fn, **kw):
+    return case(name, op, inputs, fn, backward=False, **kw)
+
+
+# --------------------------------------------------------------------------
+# comparisons
+
+CMP = {"eq": torch.eq, "ne": torch.ne, "gt": torch.gt, "ge": torch.ge, "lt": torch.lt, "le": torch.le}
+
+
+def inplace(name):
+    def fn(a, b):
+        return getattr(a.clone(), name + "_")(b)
+    return fn
+
+
+def comparison_cases():
+    cs = []
+    for op, fn in CMP.items():
+        r = R(op)
+        cs.append(fwd(op + "/same", op, [grid(r, (3, 4)), grid(r, (3, 4))], fn))
+        cs.append(fwd(op + "/broadcast_row", op, [grid(r, (2, 3)), grid(r, (3,))], fn))
+        cs.append(fwd(op + "/broadcast_both", op, [grid(r, (2, 1, 3)), grid(r, (4, 1))], fn))
+        cs.append(fwd(op + "/broadcast_col", op, [grid(r, (3, 1)), grid(r, (3, 5))], fn))
+        cs.append(fwd(op + "/0d", op, [grid(r, ()), grid(r, ())], fn))
+        cs.append(fwd(op + "/0d_other", op, [grid(r, (2, 3)), torch.tensor(0.5, dtype=f64)], fn))
+        cs.append(fwd(op + "/empty", op, [grid(r, (0, 3)), grid(r, (3,))], fn))
+        cs.append(fwd(op + "/special", op, [special(), special_other()], fn))
+        cs.append(fwd(op + "/special_scalar_nan", op, [special(), float("nan")], fn))
+        cs.append(fwd(op + "/special_scalar_inf", op, [special(), float("inf")], fn))
+        cs.append(fwd(op + "/scalar_float", op, [grid(r, (2, 3)), 0.5], fn))
+        cs.append(fwd(op + "/scalar_int", op, [grid(r, (2, 3)), 1], fn))
+        cs.append(fwd(op + "/scalar_bool", op, [grid(r, (2, 3)), True], fn))
+        ai = r.randint(-3, 4, (2, 4))
+        bi = r.randint(-3, 4, (4,))
+        cs.append(fwd(op + "/int64", op, [ai, bi], fn))
+        cs.append(fwd(op + "/int32_int64_0d", op, [ai.to(torch.int32), torch.tensor(1)], fn))
+        cs.append(fwd(op + "/int_scalar_float", op, [ai, 0.5], fn))
+        cs.append(fwd(op + "/int_float_tensor", op, [ai, grid(r, (4,))], fn))
+        # the int scalar is cast to the tensor's dtype: 300 wraps to 44 in int8
+        cs.append(fwd(op + "/int8_scalar_wraps", op, [torch.tensor([43, 44, 45, -1], dtype=torch.int8), 300], fn))
+        cs.append(fwd(op + "/uint8_scalar_negative", op, [torch.tensor([0, 254, 255, 1], dtype=torch.uint8), -1], fn))
+        cs.append(fwd(op + "/uint8_int8", op, [torch.tensor([0, 200, 255, 3], dtype=torch.uint8), torch.tensor([0, -56, -1, 3], dtype=torch.int8)], fn))
+        # int32 beyond float32's 24 bits, compared in float32 with a float number
+        cs.append(fwd(op + "/int32_scalar_float_rounds", op, [torch.tensor([16777216, 16777217, 16777218], dtype=torch.int32), 16777217.0], fn))
+        bb = torch.tensor([True, False, True, False])
+        cs.append(fwd(op + "/bool_bool", op, [bb, torch.tensor([True, True, False, False])], fn))
+        cs.append(fwd(op + "/bool_int_scalar", op, [bb, 1], fn))
+        cs.append(fwd(op + "/bool_float_scalar", op, [bb, 0.5], fn))
+        cs.append(fwd(op + "/bool_float_tensor", op, [bb, torch.tensor([1.0, 0.0, 0.5, -0.0], dtype=f64)], fn))
+        # float16 compares with float16(0.1), not 0.1
+        h = torch.tensor([0.1, 0.0999755859375, 0.10003662109375, 0.2], dtype=torch.float16)
+        cs.append(fwd(op + "/float16_scalar_rounds", op, [h, 0.1], fn))
+        cs.append(fwd(op + "/float16_0d_float64_rounds", op, [h, torch.tensor(0.1, dtype=f64)], fn))
+        cs.append(fwd(op + "/float32_float64", op, [torch.tensor([0.1, 0.5], dtype=torch.float32), torch.tensor([0.1, 0.5], dtype=f64)], fn))
+        cs.append(fwd(op + "/float16_bfloat16", op, [torch.tensor([0.1, 1.0, 3.0], dtype=torch.float16), torch.tensor([0.1, 1.0, 3.0], dtype=torch.bfloat16)], fn))
+        cs.append(fwd(op + "/float32_int64", op, [torch.tensor([2.0, 2.5, -1.0], dtype=torch.float32), torch.tensor([2, 2, -2])], fn))
+        cs.append(error_case(op + "/bad_broadcast", op, [grid(r, (2, 3)), grid(r, (2,))], fn))
+        # in-place: the result at self's dtype
+        at = {"inplace": True}
+        cs.append(fwd(op + "/inplace", op, [grid(r, (2, 3)), grid(r, (3,))], inplace(op), attrs=at))
+        cs.append(fwd(op + "/inplace_scalar", op, [grid(r, (2, 3)), 0.5], inplace(op), attrs=at))
+        cs.append(fwd(op + "/inplace_int_float", op, [ai, 0.5], inplace(op), attrs=at))
+        cs.append(fwd(op + "/inplace_int32_float_tensor", op, [ai.to(torch.int32), grid(r, (4,))], inplace(op), attrs=at))
+        cs.append(fwd(op + "/inplace_bool", op, [bb, torch.tensor([0.5, 0.0, 1.0, 1.0], dtype=f64)], inplace(op), attrs=at))
+        cs.append(fwd(op + "/inplace_float16", op, [h, 0.1], inplace(op), attrs=at))
+        cs.append(fwd(op + "/inplace_0d", op, [grid(r, ()), grid(r, ())], inplace(op), attrs=at))
+        cs.append(error_case(op + "/inplace_bad_shape", op, [grid(r, (3,)), grid(r, (2, 3))], inplace(op), attrs=at))
+        # narrow float dtypes
+        for dt in NARROW:
+            n = str(dt).split(".")[1]
+            x, y = (r.randn((3, 4)) * 2).to(dt), (r.randn((4,)) * 2).to(dt)
+            y[1] = x[0, 1]
+            cs.append(fwd("%s/%s" % (op, n), op, [x, y], fn, mode="emulated"))
+            cs.append(fwd("%s/%s_scalar" % (op, n), op, [x, 0.3], fn, mode="emulated"))
+            cs.append(fwd("%s/%s_special" % (op, n), op, [special(dt), special_other(dt)], fn, mode="emulated"))
+            cs.append(fwd("%s/%s_inplace" % (op, n), op, [x, y], inplace(op), attrs=at, mode="emulated"))
+    return cs
+
+
+# --------------------------------------------------------------------------
+# logical ops
+
+LOGICAL = {"logical_and": torch.logical_and, "logical_or": torch.logical_or, "logical_xor": torch.logical_xor}
+
+
+def zeros_grid(r, shape, dtype=f64):
+    """Values with many zeros (±0) among halves."""
+    v = grid(r, shape)
+    v[v.abs() == 0.5] = 0.0
+    return v.to(dtype)
+
+
+def logical_cases():
+    cs = []
+    at = {"inplace": True}
+    for op, fn in LOGICAL.items():
+        r = R(op)
+        cs.append(fwd(op + "/same", op, [zeros_grid(r, (3, 4)), zeros_grid(r, (3, 4))], fn))
+        cs.append(fwd(op + "/broadcast_row", op, [zeros_grid(r, (2, 3)), zeros_grid(r, (3,))], fn))
+        cs.append(fwd(op + "/broadcast_both", op, [zeros_grid(r, (2, 1, 3)), zeros_grid(r, (4, 1))], fn))
+        cs.append(fwd(op + "/0d", op, [torch.tensor(0.0, dtype=f64), torch.tensor(-1.5, dtype=f64)], fn))
+        cs.append(fwd(op + "/0d_other", op, [zeros_grid(r, (2, 3)), torch.tensor(2.0, dtype=f64)], fn))
+        cs.append(fwd(op + "/0d_other_zero", op, [zeros_grid(r, (2, 3)), torch.tensor(-0.0, dtype=f64)], fn))
+        cs.append(fwd(op + "/empty", op, [zeros_grid(r, (0, 3)), zeros_grid(r, (3,))], fn))
+        cs.append(fwd(op + "/special", op, [special(), special_other()], fn))
+        cs.append(fwd(op + "/int_float", op, [r.randint(-1, 2, (2, 4)), zeros_grid(r, (4,))], fn))
+        cs.append(fwd(op + "/int8_uint8", op, [torch.tensor([0, -1, 3, 0], dtype=torch.int8), torch.tensor([0, 0, 255, 7], dtype=torch.uint8)], fn))
+        cs.append(fwd(op + "/bool_bool", op, [torch.tensor([True, False, True, False]), torch.tensor([True, True, False, False])], fn))
+        cs.append(fwd(op + "/bool_float", op, [torch.tensor([True, False, True, False]), torch.tensor([0.5, 0.0, -0.0, float("nan")], dtype=f64)], fn))
+        # a 0-d float64 operand is cast to the float32 of the other: 1e-320 becomes 0
+        cs.append(fwd(op + "/0d_float64_underflows", op, [torch.tensor([1.0, 0.0], dtype=torch.float32), torch.tensor(1e-320, dtype=f64)], fn))
+        cs.append(fwd(op + "/float64_float32", op, [torch.tensor([1e-320, 0.0], dtype=f64), torch.tensor([1.0, 1.0], dtype=torch.float32)], fn))
+        cs.append(error_case(op + "/bad_broadcast", op, [zeros_grid(r, (2, 3)), zeros_grid(r, (2,))], fn))
+        cs.append(fwd(op + "/inplace", op, [zeros_grid(r, (2, 3)), zeros_grid(r, (3,))], inplace(op), attrs=at))
+        cs.append(fwd(op + "/inplace_int", op, [r.randint(-2, 3, (4,)), zeros_grid(r, (4,))], inplace(op), attrs=at))
+        cs.append(fwd(op + "/inplace_bool", op, [torch.tensor([True, False, True, False]), torch.tensor([1, 1, 0, 0])], inplace(op), attrs=at))
+        cs.append(error_case(op + "/inplace_bad_shape", op, [zeros_grid(r, (3,)), zeros_grid(r, (2, 3))], inplace(op), attrs=at))
+        for dt in NARROW:
+            n = str(dt).split(".")[1]
+            x, y = zeros_grid(r, (3, 4), dt), zeros_grid(r, (4,), dt)
+            cs.append(fwd("%s/%s" % (op, n), op, [x, y], fn, mode="emulated"))
+            cs.append(fwd("%s/%s_special" % (op, n), op, [special(dt), special_other(dt)], fn, mode="emulated"))
+            cs.append(fwd("%s/%s_inplace" % (op, n), op, [x, y], inplace(op), attrs=at, mode="emulated"))
+    op, fn = "logical_not", torch.logical_not
+    r = R(op)
+    inp = lambda x: x.clone().logical_not_()
+    cs.append(fwd(op + "/2x3", op, [zeros_grid(r, (2, 3))], fn))
+    cs.append(fwd(op + "/0d", op, [torch.tensor(-0.0, dtype=f64)], fn))
+    cs.append(fwd(op + "/empty", op, [zeros_grid(r, (0, 3))], fn))
+    cs.append(fwd(op + "/special", op, [special()], fn))
+    cs.append(fwd(op + "/tiny", op, [torch.tensor([1e-320, -5e-324, 0.0], dtype=f64)], fn))
+    cs.append(fwd(op + "/int32", op, [r.randint(-2, 3, (5,), torch.int32)], fn))
+    cs.append(fwd(op + "/uint8", op, [torch.tensor([0, 1, 255], dtype=torch.uint8)], fn))
+    cs.append(fwd(op + "/bool", op, [torch.tensor([True, False])], fn))
+    cs.append(fwd(op + "/inplace", op, [zeros_grid(r, (2, 3))], inp, attrs={"inplace": True}))
+    cs.append(fwd(op + "/inplace_int64", op, [r.randint(-2, 3, (5,))], inp, attrs={"inplace": True}))
+    cs.append(fwd(op + "/inplace_bool", op, [torch.tensor([True, False])], inp, attrs={"inplace": True}))
+    for dt in NARROW:
+        n = str(dt).split(".")[1]
+        cs.append(fwd("%s/%s" % (op, n), op, [zeros_grid(r, (3, 4), dt)], fn, mode="emulated"))
+        cs.append(fwd("%s/%s_special" % (op, n), op, [special(dt)], fn, mode="emulated"))
+        cs.append(fwd("%s/%s_inplace" % (op, n), op, [zeros_grid(r, (4,), dt)], inp, attrs={"inplace": True}, mode="emulated"))
+    return cs
+
+
+# --------------------------------------------------------------------------
+# bitwise ops and shifts
+
+BITWISE = {"bitwise_and": torch.bitwise_and, "bitwise_or": torch.bitwise_or, "bitwise_xor": torch.bitwise_xor,
+           "bitwise_left_shift": torch.bitwise_left_shift, "bitwise_right_shift": torch.bitwise_right_shift}
+SHIFTS = ("bitwise_left_shift", "bitwise_right_shift")
+INTS = (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8)
+
+
+def bitwise_cases():
+    cs = []
+    at = {"inplace": True}
+    for op, fn in BITWISE.items():
+        r = R(op)
+        shift = op in SHIFTS
+
+        def vals(shape, dt=torch.int64):
+            lo, hi = (-128, 128) if dt != torch.uint8 else (0, 256)
+            return r.randint(lo, hi, shape).to(dt)
+
+        def counts(shape, dt=torch.int64):
+            return r.randint(0, 7, shape).to(dt) if shift else vals(shape, dt)
+
+        cs.append(fwd(op + "/same", op, [vals((3, 4)), counts((3, 4))], fn))
+        cs.append(fwd(op + "/broadcast_row", op, [vals((2, 3)), counts((3,))], fn))
+        cs.append(fwd(op + "/broadcast_both", op, [vals((2, 1, 3)), counts((4, 1))], fn))
+        cs.append(fwd(op + "/0d", op, [vals(()), counts(())], fn))
+        cs.append(fwd(op + "/0d_other", op, [vals((2, 3)), torch.tensor(3)], fn))
+        cs.append(fwd(op + "/empty", op, [vals((0, 3)), counts((3,))], fn))
+        cs.append(fwd(op + "/scalar_int", op, [vals((2, 3)), 5], fn))
+        for dt in INTS:
+            n = str(dt).split(".")[1]
+            cs.append(fwd("%s/%s" % (op, n), op, [vals((2, 5), dt), counts((5,), dt)], fn))
+        cs.append(fwd(op + "/uint8_int8", op, [vals((4,), torch.uint8), counts((4,), torch.int8)], fn))
+        cs.append(fwd(op + "/int8_int64_0d", op, [vals((4,), torch.int8), torch.tensor(3)], fn))
+        cs.append(fwd(op + "/int8_scalar_wraps", op, [vals((4,), torch.int8), 258], fn))
+        cs.append(fwd(op + "/bool_int_scalar", op, [torch.tensor([True, False, True]), 3], fn))
+        if not shift:
+            cs.append(fwd(op + "/bool_bool", op, [torch.tensor([True, False, True, False]), torch.tensor([True, True, False, False])], fn))
+            cs.append(fwd(op + "/bool_scalar_bool", op, [torch.tensor([True, False]), True], fn))
+            cs.append(fwd(op + "/int64_large", op, [torch.tensor([2**52 + 1, -(2**52) - 3, 2**40]), torch.tensor([2**52 - 1, 7, -1])], fn))
+        else:
+            cs.append(error_case(op + "/bool_bool", op, [torch.tensor([True, False]), torch.tensor([True, True])], fn))
+            cs.append(error_case(op + "/bool_scalar_bool", op, [torch.tensor([True, False]), True], fn))
+            # counts at and beyond the width, and negative: the CPU kernel
+            # masks the count (64 for int64, 32 for the narrower types)
+            cnt = [0, 1, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 100, -1, -31, -33]
+            for dt in INTS:
+                n = str(dt).split(".")[1]
+                c = torch.tensor(cnt, dtype=torch.int64).to(dt)
+                base = torch.tensor([1, -1, 3, -128, 100, 5, -7, 1, 1, 1, 3, 3, 1, 1, 1, 1], dtype=torch.int64).to(dt)
+                cs.append(fwd("%s/%s_wide_counts" % (op, n), op, [base, c], fn))
+            cs.append(fwd(op + "/int64_scalar_64", op, [vals((4,)), 64], fn))
+            cs.append(fwd(op + "/int32_scalar_33", op, [vals((4,), torch.int32), 33], fn))
+        cs.append(error_case(op + "/float", op, [torch.tensor([1.0, 2.0], dtype=f64), torch.tensor([1.0, 1.0], dtype=f64)], fn))
+        cs.append(error_case(op + "/int_scalar_float", op, [vals((2,)), 1.5], fn))
+        cs.append(error_case(op + "/int_float16_0d", op, [vals((2,), torch.int8), torch.tensor(1.0, dtype=torch.float16)], fn))
+        cs.append(error_case(op + "/float32_int", op, [torch.tensor([1.0], dtype=torch.float32), 1], fn))
+        cs.append(error_case(op + "/bad_broadcast", op, [vals((2, 3)), counts((2,))], fn))
+        ip = inplace(op)
+        cs.append(fwd(op + "/inplace", op, [vals((2, 3)), counts((3,))], ip, attrs=at))
+        cs.append(fwd(op + "/inplace_int8_int64", op, [vals((4,), torch.int8), counts((4,))], ip, attrs=at))
+        cs.append(error_case(op + "/inplace_int_float", op, [vals((2,), torch.int16), 1.5], ip, attrs=at))
+        cs.append(error_case(op + "/inplace_bool_int", op, [torch.tensor([True, False]), torch.tensor([1, 2])], ip, attrs=at))
+        cs.append(error_case(op + "/inplace_float", op, [torch.tensor([1.0, 2.0], dtype=f64), 1], ip, attrs=at))
+        cs.append(error_case(op + "/inplace_bad_shape", op, [vals((3,)), counts((2, 3))], ip, attrs=at))
+        if not shift:
+            cs.append(fwd(op + "/inplace_bool", op, [torch.tensor([True, False, True]), torch.tensor([False, False, True])], ip, attrs=at))
+    op, fn = "bitwise_not", torch.bitwise_not
+    r = R(op)
+    inp = lambda x: x.clone().bitwise_not_()
+    cs.append(fwd(op + "/2x3", op, [r.randint(-100, 100, (2, 3))], fn))
+    cs.append(fwd(op + "/0d", op, [torch.tensor(5)], fn))
+    cs.append(fwd(op + "/empty", op, [r.randint(0, 3, (0, 2))], fn))
+    for dt in INTS:
+        n = str(dt).split(".")[1]
+        lo, hi = (-128, 128) if dt != torch.uint8 else (0, 256)
+        cs.append(fwd("%s/%s" % (op, n), op, [r.randint(lo, hi, (6,)).to(dt)], fn))
+    cs.append(fwd(op + "/bool", op, [torch.tensor([True, False])], fn))
+    cs.append(fwd(op + "/inplace", op, [r.randint(-9, 9, (4,), torch.int32)], inp, attrs={"inplace": True}))
+    cs.append(fwd(op + "/inplace_bool", op, [torch.tensor([True, False])], inp, attrs={"inplace": True}))
+    cs.append(error_case(op + "/float", op, [torch.tensor([1.0], dtype=f64)], fn))
+    cs.append(error_case(op + "/float16", op, [torch.tensor([1.0], dtype=torch.float16)], fn))
+    cs.append(error_case(op + "/inplace_float", op, [torch.tensor([1.0], dtype=f64)], inp, attrs={"inplace": True}))
+    return cs
+
+
+def main():
+    cs = []
+    cs += comparison_cases()
+    cs += logical_cases()
+    cs += bitwise_cases()
+    write_group("compare", cs)
+
+
+if __name__ == "__main__":
+    main()
