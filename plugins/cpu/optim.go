@@ -16,6 +16,7 @@ import (
 func init() {
 	register("addcmul", addcKernel(false))
 	register("addcdiv", addcKernel(true))
+	register("lerp", lerpKernel())
 	supportDTypes("addcmul", append(append([]tensor.DType(nil), floatDTypes...), intDTypes[:5]...)...)
 }
 
@@ -138,19 +139,30 @@ func addcFunc(d tensor.DType, div bool, v float64) func(s, a, b float64) float64
 }
 
 // ternaryMap evaluates f over three broadcast operands (values already cast
-// to the compute dtype) into a new array of dtype res.
+// to the compute dtype) into a new array of dtype res. An operand of one
+// element (a scalar weight) is read in place, without an index map.
 func ternaryMap(res tensor.DType, shape []int, in [3]*array, vals [3][]float64, f func(s, a, b float64) float64) *array {
 	out := newArray(res, shape)
-	same := true
-	for _, a := range in {
-		same = same && slices.Equal(a.shape, shape)
+	n := len(out.data)
+	flat := true // every operand has the output's shape or one element
+	var stride [3]int
+	for i, a := range in {
+		switch {
+		case slices.Equal(a.shape, shape):
+			stride[i] = 1
+		case len(vals[i]) == 1:
+		default:
+			flat = false
+		}
 	}
-	forChunks(len(out.data), func(from, to int) error {
+	forChunks(n, func(from, to int) error {
 		dst := out.data[from:to]
-		if same {
-			s, a, b := vals[0][from:to], vals[1][from:to], vals[2][from:to]
+		s, a, b := vals[0], vals[1], vals[2]
+		if flat {
+			ss, sa, sb := stride[0], stride[1], stride[2]
 			for k := range dst {
-				dst[k] = f(s[k], a[k], b[k])
+				j := from + k
+				dst[k] = f(s[j*ss], a[j*sa], b[j*sb])
 			}
 			return nil
 		}
@@ -158,7 +170,6 @@ func ternaryMap(res tensor.DType, shape []int, in [3]*array, vals [3][]float64, 
 		is.seek(from)
 		ia.seek(from)
 		ib.seek(from)
-		s, a, b := vals[0], vals[1], vals[2]
 		for k := range dst {
 			dst[k] = f(s[is.pos], a[ia.pos], b[ib.pos])
 			is.step()
@@ -226,12 +237,22 @@ func viaF32(d tensor.DType) tensor.DType {
 	return d
 }
 
+// scalarRound converts a Python number to a tensor of dtype d the way a
+// wrapped number is cast (double to float to bfloat16), float16 as
+// float32 (see emuRound).
+func scalarRound(d tensor.DType, x float64) float64 {
+	if d == tensor.BFloat16 {
+		return roundTo(d, roundTo(tensor.Float32, x))
+	}
+	return roundTo(viaF32(d), x)
+}
+
 // scaled returns a's values broadcast to shape times the number s (a
 // wrapped scalar: cast to the product's dtype first), rounded as a
 // PyTorch mul stores them, and the product's dtype.
 func scaled(a, s *array, shape []int) ([]float64, tensor.DType) {
 	d := resultType(a, s)
-	v := roundTo(viaF32(d), s.data[0])
+	v := scalarRound(d, s.data[0])
 	w := expandTo(a, shape)
 	forChunks(len(w), func(from, to int) error {
 		for i := from; i < to; i++ {
@@ -313,7 +334,7 @@ func addcKernel(div bool) *kernel {
 					return nil, ops.CastError(ops.DefaultFloat, t2.dtype)
 				}
 				q := expandTo(t2, shape)
-				v := roundTo(viaF32(t2.dtype), val.data[0])
+				v := scalarRound(t2.dtype, val.data[0])
 				for i := range q {
 					q[i] = v / q[i]
 				}
@@ -333,6 +354,171 @@ func addcKernel(div bool) *kernel {
 				}
 				emuRound(qd, num)
 				grads[2] = gradForOwned(c, 2, times(num, qd, true), shape)
+			}
+			return grads, nil
+		},
+	}
+}
+
+// ---- lerp ----
+
+// typeMetaName is how PyTorch's dtype checks print a dtype (caffe2's
+// TypeMeta names).
+func typeMetaName(d tensor.DType) string {
+	switch d {
+	case tensor.Float64:
+		return "double"
+	case tensor.Float32:
+		return "float"
+	case tensor.Float16:
+		return "c10::Half"
+	case tensor.BFloat16:
+		return "c10::BFloat16"
+	case tensor.Int64:
+		return "long int"
+	case tensor.Int32:
+		return "int"
+	case tensor.Int16:
+		return "short int"
+	case tensor.Int8:
+		return "signed char"
+	case tensor.Uint8:
+		return "unsigned char"
+	case tensor.Bool:
+		return "bool"
+	}
+	return d.String()
+}
+
+// lerpFunc is PyTorch 1.13's lerp at compute dtype d: two branches on
+// |weight| < 0.5, each a multiply-add the compiler fuses; float16 and
+// bfloat16 compute in float32 (opmath), a scalar weight converted to float
+// (not to the tensors' dtype).
+func lerpFunc(d tensor.DType) func(s, e, w float64) float64 {
+	if d == tensor.Float64 {
+		return func(s, e, w float64) float64 {
+			diff := e - s
+			if w < 0.5 {
+				return math.FMA(w, diff, s)
+			}
+			return math.FMA(-diff, 1-w, e)
+		}
+	}
+	return func(s, e, w float64) float64 {
+		diff := float64(float32(e - s))
+		if w < 0.5 {
+			return fma32(w, diff, s)
+		}
+		return fma32(-diff, float64(float32(1-w)), e)
+	}
+}
+
+// lerpCheck checks a lerp call as PyTorch does and returns the result
+// shape.
+func lerpCheck(c *call) ([]int, error) {
+	s, e, w := c.in[0], c.in[1], c.in[2]
+	if s.scalar || e.scalar {
+		return nil, errors.New("self and end must be tensors")
+	}
+	if e.dtype != s.dtype {
+		return nil, fmt.Errorf("expected dtype %s for `end` but got dtype %s", typeMetaName(s.dtype), typeMetaName(e.dtype))
+	}
+	if !w.scalar && w.dtype != s.dtype {
+		return nil, fmt.Errorf("expected dtype %s for `weight` but got dtype %s", typeMetaName(s.dtype), typeMetaName(w.dtype))
+	}
+	shape, err := ops.BroadcastShapes(s.shape, e.shape, w.shape)
+	if err != nil {
+		return nil, err
+	}
+	if c.attrs.Bool("inplace", false) {
+		if err := ops.CheckInplace(c.op, s.shape, s.dtype, shape, s.dtype); err != nil {
+			return nil, err
+		}
+	}
+	if !s.dtype.IsFloat() {
+		k := "lerp_kernel_scalar"
+		if !w.scalar {
+			k = "lerp_kernel_tensor"
+		}
+		return nil, notImplemented(k, s.dtype)
+	}
+	return shape, nil
+}
+
+func lerpKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			shape, err := lerpCheck(c)
+			if err != nil {
+				return nil, err
+			}
+			s, e, w := c.in[0], c.in[1], c.in[2]
+			dt := s.dtype
+			wv := w.data
+			if w.scalar {
+				v, err := scalarTo(w, dt)
+				if err != nil {
+					return nil, err
+				}
+				wv = []float64{v}
+			}
+			in := [3]*array{s, e, w}
+			return []*array{ternaryMap(dt, shape, in, [3][]float64{s.data, e.data, wv}, lerpFunc(dt))}, nil
+		},
+		// PyTorch's formulas, each product rounded to the dtype as
+		// autograd's ops store it: a scalar weight w gives self g*(1-w)
+		// and end g*w, the scalars rounded to the dtype (mul's wrapped
+		// number); a tensor weight gives self g*(1-w), end g*w and weight
+		// g*(end-self), with 1-w and end-self rounded first.
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			s, e, w := c.in[0], c.in[1], c.in[2]
+			out := outs[0]
+			shape, n := out.shape, len(out.data)
+			g := gradData(gos[0], n)
+			d := viaF32(out.dtype)
+			prod := func(f func(k int) float64) []float64 {
+				r := float64sFor(n)
+				forChunks(n, func(from, to int) error {
+					for k := from; k < to; k++ {
+						r[k] = g[k] * f(k)
+					}
+					return nil
+				})
+				emuRound(d, r)
+				return r
+			}
+			grads := make([]*array, 3)
+			if w.scalar {
+				one := scalarRound(d, 1-w.data[0])
+				wv := scalarRound(d, w.data[0])
+				if c.requiresGrad[0] {
+					grads[0] = gradForOwned(c, 0, prod(func(int) float64 { return one }), shape)
+				}
+				if c.requiresGrad[1] {
+					grads[1] = gradForOwned(c, 1, prod(func(int) float64 { return wv }), shape)
+				}
+				return grads, nil
+			}
+			ww := expandTo(w, shape)
+			if c.requiresGrad[0] {
+				om := make([]float64, n)
+				for k, x := range ww {
+					om[k] = 1 - x
+				}
+				emuRound(d, om)
+				grads[0] = gradForOwned(c, 0, prod(func(k int) float64 { return om[k] }), shape)
+			}
+			if c.requiresGrad[1] {
+				grads[1] = gradForOwned(c, 1, prod(func(k int) float64 { return ww[k] }), shape)
+			}
+			if c.requiresGrad[2] {
+				diff := expandTo(e, shape)
+				sv := expandTo(s, shape)
+				for k := range diff {
+					diff[k] -= sv[k]
+				}
+				emuRound(d, diff)
+				grads[2] = gradForOwned(c, 2, prod(func(k int) float64 { return diff[k] }), shape)
 			}
 			return grads, nil
 		},

@@ -14,5 +14,7 @@ func init() {
 			Inputs: []InputSpec{in("self"), in("tensor1"), in("tensor2"), valueIn}, Attrs: []AttrSpec{inplace}, Outputs: 1},
 		Schema{Name: "addcdiv", Doc: "self + value*tensor1/tensor2; as addcmul, and an error when tensor1 and tensor2 are both integer or bool tensors",
 			Inputs: []InputSpec{in("self"), in("tensor1"), in("tensor2"), valueIn}, Attrs: []AttrSpec{inplace}, Outputs: 1},
+		Schema{Name: "lerp", Doc: "self + weight*(end-self) where |weight| < 0.5, else end - (end-self)*(1-weight) (PyTorch's two branches); self, end and a tensor weight share one floating dtype and broadcast",
+			Inputs: []InputSpec{in("self"), in("end"), sc("weight")}, Attrs: []AttrSpec{inplace}, Outputs: 1},
 	)
 }

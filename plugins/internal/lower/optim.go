@@ -3,6 +3,7 @@ package lower
 import (
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 // The optim family: optimizer arithmetic (addcmul, addcdiv, lerp), tensor
@@ -14,7 +15,66 @@ func init() {
 	const addcSig = "input, tensor1, tensor2, value=1, *, out=None"
 	def(addc("addcmul"), addcSig, "Torch.addcmul", "Tensor.addcmul", "Tensor.addcmul_")
 	def(addc("addcdiv"), addcSig, "Torch.addcdiv", "Tensor.addcdiv", "Tensor.addcdiv_")
-	usedOps = append(usedOps, "addcmul", "addcdiv")
+	def(lerp, "input, end, weight, *, out=None", "Torch.lerp", "Tensor.lerp", "Tensor.lerp_")
+	usedOps = append(usedOps, "addcmul", "addcdiv", "lerp")
+}
+
+// typeMetaName is how PyTorch's dtype checks print a dtype (caffe2's
+// TypeMeta names): "expected dtype float for `end` but got dtype double".
+func typeMetaName(d tensor.DType) string {
+	switch d {
+	case tensor.Float64:
+		return "double"
+	case tensor.Float32:
+		return "float"
+	case tensor.Float16:
+		return "c10::Half"
+	case tensor.BFloat16:
+		return "c10::BFloat16"
+	case tensor.Int64:
+		return "long int"
+	case tensor.Int32:
+		return "int"
+	case tensor.Int16:
+		return "short int"
+	case tensor.Int8:
+		return "signed char"
+	case tensor.Uint8:
+		return "unsigned char"
+	case tensor.Bool:
+		return "bool"
+	}
+	return d.String()
+}
+
+// lerp lowers torch.lerp with a tensor or number weight.
+func lerp(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	end, err := b.tensor("end")
+	if err != nil {
+		return nil, err
+	}
+	w, wi, err := b.operand("weight")
+	if err != nil {
+		return nil, err
+	}
+	if end.DType != x.DType {
+		return nil, b.errf("expected dtype %s for `end` but got dtype %s", typeMetaName(x.DType), typeMetaName(end.DType))
+	}
+	if wi.isTensor && wi.dtype != x.DType {
+		return nil, b.errf("expected dtype %s for `weight` but got dtype %s", typeMetaName(x.DType), typeMetaName(wi.dtype))
+	}
+	if !x.DType.IsFloat() {
+		k := "lerp_kernel_scalar"
+		if wi.isTensor {
+			k = "lerp_kernel_tensor"
+		}
+		return nil, b.errf("%q not implemented for '%s'", k, ops.TypeName(x.DType))
+	}
+	return newPlan("lerp", b.inplaceAttr(ops.Attrs{}), tensorBinding(x), tensorBinding(end), w), nil
 }
 
 // addc lowers addcmul and addcdiv: self + value * tensor1 (* or /) tensor2.

@@ -48,5 +48,22 @@ func optimCases() []lcase {
 		lcase{name: "Torch.addcdiv", args: []framework.Arg{x, yb, zi}, err: "Integer division with addcdiv is no longer supported"},
 		lcase{name: "Torch.addcdiv", args: []framework.Arg{xi, yi, z}, op: "addcdiv"},
 	)
+	xd, xb := tn("args.1", tensor.Float64, 2, 3), tn("args.0", tensor.BFloat16, 3)
+	wt := f32("args.2", 3)
+	cs = append(cs,
+		lcase{name: "Torch.lerp", args: []framework.Arg{x, y, fv(0.25)}, op: "lerp", attrs: noInplace, in: []string{"args.0", "args.1", "float:0.25"}},
+		lcase{name: "Torch.lerp", args: []framework.Arg{x, y, wt}, kwargs: []framework.NamedArg{kw("out", nv())}, op: "lerp", in: []string{"args.0", "args.1", "args.2"}},
+		lcase{name: "Torch.lerp", args: []framework.Arg{x}, kwargs: []framework.NamedArg{kw("end", y), kw("weight", iv(1))}, op: "lerp", in: []string{"args.0", "args.1", "int:1"}},
+		lcase{name: "Tensor.lerp", args: []framework.Arg{x, y, bv(true)}, op: "lerp", in: []string{"args.0", "args.1", "bool:1"}},
+		lcase{name: "Tensor.lerp_", args: []framework.Arg{x, y}, kwargs: []framework.NamedArg{kw("weight", fv(0.9))}, op: "lerp", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Torch.lerp", args: []framework.Arg{x, xd, fv(0.5)}, err: "expected dtype float for `end` but got dtype double"},
+		lcase{name: "Torch.lerp", args: []framework.Arg{xb, tn("args.1", tensor.BFloat16, 3), wt}, err: "expected dtype c10::BFloat16 for `weight` but got dtype float"},
+		lcase{name: "Torch.lerp", args: []framework.Arg{xi, yi, iv(1)}, err: `"lerp_kernel_scalar" not implemented for 'Long'`},
+		lcase{name: "Torch.lerp", args: []framework.Arg{xi, yi, zi}, err: `"lerp_kernel_tensor" not implemented for 'Long'`},
+		lcase{name: "Torch.lerp", args: []framework.Arg{x, fv(1), fv(0.5)}, err: `argument "end": expected tensor, got float`},
+		lcase{name: "Torch.lerp", args: []framework.Arg{x, y, sv("a")}, err: `argument "weight": expected tensor or number, got str`},
+		lcase{name: "Torch.lerp", args: []framework.Arg{x, y}, err: `missing required argument "weight"`},
+		lcase{name: "Tensor.lerp", args: []framework.Arg{x, y, fv(0.5)}, kwargs: []framework.NamedArg{kw("out", nv())}, err: `unexpected keyword argument "out"`},
+	)
 	return cs
 }

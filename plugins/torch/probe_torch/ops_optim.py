@@ -9,6 +9,7 @@ from .wire import ArgumentError, Scalar
 
 aten = torch.ops.aten
 
+
 def _addc(name):
     fn = getattr(torch, name)
 
@@ -32,14 +33,31 @@ def _s_addc(int_ok):
         return [_x(dt), _row(dt), _x(dt), v], {}
     return s
 
+def _lerp(c):
+    s, e, w = c.inputs
+    if not isinstance(s, torch.Tensor) or not isinstance(e, torch.Tensor):
+        raise ArgumentError("lerp: self and end must be tensors")
+    if c.attrs["inplace"]:
+        return s.lerp_(e, _num(w))
+    return torch.lerp(s, e, _num(w))
+
+
+def _s_lerp(dt):
+    if not dt.is_floating_point:
+        return None
+    return [_x(dt), _row(dt), Scalar(0.25)], {}
+
+
 OPS = {
     "addcmul": _addc("addcmul"),
     "addcdiv": _addc("addcdiv"),
+    "lerp": _lerp,
 }
 
 SAMPLES = {
     "addcmul": _s_addc(True),
     "addcdiv": _s_addc(False),
+    "lerp": _s_lerp,
 }
 
-BACKWARD = {"addcmul", "addcdiv"}
+BACKWARD = {"addcmul", "addcdiv", "lerp"}

@@ -173,5 +173,73 @@ def addc_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# lerp
+
+def lerp_cases():
+    cs = []
+    op = "lerp"
+    r = Rand("optim/lerp")
+
+    def f(s, e, w):
+        return torch.lerp(s, e, w)
+
+    def fi(s, e, w):
+        return s.clone().lerp_(e, w)
+
+    def wts(shape, dtype=f64):
+        """Weights on both branches (|w| < 0.5 and not), 0.5 included."""
+        return r.rand(shape, f64, -0.6, 1.6).to(dtype)
+
+    cs.append(case("lerp/scalar_small", op, [r.randn((2, 3)), r.randn((2, 3)), 0.25], f))
+    cs.append(case("lerp/scalar_large", op, [r.randn((2, 3)), r.randn((2, 3)), 0.75], f))
+    cs.append(case("lerp/scalar_half", op, [r.randn((4,)), r.randn((4,)), 0.5], f))
+    cs.append(case("lerp/scalar_negative", op, [r.randn((4,)), r.randn((4,)), -0.3], f))
+    cs.append(case("lerp/scalar_int", op, [r.randn((4,)), r.randn((4,)), 2], f))
+    cs.append(case("lerp/scalar_bool", op, [r.randn((4,)), r.randn((4,)), True], f))
+    cs.append(case("lerp/tensor", op, [r.randn((3, 4)), r.randn((3, 4)), wts((3, 4))], f))
+    cs.append(case("lerp/tensor_broadcast", op, [r.randn((2, 1, 3)), r.randn((4, 1)), wts((1, 4, 3))], f))
+    cs.append(case("lerp/scalar_broadcast", op, [r.randn((3,)), r.randn((2, 3)), 0.125], f))
+    cs.append(case("lerp/tensor_0d_weight", op, [r.randn((2, 3)), r.randn((2, 3)), wts(())], f))
+    cs.append(case("lerp/0d", op, [r.randn(()), r.randn(()), wts(())], f))
+    cs.append(case("lerp/empty", op, [r.randn((0, 3)), r.randn((0, 3)), 0.5], f))
+    sp = special()
+    cs.append(case("lerp/special", op, [sp, sp.flip(0), 0.3], f, backward=False))
+    cs.append(case("lerp/special_large", op, [sp, sp.flip(0), 0.9], f, backward=False))
+    cs.append(case("lerp/special_weight", op, [r.randn((7,)), r.randn((7,)), special()], f, backward=False))
+    cs.append(case("lerp/scalar_nan", op, [r.randn((3,)), r.randn((3,)), float("nan")], f, backward=False))
+    cs.append(case("lerp/scalar_inf", op, [r.randn((3,)), r.randn((3,)), float("inf")], f, backward=False))
+    cs.append(case("lerp/inplace", op, [r.randn((2, 3)), r.randn((3,)), 0.4], fi, attrs={"inplace": True}))
+    cs.append(case("lerp/inplace_tensor", op, [r.randn((2, 3)), r.randn((2, 3)), wts((3,))], fi, attrs={"inplace": True}))
+    cs.append(case("lerp/float32", op, [r.randn((5,), f32), r.randn((5,), f32), wts((5,), f32)], f, backward=False))
+    # errors PyTorch raises
+    cs.append(error_case("lerp/end_dtype", op, [r.randn((3,), f32), r.randn((3,)), 0.5], f))
+    cs.append(error_case("lerp/weight_dtype", op, [r.randn((3,), f32), r.randn((3,), f32), wts((3,))], f))
+    cs.append(error_case("lerp/end_dtype_bf16", op, [r.randn((3,)), r.randn((3,), torch.bfloat16), 0.5], f))
+    cs.append(error_case("lerp/int", op, [r.randint(0, 5, (3,)), r.randint(0, 5, (3,)), 1], f))
+    cs.append(error_case("lerp/int_tensor", op, [r.randint(0, 5, (3,)), r.randint(0, 5, (3,)), r.randint(0, 5, (3,))], f))
+    cs.append(error_case("lerp/bool", op, [r.bool((3,)), r.bool((3,)), True], f))
+    cs.append(error_case("lerp/broadcast_mismatch", op, [r.randn((3,)), r.randn((4,)), 0.5], f))
+    cs.append(error_case("lerp/inplace_shape", op, [r.randn((3,)), r.randn((2, 3)), 0.5], fi, attrs={"inplace": True}))
+    cs.append(error_case("lerp/value_overflow_float32", op, [r.randn((3,), f32), r.randn((3,), f32), 1e39], f))
+    # narrow dtypes as PyTorch's CPU kernels compute them
+    for d in NARROW:
+        dn = str(d).replace("torch.", "")
+        for label, shape, w, bwd in (("scalar", (67,), 0.3, False), ("scalar_large", (5, 7), 0.7, True),
+                                     ("scalar_neg", (4, 6), -0.123, True), ("tensor", (67,), None, False),
+                                     ("tensor", (5, 7), None, True)):
+            rr = Rand("optim/lerp/%s/%s/%s" % (dn, label, shape))
+            s, e = rr.randn(shape, d), rr.randn(shape, d)
+            if w is None:
+                w = rr.rand(shape, f64, -0.6, 1.6).to(d)
+            inputs = [s, e, w]
+            name = "lerp/emu/%s/%s_%s_%s" % (dn, label, "x".join(map(str, shape)), "bwd" if bwd else "fwd")
+            g = f
+            if not has_kernel(f, inputs):
+                g, name = via_f32(f, d), name + "_via_f32"
+            cs.append(case(name, op, inputs, g, backward=bwd, mode="emulated", **EXACT))
+    return cs
+
+
 if __name__ == "__main__":
-    write_group("optim", addc_cases())
+    write_group("optim", addc_cases() + lerp_cases())
