@@ -1,0 +1,122 @@
+package lower
+
+import (
+	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// The optim family: optimizer arithmetic (addcmul, addcdiv, lerp), tensor
+// creation and casts.
+
+func init() {
+	// value is keyword-only; the deprecated overload (input, value,
+	// tensor1, tensor2) takes it second (PyTorch 1.13 still accepts it).
+	const addcSig = "input, tensor1, tensor2, value=1, *, out=None"
+	def(addc("addcmul"), addcSig, "Torch.addcmul", "Tensor.addcmul", "Tensor.addcmul_")
+	def(addc("addcdiv"), addcSig, "Torch.addcdiv", "Tensor.addcdiv", "Tensor.addcdiv_")
+	def(lerp, "input, end, weight, *, out=None", "Torch.lerp", "Tensor.lerp", "Tensor.lerp_")
+	usedOps = append(usedOps, "addcmul", "addcdiv", "lerp")
+}
+
+// typeMetaName is how PyTorch's dtype checks print a dtype (caffe2's
+// TypeMeta names): "expected dtype float for `end` but got dtype double".
+func typeMetaName(d tensor.DType) string {
+	switch d {
+	case tensor.Float64:
+		return "double"
+	case tensor.Float32:
+		return "float"
+	case tensor.Float16:
+		return "c10::Half"
+	case tensor.BFloat16:
+		return "c10::BFloat16"
+	case tensor.Int64:
+		return "long int"
+	case tensor.Int32:
+		return "int"
+	case tensor.Int16:
+		return "short int"
+	case tensor.Int8:
+		return "signed char"
+	case tensor.Uint8:
+		return "unsigned char"
+	case tensor.Bool:
+		return "bool"
+	}
+	return d.String()
+}
+
+// lerp lowers torch.lerp with a tensor or number weight.
+func lerp(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	end, err := b.tensor("end")
+	if err != nil {
+		return nil, err
+	}
+	w, wi, err := b.operand("weight")
+	if err != nil {
+		return nil, err
+	}
+	if end.DType != x.DType {
+		return nil, b.errf("expected dtype %s for `end` but got dtype %s", typeMetaName(x.DType), typeMetaName(end.DType))
+	}
+	if wi.isTensor && wi.dtype != x.DType {
+		return nil, b.errf("expected dtype %s for `weight` but got dtype %s", typeMetaName(x.DType), typeMetaName(wi.dtype))
+	}
+	if !x.DType.IsFloat() {
+		k := "lerp_kernel_scalar"
+		if wi.isTensor {
+			k = "lerp_kernel_tensor"
+		}
+		return nil, b.errf("%q not implemented for '%s'", k, ops.TypeName(x.DType))
+	}
+	return newPlan("lerp", b.inplaceAttr(ops.Attrs{}), tensorBinding(x), tensorBinding(end), w), nil
+}
+
+// addc lowers addcmul and addcdiv: self + value * tensor1 (* or /) tensor2.
+func addc(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		if b.positional["value"] {
+			// Only the deprecated overload has four positional arguments:
+			// a number second, then the two tensors.
+			if k := b.arg("tensor1").Kind; k != framework.ArgInt && k != framework.ArgFloat && k != framework.ArgBool {
+				n := 3
+				if b.ns == TensorMethod {
+					n = 2
+				}
+				return nil, b.errf("%s() takes %d positional arguments but %d were given (value is keyword-only)", b.name, n, n+1)
+			}
+			b.vals["value"], b.vals["tensor1"], b.vals["tensor2"] = b.vals["tensor1"], b.vals["tensor2"], b.vals["value"]
+		}
+		var ts [3]framework.Arg
+		for i, name := range []string{"input", "tensor1", "tensor2"} {
+			t, err := b.tensor(name)
+			if err != nil {
+				return nil, err
+			}
+			ts[i] = t
+		}
+		v := b.arg("value")
+		if v.Kind == framework.ArgTensor {
+			return nil, b.argErr("value", "a tensor value is not supported (probe needs the number itself)")
+		}
+		val, _, err := b.operand("value")
+		if err != nil {
+			return nil, b.argErr("value", "must be Number, not %s", kindName(v))
+		}
+		if op == "addcdiv" && !ts[1].DType.IsFloat() && !ts[2].DType.IsFloat() {
+			return nil, b.errf("%s", addcdivIntegerMsg)
+		}
+		return newPlan(op, b.inplaceAttr(ops.Attrs{}), tensorBinding(ts[0]), tensorBinding(ts[1]), tensorBinding(ts[2]), val), nil
+	}
+}
+
+// addcdivIntegerMsg is PyTorch's refusal of addcdiv with two integer
+// tensors.
+const addcdivIntegerMsg = "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. " +
+	"The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs " +
+	"and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes."
