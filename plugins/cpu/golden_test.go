@@ -105,7 +105,8 @@ var nnErrorExceptions = map[string]string{
 // forward and, where the kernel has a backward, backward; every nn kernel
 // (one whose cases are in an nn_* group) at least two forward cases and an
 // error case; every kernel a forward case at float32, float16 and bfloat16
-// in the dtypes group, and a backward one where it has a backward; and at
+// in the dtypes group or among the emulated cases of its family's group,
+// and a backward one where it has a backward; and at
 // least five ops have emulated-mode cases outside the dtypes group.
 func TestGoldenCoverage(t *testing.T) {
 	type key struct {
@@ -129,6 +130,12 @@ func TestGoldenCoverage(t *testing.T) {
 			}
 		case c.Mode == "emulated":
 			emu[c.Op]++
+			// A family's own group (gen_golden_<family>.py) holds the
+			// narrow-dtype cases of its ops.
+			dtFwd[key{c.Op, c.DType}] = true
+			if c.Request.Backward {
+				dtBwd[key{c.Op, c.DType}] = true
+			}
 		default:
 			fwd[c.Op]++
 			if c.Request.Backward {
