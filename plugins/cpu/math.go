@@ -1,0 +1,570 @@
+package cpu
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// Elementwise math: the unary functions of torch's math family. The
+// smooth ones are unaryOps entries (elementwise.go's machinery); the
+// rounding family (floor, ceil, trunc, round, sign, angle), whose gradient
+// is zero whatever the incoming one, logit, nan_to_num, deg2rad and
+// rad2deg have kernels of their own here. Special functions follow
+// PyTorch's own algorithms (ATen/native/Math.h, from Cephes), so that the
+// float64 results agree with PyTorch's to the last bits.
+
+var mathUnaryOps = map[string]unaryOp{
+	"log1p": {rule: floatDType, f: math.Log1p, df: func(x, y float64) float64 { return 1 / (x + 1) }},
+	"expm1": {rule: floatDType, f: math.Expm1, df: func(x, y float64) float64 { return y + 1 }},
+	"log2":  {rule: floatDType, f: math.Log2, df: func(x, y float64) float64 { return 1 / (x * math.Ln2) }},
+	"log10": {rule: floatDType, f: math.Log10, df: func(x, y float64) float64 { return 1 / (x * math.Ln10) }},
+	"exp2":  {rule: floatDType, f: math.Exp2, df: func(x, y float64) float64 { return y * math.Ln2 }},
+	"sinh":  {rule: floatDType, f: math.Sinh, df: func(x, y float64) float64 { return math.Cosh(x) }},
+	"cosh":  {rule: floatDType, f: math.Cosh, df: func(x, y float64) float64 { return math.Sinh(x) }},
+	"tan":   {rule: floatDType, f: math.Tan, df: func(x, y float64) float64 { return 1 + y*y }},
+	"asin":  {rule: floatDType, f: math.Asin, df: func(x, y float64) float64 { return 1 / math.Sqrt(1-x*x) }},
+	"acos":  {rule: floatDType, f: math.Acos, df: func(x, y float64) float64 { return -1 / math.Sqrt(1-x*x) }},
+	"atan":  {rule: floatDType, f: math.Atan, df: func(x, y float64) float64 { return 1 / (x*x + 1) }},
+	"asinh": {rule: floatDType, f: math.Asinh, df: func(x, y float64) float64 { return 1 / math.Sqrt(x*x+1) }},
+	"acosh": {rule: floatDType, f: math.Acosh, df: func(x, y float64) float64 { return 1 / math.Sqrt(x*x-1) }},
+	"atanh": {rule: floatDType, f: math.Atanh, df: func(x, y float64) float64 { return 1 / (1 - x*x) }},
+	"erf": {rule: floatDType, f: math.Erf,
+		df: func(x, y float64) float64 { return 2 / math.SqrtPi * math.Exp(-x*x) }},
+	"erfc": {rule: floatDType, f: math.Erfc,
+		df: func(x, y float64) float64 { return -2 / math.SqrtPi * math.Exp(-x*x) }},
+	"erfinv": {rule: floatDType, f: erfinv,
+		df: func(x, y float64) float64 { return 0.5 * math.Sqrt(math.Pi) * math.Exp(y*y) }},
+	"sinc":    {rule: floatDType, f: sinc, df: func(x, y float64) float64 { return sincGrad(x) }},
+	"lgamma":  {rule: floatDType, f: lgamma, df: func(x, y float64) float64 { return digamma(x) }},
+	"digamma": {rule: floatDType, f: digamma, df: func(x, y float64) float64 { return trigamma(x) }},
+	"i0":      {rule: floatDType, f: besselI0, df: func(x, y float64) float64 { return besselI1(x) }},
+	"frac": {rule: floatOnly, intErr: "frac_cpu",
+		f: func(x float64) float64 { return x - math.Trunc(x) }, df: func(x, y float64) float64 { return 1 }},
+}
+
+// ---- special functions (ATen/native/Math.h) ----
+
+// lgamma is log|gamma(x)|, +inf at -inf as std::lgamma (Go's gives -inf).
+func lgamma(x float64) float64 {
+	if math.IsInf(x, -1) {
+		return math.Inf(1)
+	}
+	v, _ := math.Lgamma(x)
+	return v
+}
+
+// sinc is PyTorch's: 1 at 0, sin(pi*x)/(pi*x) elsewhere.
+func sinc(x float64) float64 {
+	if x == 0 {
+		return 1
+	}
+	p := math.Pi * x
+	return math.Sin(p) / p
+}
+
+// sincGrad is sinc_backward's factor: (pi·x·cos(pi·x) − sin(pi·x)) / (pi·x²),
+// 0 where pi·x² is 0.
+func sincGrad(x float64) float64 {
+	p := x * math.Pi
+	sq := x * x * math.Pi
+	if sq == 0 {
+		return 0
+	}
+	return (p*math.Cos(p) - math.Sin(p)) / sq
+}
+
+// erfinv is calc_erfinv: a rational first guess refined by two Newton
+// steps.
+func erfinv(y float64) float64 {
+	a := [4]float64{0.886226899, -1.645349621, 0.914624893, -0.140543331}
+	b := [4]float64{-2.118377725, 1.442710462, -0.329097515, 0.012229801}
+	c := [4]float64{-1.970840454, -1.624906493, 3.429567803, 1.641345311}
+	d := [2]float64{3.543889200, 1.637067800}
+	ya := math.Abs(y)
+	if ya > 1 {
+		return math.NaN()
+	}
+	if ya == 1 {
+		return math.Copysign(math.Inf(1), y)
+	}
+	if y != y {
+		return y
+	}
+	var x float64
+	if ya <= 0.7 {
+		z := y * y
+		num := ((a[3]*z+a[2])*z+a[1])*z + a[0]
+		dem := (((b[3]*z+b[2])*z+b[1])*z+b[0])*z + 1
+		x = y * num / dem
+	} else {
+		z := math.Sqrt(-math.Log((1 - ya) / 2))
+		num := ((c[3]*z+c[2])*z+c[1])*z + c[0]
+		dem := (d[1]*z+d[0])*z + 1
+		x = math.Copysign(num, y) / dem
+	}
+	k := 2 / math.Sqrt(math.Pi)
+	x -= (math.Erf(x) - y) / (k * math.Exp(-x*x))
+	x -= (math.Erf(x) - y) / (k * math.Exp(-x*x))
+	return x
+}
+
+// digamma is calc_digamma (double).
+func digamma(x float64) float64 {
+	const psi10 = 2.25175258906672110764
+	if x == 0 {
+		return math.Copysign(math.Inf(1), -x)
+	}
+	if x < 0 {
+		if x == math.Trunc(x) {
+			return math.NaN()
+		}
+		_, r := math.Modf(x)
+		return digamma(1-x) - math.Pi/math.Tan(math.Pi*r)
+	}
+	result := 0.0
+	for x < 10 {
+		result -= 1 / x
+		x++
+	}
+	if x == 10 {
+		return result + psi10
+	}
+	y := 0.0
+	if x < 1e17 {
+		z := 1 / (x * x)
+		y = z * polevl(z, digammaA[:])
+	}
+	return result + math.Log(x) - 0.5/x - y
+}
+
+var digammaA = [...]float64{
+	8.33333333333333333333e-2, -2.10927960927960927961e-2, 7.57575757575757575758e-3,
+	-4.16666666666666666667e-3, 3.96825396825396825397e-3, -8.33333333333333333333e-3,
+	8.33333333333333333333e-2,
+}
+
+// polevl evaluates the polynomial with coefficients c, highest order first.
+func polevl(x float64, c []float64) float64 {
+	r := 0.0
+	for _, v := range c {
+		r = r*x + v
+	}
+	return r
+}
+
+// trigamma is ATen's trigamma (double): polygamma(1, x).
+func trigamma(x float64) float64 {
+	sign, result := 1.0, 0.0
+	if x < 0.5 {
+		sign = -1
+		s := math.Sin(math.Pi * x)
+		result -= (math.Pi * math.Pi) / (s * s)
+		x = 1 - x
+	}
+	for i := 0; i < 6; i++ {
+		result += 1 / (x * x)
+		x++
+	}
+	ixx := 1 / (x * x)
+	result += (1 + 1/(2*x) + ixx*(1./6-ixx*(1./30-ixx*(1./42)))) / x
+	return sign * result
+}
+
+// chbevl evaluates a Chebyshev series (Cephes).
+func chbevl(x float64, c []float64) float64 {
+	b0, b1, b2 := c[0], 0.0, 0.0
+	for _, v := range c[1:] {
+		b2 = b1
+		b1 = b0
+		b0 = x*b1 - b2 + v
+	}
+	return 0.5 * (b0 - b2)
+}
+
+// besselI0 is calc_i0.
+func besselI0(v float64) float64 {
+	x := math.Abs(v)
+	if x <= 8 {
+		return math.Exp(x) * chbevl(x/2-2, i0eA[:])
+	}
+	return math.Exp(x) * chbevl(32/x-2, i0eB[:]) / math.Sqrt(x)
+}
+
+// besselI1 is calc_i1 (i0's derivative).
+func besselI1(v float64) float64 {
+	x := math.Abs(v)
+	var out float64
+	if x <= 8 {
+		out = math.Exp(x) * x * chbevl(x/2-2, i1eA[:])
+	} else {
+		out = math.Exp(x) * chbevl(32/x-2, i1eB[:]) / math.Sqrt(x)
+	}
+	if v < 0 {
+		return -out
+	}
+	return out
+}
+
+var i0eA = [...]float64{
+	-4.41534164647933937950e-18, 3.33079451882223809783e-17, -2.43127984654795469359e-16, 1.71539128555513303061e-15,
+	-1.16853328779934516808e-14, 7.67618549860493561688e-14, -4.85644678311192946090e-13, 2.95505266312963983461e-12,
+	-1.72682629144155570723e-11, 9.67580903537323691224e-11, -5.18979560163526290666e-10, 2.65982372468238665035e-9,
+	-1.30002500998624804212e-8, 6.04699502254191894932e-8, -2.67079385394061173391e-7, 1.11738753912010371815e-6,
+	-4.41673835845875056359e-6, 1.64484480707288970893e-5, -5.75419501008210370398e-5, 1.88502885095841655729e-4,
+	-5.76375574538582365885e-4, 1.63947561694133579842e-3, -4.32430999505057594430e-3, 1.05464603945949983183e-2,
+	-2.37374148058994688156e-2, 4.93052842396707084878e-2, -9.49010970480476444210e-2, 1.71620901522208775349e-1,
+	-3.04682672343198398683e-1, 6.76795274409476084995e-1,
+}
+
+var i0eB = [...]float64{
+	-7.23318048787475395456e-18, -4.83050448594418207126e-18, 4.46562142029675999901e-17, 3.46122286769746109310e-17,
+	-2.82762398051658348494e-16, -3.42548561967721913462e-16, 1.77256013305652638360e-15, 3.81168066935262242075e-15,
+	-9.55484669882830764870e-15, -4.15056934728722208663e-14, 1.54008621752140982691e-14, 3.85277838274214270114e-13,
+	7.18012445138366623367e-13, -1.79417853150680611778e-12, -1.32158118404477131188e-11, -3.14991652796324136454e-11,
+	1.18891471078464383424e-11, 4.94060238822496958910e-10, 3.39623202570838634515e-9, 2.26666899049817806459e-8,
+	2.04891858946906374183e-7, 2.89137052083475648297e-6, 6.88975834691682398426e-5, 3.36911647825569408990e-3,
+	8.04490411014108831608e-1,
+}
+
+var i1eA = [...]float64{
+	2.77791411276104639959e-18, -2.11142121435816608115e-17, 1.55363195773620046921e-16, -1.10559694773538630805e-15,
+	7.60068429473540693410e-15, -5.04218550472791168711e-14, 3.22379336594557470981e-13, -1.98397439776494371520e-12,
+	1.17361862988909016308e-11, -6.66348972350202774223e-11, 3.62559028155211703701e-10, -1.88724975172282928790e-9,
+	9.38153738649577178388e-9, -4.44505912879632808065e-8, 2.00329475355213526229e-7, -8.56872026469545474066e-7,
+	3.47025130813767847674e-6, -1.32731636560394358279e-5, 4.78156510755005422638e-5, -1.61760815825896745588e-4,
+	5.12285956168575772895e-4, -1.51357245063125314899e-3, 4.15642294431288815669e-3, -1.05640848946261981558e-2,
+	2.47264490306265168283e-2, -5.29459812080949914269e-2, 1.02643658689847095384e-1, -1.76416518357834055153e-1,
+	2.52587186443633654823e-1,
+}
+
+var i1eB = [...]float64{
+	7.51729631084210481353e-18, 4.41434832307170791151e-18, -4.65030536848935832153e-17, -3.20952592199342395980e-17,
+	2.96262899764595013876e-16, 3.30820231092092828324e-16, -1.88035477551078244854e-15, -3.81440307243700780478e-15,
+	1.04202769841288027642e-14, 4.27244001671195135429e-14, -2.10154184277266431302e-14, -4.08355111109219731823e-13,
+	-7.19855177624590851209e-13, 2.03562854414708950722e-12, 1.41258074366137813316e-11, 3.25260358301548823856e-11,
+	-1.89749581235054123450e-11, -5.58974346219658380687e-10, -3.83538038596423702205e-9, -2.63146884688951950684e-8,
+	-2.51223623787020892529e-7, -3.88256480887769039346e-6, -1.10588938762623716291e-4, -9.76109749136146840777e-3,
+	7.78576235018280120474e-1,
+}
+
+// ---- shared loops ----
+
+// mapInto sets dst[i] = f(src[i]) over the cores.
+func mapInto(dst, src []float64, f func(float64) float64) {
+	forChunks(len(dst), func(from, to int) error {
+		d, s := dst[from:to], src[from:to]
+		for i, v := range s {
+			d[i] = f(v)
+		}
+		return nil
+	})
+}
+
+// unaryResult checks the input dtype against rule and returns the result
+// dtype and the input's values at it.
+func unaryResult(x *array, rule unaryDTypeRule, boolErr, intErr string) (tensor.DType, []float64, error) {
+	dt := x.dtype
+	switch {
+	case dt == tensor.Bool && boolErr != "":
+		return 0, nil, errors.New(boolErr)
+	case !dt.IsFloat() && rule == floatOnly:
+		return 0, nil, notImplemented(intErr, dt)
+	case !dt.IsFloat() && rule == floatDType:
+		dt = ops.DefaultFloat
+	}
+	return dt, castValues(x, dt), nil
+}
+
+// zeroGradBackward is the backward of the ops whose gradient PyTorch
+// defines as zeros_like(grad) (floor, ceil, trunc, round, sign, angle of a
+// real tensor): zero whatever the incoming gradient holds.
+func zeroGradBackward(c *call, outs, gos []*array) ([]*array, error) {
+	x := c.in[0]
+	return []*array{gradForOwned(c, 0, zeros(len(x.data)), x.shape)}, nil
+}
+
+// ---- the rounding family, sign and angle ----
+
+// roundingOp is an op of the rounding family: f of the value, with the
+// dtype rule and errors of PyTorch's kernel.
+type roundingOp struct {
+	rule    unaryDTypeRule
+	boolErr string
+	f       func(x float64) float64
+}
+
+var roundingOps = map[string]roundingOp{
+	"floor": {rule: keepDType, boolErr: `"floor_vml_cpu" not implemented for 'Bool'`, f: math.Floor},
+	"ceil":  {rule: keepDType, boolErr: `"ceil_vml_cpu" not implemented for 'Bool'`, f: math.Ceil},
+	"trunc": {rule: keepDType, boolErr: `"trunc_vml_cpu" not implemented for 'Bool'`, f: math.Trunc},
+	"sign":  {rule: keepDType, f: sgn},
+	"angle": {rule: floatDType, f: func(x float64) float64 {
+		switch {
+		case x != x:
+			return x
+		case x < 0:
+			return math.Pi
+		}
+		return 0
+	}},
+}
+
+func roundingKernel(u roundingOp) *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			dt, xv, err := unaryResult(c.in[0], u.rule, u.boolErr, "")
+			if err != nil {
+				return nil, err
+			}
+			out := newArray(dt, c.in[0].shape)
+			mapInto(out.data, xv, u.f)
+			return []*array{out}, nil
+		},
+		backward: zeroGradBackward,
+	}
+}
+
+// roundKernel is round with decimals (round_decimals_kernel): the value is
+// scaled by 10^|decimals|, rounded half to even and scaled back, each step
+// at the input's dtype (float16, which PyTorch's CPU lacks, via float32).
+func roundKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			dec := c.attrs.Int("decimals", 0)
+			if x.dtype == tensor.Bool {
+				name := "round_vml_cpu"
+				if dec != 0 {
+					name = "round_cpu"
+				}
+				return nil, notImplemented(name, x.dtype)
+			}
+			out := newArray(x.dtype, x.shape)
+			if dec == 0 {
+				mapInto(out.data, x.data, math.RoundToEven)
+				return []*array{out}, nil
+			}
+			if !x.dtype.IsFloat() {
+				return nil, notImplemented("round_cpu", x.dtype)
+			}
+			at := x.dtype
+			if at == tensor.Float16 {
+				at = tensor.Float32
+			}
+			neg := dec < 0
+			if neg {
+				dec = -dec
+			}
+			p := roundTo(at, math.Pow(10, float64(dec)))
+			r := func(v float64) float64 { return roundTo(at, v) }
+			if at == tensor.Float64 {
+				r = func(v float64) float64 { return v }
+			}
+			if neg {
+				mapInto(out.data, x.data, func(v float64) float64 { return r(math.RoundToEven(r(v/p)) * p) })
+			} else {
+				mapInto(out.data, x.data, func(v float64) float64 { return r(math.RoundToEven(r(v*p)) / p) })
+			}
+			return []*array{out}, nil
+		},
+		backward: zeroGradBackward,
+	}
+}
+
+// ---- deg2rad, rad2deg ----
+
+// scaleKernel multiplies by a constant the way at::mul with a wrapped
+// number does: the constant at the compute dtype (float32 for float32,
+// float16 and bfloat16, whose products PyTorch forms in float32).
+func scaleKernel(k float64) *kernel {
+	factor := func(dt tensor.DType) float64 {
+		if dt == tensor.Float64 {
+			return k
+		}
+		return roundTo(tensor.Float32, k)
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			dt, xv, err := unaryResult(c.in[0], floatDType, "", "")
+			if err != nil {
+				return nil, err
+			}
+			f := factor(dt)
+			out := newArray(dt, c.in[0].shape)
+			mapInto(out.data, xv, func(v float64) float64 { return v * f })
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x := c.in[0]
+			g := gradData(gos[0], len(x.data))
+			f := factor(x.dtype)
+			res := float64sFor(len(g))
+			mapInto(res, g, func(v float64) float64 { return v * f })
+			return []*array{gradForOwned(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+// ---- logit ----
+
+// logitBounds returns eps and 1-eps at the input's dtype, as PyTorch's
+// kernel forms them; ok is false without eps.
+func logitBounds(c *call, dt tensor.DType) (lo, hi float64, ok bool) {
+	if c.attrs.IsNone("eps") {
+		return 0, 0, false
+	}
+	lo = roundTo(dt, c.attrs.Float("eps", 0))
+	return lo, roundTo(dt, 1-lo), true
+}
+
+func logitKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			dt, xv, err := unaryResult(c.in[0], floatDType, "", "")
+			if err != nil {
+				return nil, err
+			}
+			out := newArray(dt, c.in[0].shape)
+			if lo, hi, ok := logitBounds(c, dt); ok {
+				mapInto(out.data, xv, func(v float64) float64 {
+					switch {
+					case v < lo:
+						v = lo
+					case v > hi:
+						v = hi
+					}
+					return math.Log(v / (1 - v))
+				})
+			} else {
+				mapInto(out.data, xv, func(v float64) float64 { return math.Log(v / (1 - v)) })
+			}
+			return []*array{out}, nil
+		},
+		// The gradient outside [eps, 1-eps] is 0, outside [0, 1] without
+		// eps NaN (PyTorch's logit backward, NaN inputs included).
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x := c.in[0]
+			g := gradData(gos[0], len(x.data))
+			lo, hi, ok := logitBounds(c, x.dtype)
+			outside := math.NaN()
+			if !ok {
+				lo, hi = 0, 1
+			} else {
+				outside = 0
+			}
+			res := float64sFor(len(g))
+			forChunks(len(res), func(from, to int) error {
+				for i := from; i < to; i++ {
+					v := x.data[i]
+					if v >= lo && v <= hi {
+						res[i] = g[i] / (v * (1 - v))
+					} else {
+						res[i] = outside
+					}
+				}
+				return nil
+			})
+			return []*array{gradForOwned(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+// ---- nan_to_num ----
+
+// floatMax is the largest finite value of a floating dtype.
+func floatMax(d tensor.DType) float64 {
+	switch d {
+	case tensor.Float32:
+		return math.MaxFloat32
+	case tensor.Float16:
+		return 65504
+	case tensor.BFloat16:
+		return 0x1.fep127
+	}
+	return math.MaxFloat64
+}
+
+func nanToNumKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			out := newArray(x.dtype, x.shape)
+			if !x.dtype.IsFloat() {
+				copy(out.data, x.data)
+				return []*array{out}, nil
+			}
+			nan := c.attrs.Float("nan", 0)
+			pos, neg := floatMax(x.dtype), -floatMax(x.dtype)
+			if !c.attrs.IsNone("posinf") {
+				pos = c.attrs.Float("posinf", 0)
+			}
+			if !c.attrs.IsNone("neginf") {
+				neg = c.attrs.Float("neginf", 0)
+			}
+			mapInto(out.data, x.data, func(v float64) float64 {
+				switch {
+				case v != v:
+					return nan
+				case v > math.MaxFloat64:
+					return pos
+				case v < -math.MaxFloat64:
+					return neg
+				}
+				return v
+			})
+			return []*array{out}, nil
+		},
+		// grad * isfinite(self): a product, so a NaN gradient stays NaN.
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x := c.in[0]
+			g := gradData(gos[0], len(x.data))
+			res := float64sFor(len(g))
+			forChunks(len(res), func(from, to int) error {
+				for i := from; i < to; i++ {
+					f := 0.0
+					if v := x.data[i]; v-v == 0 {
+						f = 1
+					}
+					res[i] = g[i] * f
+				}
+				return nil
+			})
+			return []*array{gradForOwned(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+func init() {
+	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
+	ints := append(append([]tensor.DType(nil), floatDTypes...), intDTypes[:5]...)
+	for name, u := range mathUnaryOps {
+		if _, dup := unaryOps[name]; dup {
+			panic(fmt.Sprintf("cpu: unary op %s in two tables", name))
+		}
+		register(name, unaryKernel(u))
+		if u.rule != floatOnly {
+			supportDTypes(name, all...)
+		}
+	}
+	for name, u := range roundingOps {
+		register(name, roundingKernel(u))
+		if u.boolErr != "" {
+			supportDTypes(name, ints...)
+		} else {
+			supportDTypes(name, all...)
+		}
+	}
+	register("round", roundKernel())
+	supportDTypes("round", ints...)
+	register("deg2rad", scaleKernel(0.017453292519943295769236907684886127134428718885417))
+	register("rad2deg", scaleKernel(57.295779513082320876798154814105170332405472466564))
+	register("logit", logitKernel())
+	register("nan_to_num", nanToNumKernel())
+	for _, n := range []string{"deg2rad", "rad2deg", "logit", "nan_to_num"} {
+		supportDTypes(n, all...)
+	}
+}

@@ -1,0 +1,318 @@
+"""Golden cases for the elementwise math family: group "math".
+
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_math.py
+
+writes golden/math.json.gz (format: golden_lib.py) from real PyTorch 1.13
+on the CPU. Per op: float64 cases (shapes, 0-d, empty, special values NaN,
+±inf, ±0), integer and bool inputs where PyTorch takes them, error cases
+with PyTorch's message, backward cases for differentiable ops, and one case
+per narrow dtype (float32, float16, bfloat16; mode "emulated", with a
+backward where the op has one). Where PyTorch 1.13's CPU has no kernel at
+the dtype (most float16 math), the narrow case is computed in float32 and
+rounded, as PyTorch's own float16 kernels compute in float32; its name then
+ends in "_via_f32".
+
+Narrow cases (and integer inputs, whose results are float32) are checked
+against the float64 result of the same inputs rounded to the dtype: where
+PyTorch is more than one unit in the last place off (float32 special
+functions, bfloat16 gradient formulas that round intermediates), the case
+carries an ulp field of that deviation plus one, so that a device computing
+the correctly rounded value passes as PyTorch does. The script prints every
+such case.
+"""
+
+import math
+
+import torch
+
+from golden_lib import Rand, case, error_case, write_group
+
+f64 = torch.float64
+DTYPES = {"float64": f64, "float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+NARROW = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+REPORT = []
+
+
+def R(name):
+    return Rand("math/" + name)
+
+
+def special(dtype=f64):
+    return torch.tensor([0.0, -0.0, float("nan"), float("inf"), float("-inf"), 1.5, -2.0, 0.5, -0.25, 3.0], dtype=dtype)
+
+
+# ---------------------------------------------------------------- tolerance from PyTorch's own deviation
+
+def _ulps(got, exact):
+    """max |got - exact rounded to got's dtype| in units in the last place."""
+    if got is None or exact is None or got.numel() == 0 or not got.dtype.is_floating_point or got.dtype == f64:
+        return 0.0
+    w = exact.to(got.dtype).to(f64)
+    g = got.detach().to(f64)
+    fin = torch.isfinite(w) & torch.isfinite(g)
+    if not bool(fin.any()):
+        return 0.0
+    fi = torch.finfo(got.dtype)
+    ulp = torch.exp2(torch.floor(torch.log2(w[fin].abs().clamp(min=fi.tiny)))) * fi.eps
+    return ((g[fin] - w[fin]).abs() / ulp).max().item()
+
+
+def _run(fn, inputs, rg, grad_outputs):
+    xs = []
+    for v, g in zip(inputs, rg):
+        if isinstance(v, torch.Tensor):
+            v = v.detach().clone().requires_grad_(bool(g))
+        xs.append(v)
+    with torch.enable_grad():
+        out = fn(*xs)
+    outs = (out,) if isinstance(out, torch.Tensor) else tuple(out)
+    grads = []
+    if grad_outputs is not None:
+        gin = [x for x in xs if isinstance(x, torch.Tensor) and x.requires_grad]
+        use = [(o, g) for o, g in zip(outs, grad_outputs) if g is not None and o.grad_fn is not None]
+        if gin and use:
+            grads = list(torch.autograd.grad([o for o, _ in use], gin, [g for _, g in use], allow_unused=True))
+    return [o.detach() for o in outs], grads
+
+
+def checked(name, op, inputs, fn, promote=False, **kw):
+    """case() with an ulp field where PyTorch's narrow result is more than
+    one ulp from the float64 result of the same inputs rounded (promote:
+    integer inputs become float64 for that reference)."""
+    c = case(name, op, inputs, fn, **kw)
+    rg = c["requires_grad"]
+    go = None
+    if c.get("grad_outputs") is not None:
+        go = [None if g is None else torch.tensor([float(v) for v in g["data"]], dtype=f64).reshape(g["shape"]).to(DTYPES[g["dtype"]])
+              for g in c["grad_outputs"]]
+    touts, tgrads = _run(fn, inputs, rg, go)
+
+    def up(v):
+        if isinstance(v, torch.Tensor) and (v.dtype.is_floating_point or promote):
+            return v.to(f64)
+        return v
+    eouts, egrads = _run(fn, [up(v) for v in inputs], rg, None if go is None else [up(g) for g in go])
+    worst = 0.0
+    for got, want in list(zip(touts, eouts)) + list(zip(tgrads, egrads)):
+        worst = max(worst, _ulps(got, want))
+    if worst > 1.0 and "atol" not in kw:
+        c["ulp"] = max(c.get("ulp", 0), float(math.ceil(worst) + 1))
+        REPORT.append("%-40s PyTorch %.2f ulp from the correctly rounded result: ulp %g" % (name, worst, c["ulp"]))
+    return c
+
+
+def via_f32(fn, d):
+    def wrapped(*xs):
+        args = [x.float() if isinstance(x, torch.Tensor) and x.dtype == d else x for x in xs]
+        out = fn(*args)
+        return out.to(d) if out.dtype == torch.float32 else out
+    return wrapped
+
+
+def narrow(op, fn, mk, backward=True, attrs=None, label=None):
+    """One case per narrow dtype (emulated), through float32 where PyTorch
+    1.13's CPU lacks the kernel."""
+    cs = []
+    for dn, d in NARROW.items():
+        name = "%s/%s" % (label or op, dn)
+        x = mk(R(name), d)
+        f = fn
+        try:
+            rg = [backward and isinstance(v, torch.Tensor) and v.dtype.is_floating_point for v in x]
+            outs, _ = _run(fn, x, rg, None)
+            if backward:
+                _run(fn, x, rg, [torch.ones_like(o) for o in outs])
+        except RuntimeError:
+            name, f = name + "_via_f32", via_f32(fn, d)
+        cs.append(checked(name, op, x, f, attrs=attrs, backward=backward, mode="emulated"))
+    return cs
+
+
+# ---------------------------------------------------------------- unary ops
+
+def rng(lo, hi):
+    return lambda r, shape, d=f64: r.rand(shape, f64, lo, hi).to(d)
+
+
+def normal(scale=1.0):
+    return lambda r, shape, d=f64: (r.randn(shape, f64) * scale).to(d)
+
+
+# op: (torch function, input maker for float64 cases, input maker for the
+# narrow cases (well conditioned), promotes integers to float, in-place
+# method or None)
+UNARY = {
+    "log1p": (torch.log1p, rng(-0.9, 3.0), rng(0.2, 3.0), True, "log1p_"),
+    "expm1": (torch.expm1, normal(1.5), rng(0.2, 2.0), True, "expm1_"),
+    "log2": (torch.log2, rng(0.1, 5.0), rng(1.5, 5.0), True, "log2_"),
+    "log10": (torch.log10, rng(0.1, 5.0), rng(1.5, 5.0), True, "log10_"),
+    "exp2": (torch.exp2, normal(2.0), rng(-2.0, 2.0), True, "exp2_"),
+    "sinh": (torch.sinh, normal(1.5), rng(0.3, 2.0), True, "sinh_"),
+    "cosh": (torch.cosh, normal(1.5), rng(0.3, 2.0), True, "cosh_"),
+    "tan": (torch.tan, rng(-1.4, 1.4), rng(0.2, 1.2), True, "tan_"),
+    "asin": (torch.asin, rng(-0.95, 0.95), rng(0.2, 0.9), True, "asin_"),
+    "acos": (torch.acos, rng(-0.95, 0.95), rng(-0.9, 0.8), True, "acos_"),
+    "atan": (torch.atan, normal(2.0), rng(0.2, 3.0), True, "atan_"),
+    "asinh": (torch.asinh, normal(2.0), rng(0.2, 3.0), True, "asinh_"),
+    "acosh": (torch.acosh, rng(1.05, 5.0), rng(1.5, 5.0), True, "acosh_"),
+    "atanh": (torch.atanh, rng(-0.95, 0.95), rng(0.2, 0.9), True, "atanh_"),
+    "erf": (torch.erf, normal(1.2), rng(0.2, 1.5), True, "erf_"),
+    "erfc": (torch.erfc, normal(1.2), rng(-1.0, 1.0), True, "erfc_"),
+    "erfinv": (torch.erfinv, rng(-0.99, 0.99), rng(0.2, 0.9), True, "erfinv_"),
+    "sinc": (torch.sinc, normal(1.5), rng(0.1, 0.8), True, "sinc_"),
+    "deg2rad": (torch.deg2rad, normal(180.0), rng(10.0, 300.0), True, "deg2rad_"),
+    "rad2deg": (torch.rad2deg, normal(3.0), rng(0.2, 3.0), True, "rad2deg_"),
+    "lgamma": (torch.lgamma, rng(0.05, 6.0), rng(2.5, 6.0), True, "lgamma_"),
+    "digamma": (torch.digamma, rng(0.05, 6.0), rng(2.0, 6.0), True, "digamma_"),
+    "i0": (torch.i0, normal(5.0), rng(0.2, 4.0), True, "i0_"),
+    "sign": (torch.sign, normal(1.0), normal(1.0), False, "sign_"),
+    "floor": (torch.floor, normal(3.0), normal(3.0), False, "floor_"),
+    "ceil": (torch.ceil, normal(3.0), normal(3.0), False, "ceil_"),
+    "trunc": (torch.trunc, normal(3.0), normal(3.0), False, "trunc_"),
+    "frac": (torch.frac, normal(3.0), normal(3.0), False, "frac_"),
+    "angle": (torch.angle, normal(1.0), normal(1.0), True, None),
+}
+NO_INPLACE_GRAD = {"asinh", "acosh", "atanh"}
+ROUNDING_BOOL_ERR = {"floor", "ceil", "trunc"}
+
+
+def unary_cases():
+    cs = []
+    for op, (fn, mk, mkn, promote, method) in UNARY.items():
+        r = R(op)
+        cs.append(case(op + "/2x3", op, [mk(r, (2, 3))], fn))
+        cs.append(case(op + "/0d", op, [mk(r, ())], fn))
+        cs.append(case(op + "/empty", op, [mk(r, (0, 3))], fn))
+        # sign's jump at 0 is symmetric: finite differences do not see the
+        # kink there, so the special values run forward only.
+        cs.append(case(op + "/special", op, [special()], fn, backward=op != "sign"))
+        if method:
+            # PyTorch 1.13 has no derivative for asinh_, acosh_, atanh_.
+            cs.append(case(op + "/inplace", op, [mk(r, (4,))], lambda x, m=method: getattr(x.clone(), m)(),
+                           attrs={"inplace": True}, backward=op not in NO_INPLACE_GRAD))
+        xi = torch.tensor([1, 2, 3, 0, 5], dtype=torch.int32)
+        if op in ("log1p", "log2", "log10", "lgamma", "digamma"):
+            xi = torch.tensor([1, 2, 3, 4, 5], dtype=torch.int32)
+        if op in ("asin", "acos", "atanh", "erfinv"):
+            xi = torch.tensor([0, 1, -1, 0, 1], dtype=torch.int32)
+        if op in ("sign", "floor", "ceil", "trunc", "angle"):
+            xi = torch.tensor([3, -2, 0, 7, -5], dtype=torch.int32)
+        if op == "acosh":
+            xi = torch.tensor([1, 2, 3, 4, 5], dtype=torch.int32)
+        xb = torch.tensor([True, False, True])
+        if op == "frac":
+            cs.append(error_case(op + "/int64", op, [xi.to(torch.int64)], fn))
+            cs.append(error_case(op + "/bool", op, [xb], fn))
+        else:
+            for dn, d in (("int32", torch.int32), ("int64", torch.int64), ("uint8", torch.uint8), ("int8", torch.int8)):
+                x = xi.to(d) if d != torch.uint8 else xi.abs().to(d)
+                # sinc of an integer is 0, which PyTorch forms in float32 as
+                # sin(pi·n)/(pi·n), about 1e-8.
+                kw = {"atol": 1e-7} if op == "sinc" else {}
+                cs.append(checked(op + "/" + dn, op, [x], fn, promote=promote, backward=False, **kw))
+            if op in ROUNDING_BOOL_ERR:
+                cs.append(error_case(op + "/bool", op, [xb], fn))
+            else:
+                kw = {"atol": 1e-7} if op == "sinc" else {}
+                cs.append(checked(op + "/bool", op, [xb], fn, promote=promote, backward=False, **kw))
+        if method and promote:
+            cs.append(error_case(op + "/inplace_int", op, [xi.to(torch.int64)],
+                                 lambda x, m=method: getattr(x.clone(), m)(), attrs={"inplace": True}))
+        if method and not promote and op != "frac":
+            cs.append(case(op + "/inplace_int", op, [xi.to(torch.int64)],
+                           lambda x, m=method: getattr(x.clone(), m)(), attrs={"inplace": True}, backward=False))
+        cs += narrow(op, fn, lambda r, d, mkn=mkn: [mkn(r, (2, 3), d)])
+    # domain edges: negative arguments of the gamma functions, the branches
+    # of i0 and erfinv, sign at ±0
+    cs.append(case("lgamma/negative", "lgamma", [torch.tensor([-0.5, -1.5, -2.25, -3.75, -1.0, -2.0, 1.0, 2.0], dtype=f64)], torch.lgamma))
+    cs.append(case("digamma/negative", "digamma", [torch.tensor([-0.5, -1.5, -2.25, -3.75, -1.0, 1e-8, 10.0, 1e18], dtype=f64)], torch.digamma))
+    cs.append(case("i0/branches", "i0", [torch.tensor([-8.0, 8.0, 8.5, -20.0, 50.0, 700.0, 710.0, 1e-3], dtype=f64)], torch.i0))
+    cs.append(case("erfinv/tails", "erfinv", [torch.tensor([0.7, -0.7, 0.71, 0.999, -0.99999, 1e-10, 1.0, -1.0], dtype=f64)], torch.erfinv))
+    cs.append(case("sinc/integers", "sinc", [torch.tensor([1.0, -2.0, 3.0, 1e-12, -1e-200, 100.5], dtype=f64)], torch.sinc))
+    cs.append(case("round/ties", "round", [torch.tensor([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 3.49999, 2.0 ** 52 + 1], dtype=f64)],
+                   torch.round, backward=False))
+    return cs
+
+
+# ---------------------------------------------------------------- unary ops with attributes
+
+def attr_cases():
+    cs = []
+    # logit
+    r = R("logit")
+    x = r.rand((2, 3), f64, 0.02, 0.98)
+    cs.append(case("logit/2x3", "logit", [x], torch.logit))
+    cs.append(case("logit/0d", "logit", [r.rand((), f64, 0.1, 0.9)], torch.logit))
+    cs.append(case("logit/empty", "logit", [r.rand((0, 2), f64, 0.1, 0.9)], torch.logit))
+    edges = torch.tensor([-0.5, 0.0, 0.05, 0.3, 0.95, 1.0, 1.5, float("nan")], dtype=f64)
+    cs.append(case("logit/edges", "logit", [edges], torch.logit))
+    cs.append(case("logit/eps", "logit", [edges], lambda x: torch.logit(x, 0.1), attrs={"eps": 0.1}))
+    cs.append(case("logit/eps_none", "logit", [x], lambda x: torch.logit(x, None), attrs={"eps": None}))
+    cs.append(case("logit/eps_0", "logit", [edges], lambda x: torch.logit(x, 0.0), attrs={"eps": 0.0}))
+    cs.append(case("logit/inplace", "logit", [x], lambda x: x.clone().logit_(0.25), attrs={"eps": 0.25, "inplace": True}))
+    cs.append(checked("logit/int64", "logit", [torch.tensor([0, 1, 2, -1])], torch.logit, promote=True, backward=False))
+    cs.append(checked("logit/bool", "logit", [torch.tensor([True, False])], torch.logit, promote=True, backward=False))
+    cs.append(error_case("logit/inplace_int", "logit", [torch.tensor([0, 1])], lambda x: x.clone().logit_(), attrs={"inplace": True}))
+    cs += narrow("logit", torch.logit, lambda r, d: [r.rand((2, 3), f64, 0.6, 0.95).to(d)])
+    cs += narrow("logit", lambda x: torch.logit(x, 0.2), lambda r, d: [r.rand((2, 3), f64, 0.05, 0.7).to(d)],
+                 attrs={"eps": 0.2}, label="logit/eps_0.2")
+    # round
+    r = R("round")
+    x = r.randn((2, 3)) * 50
+    for dec in (0, 1, 2, 3, -1, -2):
+        fn = (lambda x, dec=dec: torch.round(x, decimals=dec))
+        cs.append(case("round/decimals_%d" % dec, "round", [x], fn, attrs={"decimals": dec}))
+    cs.append(case("round/2x3", "round", [r.randn((2, 3)) * 3], torch.round))
+    cs.append(case("round/0d", "round", [r.randn(()) * 3], torch.round))
+    cs.append(case("round/empty", "round", [r.randn((0,))], torch.round))
+    cs.append(case("round/special", "round", [special()], torch.round))
+    cs.append(case("round/special_decimals", "round", [special()], lambda x: torch.round(x, decimals=2), attrs={"decimals": 2}))
+    cs.append(case("round/inplace", "round", [x], lambda x: x.clone().round_(decimals=1), attrs={"decimals": 1, "inplace": True}))
+    xi = torch.tensor([3, -2, 0, 7, -5])
+    for dn, d in (("int32", torch.int32), ("int64", torch.int64), ("uint8", torch.uint8)):
+        v = xi.to(d) if d != torch.uint8 else xi.abs().to(d)
+        cs.append(case("round/" + dn, "round", [v], torch.round, backward=False))
+    cs.append(case("round/inplace_int", "round", [xi], lambda x: x.clone().round_(), attrs={"inplace": True}, backward=False))
+    cs.append(error_case("round/bool", "round", [torch.tensor([True, False])], torch.round))
+    cs.append(error_case("round/int_decimals", "round", [xi], lambda x: torch.round(x, decimals=1), attrs={"decimals": 1}))
+    cs += narrow("round", torch.round, lambda r, d: [(r.randn((2, 3), f64) * 3).to(d)])
+    for dn, d in NARROW.items():
+        fn = lambda x: torch.round(x, decimals=2)
+        xv = (R("round/dec/" + dn).randn((2, 3), f64) * 10).to(d)
+        name = "round/decimals_2/" + dn
+        try:
+            fn(xv)
+        except RuntimeError:
+            name, fn = name + "_via_f32", via_f32(fn, d)
+        cs.append(checked(name, "round", [xv], fn, attrs={"decimals": 2}, mode="emulated"))
+    # nan_to_num
+    r = R("nan_to_num")
+    sp = special()
+    cs.append(case("nan_to_num/special", "nan_to_num", [sp], torch.nan_to_num))
+    cs.append(case("nan_to_num/values", "nan_to_num", [sp], lambda x: torch.nan_to_num(x, 1.5, 1e10, -2.0),
+                   attrs={"nan": 1.5, "posinf": 1e10, "neginf": -2.0}))
+    cs.append(case("nan_to_num/posinf_only", "nan_to_num", [sp], lambda x: torch.nan_to_num(x, posinf=7.0),
+                   attrs={"posinf": 7.0}))
+    cs.append(case("nan_to_num/2x3", "nan_to_num", [r.randn((2, 3))], torch.nan_to_num))
+    cs.append(case("nan_to_num/0d", "nan_to_num", [torch.tensor(float("nan"), dtype=f64)], torch.nan_to_num))
+    cs.append(case("nan_to_num/empty", "nan_to_num", [r.randn((0, 2))], torch.nan_to_num))
+    cs.append(case("nan_to_num/inplace", "nan_to_num", [sp], lambda x: x.clone().nan_to_num_(nan=-1.0),
+                   attrs={"nan": -1.0, "inplace": True}))
+    cs.append(case("nan_to_num/int64", "nan_to_num", [torch.tensor([1, -2, 3])], lambda x: torch.nan_to_num(x, 1.5),
+                   attrs={"nan": 1.5}, backward=False))
+    cs.append(case("nan_to_num/bool", "nan_to_num", [torch.tensor([True, False])], torch.nan_to_num, backward=False))
+    for dn, d in NARROW.items():
+        cs.append(case("nan_to_num/%s_defaults" % dn, "nan_to_num", [sp.to(d)], torch.nan_to_num, mode="emulated"))
+    cs.append(case("nan_to_num/float16_big_posinf", "nan_to_num", [sp.to(torch.float16)],
+                   lambda x: torch.nan_to_num(x, posinf=1e10), attrs={"posinf": 1e10}, backward=False, mode="emulated"))
+    return cs
+
+
+def main():
+    cs = unary_cases() + attr_cases()
+    print("\n".join(REPORT))
+    write_group("math", cs)
+
+
+if __name__ == "__main__":
+    main()

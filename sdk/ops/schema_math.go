@@ -1,0 +1,52 @@
+package ops
+
+// Elementwise math: the unary functions of torch's math family (log1p,
+// the inverse trigonometric and hyperbolic functions, erf and friends,
+// lgamma, digamma, i0, rounding, sign, nan_to_num, angle). Integer and bool
+// inputs follow PyTorch: most promote to the default float dtype; sign,
+// floor, ceil, trunc, round and nan_to_num keep the input's dtype.
+
+func init() {
+	addSchemas(
+		unary("log1p", "log(1 + self)"),
+		unary("expm1", "exp(self) - 1"),
+		unary("log2", "base-2 logarithm"),
+		unary("log10", "base-10 logarithm"),
+		unary("exp2", "2**self"),
+		unary("sinh", "hyperbolic sine"),
+		unary("cosh", "hyperbolic cosine"),
+		unary("tan", "tangent"),
+		unary("asin", "arcsine (arcsin)"),
+		unary("acos", "arccosine (arccos)"),
+		unary("atan", "arctangent (arctan)"),
+		unary("asinh", "inverse hyperbolic sine (arcsinh)"),
+		unary("acosh", "inverse hyperbolic cosine (arccosh)"),
+		unary("atanh", "inverse hyperbolic tangent (arctanh)"),
+		unary("erf", "error function"),
+		unary("erfc", "complementary error function"),
+		unary("erfinv", "inverse error function"),
+		unary("sinc", "normalised sinc: sin(pi*self)/(pi*self), 1 at 0"),
+		unary("deg2rad", "self * pi/180"),
+		unary("rad2deg", "self * 180/pi"),
+		unary("lgamma", "log|gamma(self)|"),
+		unary("digamma", "d/dx log gamma (psi)"),
+		unary("i0", "modified Bessel function of the first kind, order 0"),
+		unary("sign", "-1, 0 or 1 (0 for NaN); sgn of a real tensor; integers and bool keep their dtype"),
+		unary("floor", "round down; integers keep their dtype"),
+		unary("ceil", "round up; integers keep their dtype"),
+		unary("trunc", "round toward zero (fix); integers keep their dtype"),
+		unary("frac", "self - trunc(self); floating inputs only"),
+		unary("angle", "argument of a real number: pi for negative values, 0 otherwise, NaN for NaN"),
+		Schema{Name: "logit", Doc: "log(p/(1-p)), p = self clamped to [eps, 1-eps] when eps is set",
+			Inputs: []InputSpec{in("self")},
+			Attrs:  []AttrSpec{inplace, attr("eps", AttrFloat, NoneAttr(), "clamp bound; None: no clamping")}, Outputs: 1},
+		Schema{Name: "round", Doc: "round half to even, at decimals decimal places (negative: to tens, hundreds...); integers keep their dtype (decimals 0 only)",
+			Inputs: []InputSpec{in("self")},
+			Attrs:  []AttrSpec{inplace, attr("decimals", AttrInt, IntAttr(0), "")}, Outputs: 1},
+		Schema{Name: "nan_to_num", Doc: "NaN, +inf and -inf replaced by nan, posinf and neginf; integers and bool unchanged",
+			Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{inplace, attr("nan", AttrFloat, FloatAttr(0), ""),
+				attr("posinf", AttrFloat, NoneAttr(), "None: the largest finite value of self's dtype"),
+				attr("neginf", AttrFloat, NoneAttr(), "None: the lowest finite value of self's dtype")}, Outputs: 1},
+	)
+}
