@@ -652,6 +652,136 @@ func unbindKernel() *kernel {
 	}
 }
 
+// ---- broadcast_tensors ----
+
+func broadcastViews(c *call) ([]int, []*view, error) {
+	shapes := make([][]int, len(c.in))
+	for i, a := range c.in {
+		shapes[i] = a.shape
+	}
+	out, err := ops.BroadcastShapes(shapes...)
+	if err != nil {
+		return nil, nil, err
+	}
+	views := make([]*view, len(c.in))
+	for i, a := range c.in {
+		st := contiguousStrides(a.shape)
+		strides := make([]int, len(out))
+		for d := range a.shape {
+			if a.shape[d] != 1 {
+				strides[len(out)-len(a.shape)+d] = st[d]
+			}
+		}
+		views[i] = stridedView(out, strides, 0)
+	}
+	return out, views, nil
+}
+
+func broadcastTensorsKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			shape, views, err := broadcastViews(c)
+			if err != nil {
+				return nil, err
+			}
+			outs := make([]*array, len(c.in))
+			for i, a := range c.in {
+				outs[i] = &array{shape: append([]int{}, shape...), data: views[i].gather(a.data), dtype: a.dtype}
+			}
+			return outs, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			_, views, err := broadcastViews(c)
+			if err != nil {
+				return nil, err
+			}
+			res := make([]*array, len(c.in))
+			for i, a := range c.in {
+				if !c.requiresGrad[i] || gos[i] == nil {
+					continue
+				}
+				gin := zeros(len(a.data))
+				views[i].scatterAdd(gin, gos[i].data)
+				res[i] = gradForOwned(c, i, gin, a.shape)
+			}
+			return res, nil
+		},
+	}
+}
+
+// ---- hstack, vstack, dstack, column_stack ----
+
+// atLeast is the shape of torch.atleast_{1,2,3}d of a tensor of shape s.
+func atLeast(s []int, n int) []int {
+	if len(s) >= n {
+		return s
+	}
+	switch {
+	case len(s) == 0:
+		out := make([]int, n)
+		for i := range out {
+			out[i] = 1
+		}
+		return out
+	case len(s) == 1 && n == 2:
+		return []int{1, s[0]}
+	case len(s) == 1: // n == 3
+		return []int{1, s[0], 1}
+	}
+	return []int{s[0], s[1], 1} // 2-d, n == 3
+}
+
+// stackFamilyKernel builds hstack, vstack, dstack and column_stack: cat
+// along the dim that dimOf chooses of the inputs reshaped by shapeOf
+// (their values and order unchanged).
+func stackFamilyKernel(shapeOf func(s []int) []int, dimOf func(first []int) int) *kernel {
+	cat := catKernel()
+	prep := func(c *call) *call {
+		nc := *c
+		nc.in = make([]*array, len(c.in))
+		for i, a := range c.in {
+			b := *a
+			b.shape = shapeOf(a.shape)
+			nc.in[i] = &b
+		}
+		nc.attrs = ops.Attrs{"dim": ops.IntAttr(int64(dimOf(nc.in[0].shape)))}
+		return &nc
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) { return cat.forward(prep(c)) },
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			gs, err := cat.backward(prep(c), outs, gos)
+			for i, g := range gs {
+				if g != nil {
+					g.shape = append([]int{}, c.in[i].shape...)
+				}
+			}
+			return gs, err
+		},
+	}
+}
+
+func init() {
+	register("broadcast_tensors", broadcastTensorsKernel())
+	register("hstack", stackFamilyKernel(func(s []int) []int { return atLeast(s, 1) }, func(f []int) int {
+		if len(f) == 1 {
+			return 0
+		}
+		return 1
+	}))
+	register("vstack", stackFamilyKernel(func(s []int) []int { return atLeast(s, 2) }, func([]int) int { return 0 }))
+	register("dstack", stackFamilyKernel(func(s []int) []int { return atLeast(s, 3) }, func([]int) int { return 2 }))
+	register("column_stack", stackFamilyKernel(func(s []int) []int {
+		if len(s) <= 1 {
+			return []int{tensor.NumElements(s), 1}
+		}
+		return s
+	}, func([]int) int { return 1 }))
+	for _, n := range []string{"broadcast_tensors", "hstack", "vstack", "dstack", "column_stack"} {
+		supportDTypes(n, append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)...)
+	}
+}
+
 func init() {
 	register("expand", gatherKernel(expandView, false))
 	register("repeat", gatherKernel(repeatView, false))

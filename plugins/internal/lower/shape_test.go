@@ -145,3 +145,60 @@ func shapeViewCases() []lcase {
 		{name: "Torch.unbind", args: args{tn("args.0", tensor.Bool, 2), sv("x")}, err: `argument "dim": expected int, got str`},
 	}
 }
+
+func TestShapeSplitsStacks(t *testing.T) { runCases(t, shapeSplitStackCases(), nil) }
+
+func shapeSplitStackCases() []lcase {
+	y := f32("args.0", 2, 6, 4)
+	v := f32("args.0", 4)
+	z := f32("args.0")
+	a, b := f32("args.0.0", 2, 3), f32("args.0.1", 2, 3)
+	split := func(sizes []int64, dim int64) ops.Attrs {
+		return ops.Attrs{"split_sizes": la(sizes...), "dim": ia(dim)}
+	}
+	return []lcase{
+		// hsplit, vsplit, dsplit
+		{name: "Torch.hsplit", args: args{y, iv(3)}, op: "split_with_sizes", attrs: split([]int64{2, 2, 2}, 1), multi: true},
+		{name: "Tensor.hsplit", args: args{v, iv(2)}, op: "split_with_sizes", attrs: split([]int64{2, 2}, 0), multi: true},
+		{name: "Torch.hsplit", args: args{y, ints(1, 4)}, op: "split_with_sizes", attrs: split([]int64{1, 3, 2}, 1), multi: true},
+		{name: "Tensor.hsplit", args: args{y, iv(1), iv(-1)}, op: "split_with_sizes", attrs: split([]int64{1, 4, 1}, 1), multi: true},
+		{name: "Torch.hsplit", args: args{y, ints(5, 2, 9)}, op: "split_with_sizes", attrs: split([]int64{5, 0, 1, 0}, 1), multi: true},
+		{name: "Torch.vsplit", args: args{y, iv(2)}, op: "split_with_sizes", attrs: split([]int64{1, 1}, 0), multi: true},
+		{name: "Tensor.vsplit", args: args{y}, kwargs: kws{kw("indices_or_sections", ints(1))}, op: "split_with_sizes", attrs: split([]int64{1, 1}, 0), multi: true},
+		{name: "Torch.dsplit", args: args{y, iv(4)}, op: "split_with_sizes", attrs: split([]int64{1, 1, 1, 1}, 2), multi: true},
+		{name: "Torch.hsplit", args: args{z, iv(1)}, err: "torch.hsplit requires a tensor with at least 1 dimension, but got a tensor with 0 dimensions!"},
+		{name: "Torch.vsplit", args: args{v, iv(1)}, err: "torch.vsplit requires a tensor with at least 2 dimension, but got a tensor with 1 dimensions!"},
+		{name: "Torch.dsplit", args: args{f32("args.0", 2, 2), iv(1)}, err: "torch.dsplit requires a tensor with at least 3 dimension"},
+		{name: "Torch.hsplit", args: args{y, iv(4)}, err: "torch.hsplit attempted to split along dimension 1, but the size of the dimension 6 is not divisible by the split_size 4!"},
+		{name: "Torch.hsplit", args: args{y, iv(0)}, err: "not divisible by the split_size 0!"},
+		{name: "Torch.hsplit", args: args{y, iv(-2)}, err: "number of sections must be larger than 0, got -2"},
+		{name: "Torch.hsplit", args: args{y, fv(2)}, err: `argument "indices_or_sections": expected int or list of ints, got float`},
+		{name: "Torch.hsplit", args: args{y}, err: `missing required argument "indices_or_sections"`},
+		// atleast_Nd
+		{name: "Torch.atleast_1d", args: args{z}, op: "reshape", attrs: ops.Attrs{"shape": la(1)}},
+		{name: "Torch.atleast_1d", args: args{y}, op: "reshape", attrs: ops.Attrs{"shape": la(2, 6, 4)}},
+		{name: "Torch.atleast_2d", args: args{v}, op: "reshape", attrs: ops.Attrs{"shape": la(1, 4)}},
+		{name: "Torch.atleast_2d", args: args{z}, op: "reshape", attrs: ops.Attrs{"shape": la(1, 1)}},
+		{name: "Torch.atleast_3d", args: args{v}, op: "reshape", attrs: ops.Attrs{"shape": la(1, 4, 1)}},
+		{name: "Torch.atleast_3d", args: args{f32("args.0", 2, 5)}, op: "reshape", attrs: ops.Attrs{"shape": la(2, 5, 1)}},
+		{name: "Torch.atleast_3d", args: args{z}, op: "reshape", attrs: ops.Attrs{"shape": la(1, 1, 1)}},
+		{name: "Torch.atleast_2d", args: args{a, b}, err: "only a single tensor is supported"},
+		{name: "Torch.atleast_2d", args: args{lv(a)}, err: "only a single tensor is supported"},
+		{name: "Torch.atleast_1d", args: args{iv(1)}, err: `argument "tensors": element 0: expected tensor, got int`},
+		// broadcast_tensors
+		{name: "Torch.broadcast_tensors", args: args{a, b}, op: "broadcast_tensors", in: []string{"args.0.0", "args.0.1"}, multi: true},
+		{name: "Torch.broadcast_tensors", args: args{lv(a, b, z)}, op: "broadcast_tensors", in: []string{"args.0.0", "args.0.1", "args.0"}, multi: true},
+		{name: "Torch.broadcast_tensors", args: args{}, err: "broadcast_tensors of no tensors"},
+		{name: "Torch.broadcast_tensors", args: args{a, fv(1)}, err: "element 1: expected tensor, got float"},
+		// hstack, vstack, row_stack, dstack, column_stack
+		{name: "Torch.hstack", args: args{lv(a, b)}, op: "hstack", in: []string{"args.0.0", "args.0.1"}},
+		{name: "Torch.vstack", args: args{lv(a)}, kwargs: kws{kw("out", f32("kwargs.out", 2, 3))}, op: "vstack", in: []string{"args.0.0"}},
+		{name: "Torch.row_stack", args: args{lv(a, b)}, op: "vstack"},
+		{name: "Torch.dstack", args: args{}, kwargs: kws{kw("tensors", lv(a, b))}, op: "dstack"},
+		{name: "Torch.column_stack", args: args{lv(v, a)}, op: "column_stack"},
+		{name: "Torch.hstack", args: args{lv()}, err: "hstack expects a non-empty TensorList"},
+		{name: "Torch.row_stack", args: args{lv()}, err: "row_stack expects a non-empty TensorList"},
+		{name: "Torch.vstack", args: args{a}, err: `argument "tensors": expected a list of tensors, got tensor`},
+		{name: "Torch.column_stack", args: args{lv(a, iv(2))}, err: "element 1: expected tensor, got int"},
+	}
+}

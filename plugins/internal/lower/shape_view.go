@@ -42,8 +42,21 @@ func init() {
 
 	defMulti(unbind, "input, dim=0", "Torch.unbind", "Tensor.unbind")
 
+	defMulti(dirSplit("hsplit", 1), "input, indices_or_sections=None, *indices", "Torch.hsplit", "Tensor.hsplit")
+	defMulti(dirSplit("vsplit", 2), "input, indices_or_sections=None, *indices", "Torch.vsplit", "Tensor.vsplit")
+	defMulti(dirSplit("dsplit", 3), "input, indices_or_sections=None, *indices", "Torch.dsplit", "Tensor.dsplit")
+	def(atLeast(1), "*tensors", "Torch.atleast_1d")
+	def(atLeast(2), "*tensors", "Torch.atleast_2d")
+	def(atLeast(3), "*tensors", "Torch.atleast_3d")
+	defMulti(tensorList("broadcast_tensors", "broadcast_tensors"), "*tensors", "Torch.broadcast_tensors")
+	def(tensorList("hstack", "hstack"), "tensors, *, out=None", "Torch.hstack")
+	def(tensorList("vstack", "vstack"), "tensors, *, out=None", "Torch.vstack")
+	def(tensorList("vstack", "row_stack"), "tensors, *, out=None", "Torch.row_stack")
+	def(tensorList("dstack", "dstack"), "tensors, *, out=None", "Torch.dstack")
+	def(tensorList("column_stack", "column_stack"), "tensors, *, out=None", "Torch.column_stack")
+
 	usedOps = append(usedOps, "expand", "repeat", "flip", "roll", "rot90", "slice", "select", "unfold",
-		"diagonal", "diag_embed", "diagflat", "unbind")
+		"diagonal", "diag_embed", "diagflat", "unbind", "broadcast_tensors", "hstack", "vstack", "dstack", "column_stack")
 }
 
 // sizeArgs reads an int list given either as one list/torch.Size (or
@@ -594,4 +607,143 @@ func unbind(b *bound) (*framework.Plan, error) {
 		return nil, err
 	}
 	return newPlan("unbind", ops.Attrs{"dim": ops.IntAttr(d)}, tensorBinding(x)), nil
+}
+
+// dirSplit lowers hsplit (dim 1, or 0 for a 1-d tensor), vsplit (dim 0)
+// and dsplit (dim 2) onto split_with_sizes: an int splits into that many
+// equal parts, which must divide the dimension; a list of indices splits
+// as tensor_split does.
+func dirSplit(api string, minRank int) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		if len(x.Shape) < minRank {
+			return nil, b.argErr("input", "torch.%s requires a tensor with at least %d dimension, but got a tensor with %d dimensions!", api, minRank, len(x.Shape))
+		}
+		dim := map[string]int{"hsplit": 1, "vsplit": 0, "dsplit": 2}[api]
+		if api == "hsplit" && len(x.Shape) == 1 {
+			dim = 0
+		}
+		n := int64(x.Shape[dim])
+		a := b.arg("indices_or_sections")
+		plan := func(sizes []int64) *framework.Plan {
+			return newPlan("split_with_sizes", ops.Attrs{"split_sizes": ops.IntsAttr(sizes...), "dim": ops.IntAttr(int64(dim))}, tensorBinding(x))
+		}
+		if a.Kind == framework.ArgInt && len(b.variadic) == 0 {
+			sections := a.Int
+			if sections == 0 || n%sections != 0 {
+				return nil, b.argErr("indices_or_sections", "torch.%s attempted to split along dimension %d, but the size of the dimension %d is not divisible by the split_size %d!", api, dim, n, sections)
+			}
+			if sections < 0 {
+				return nil, b.argErr("indices_or_sections", "number of sections must be larger than 0, got %d", sections)
+			}
+			sizes := make([]int64, sections)
+			for i := range sizes {
+				sizes[i] = n / sections
+			}
+			return plan(sizes), nil
+		}
+		idx, err := b.sizeArgs("indices_or_sections")
+		if err != nil {
+			return nil, err
+		}
+		return plan(splitAtIndices(n, idx)), nil
+	}
+}
+
+// splitAtIndices is tensor_split's sizes for split indices, clamped to the
+// dimension of size n.
+func splitAtIndices(n int64, idx []int64) []int64 {
+	var sizes []int64
+	start := int64(0)
+	for _, v := range idx {
+		if v < 0 {
+			v += n
+		}
+		end := max(max(0, min(v, n)), start)
+		sizes = append(sizes, end-start)
+		start = end
+	}
+	return append(sizes, n-start)
+}
+
+// listArg reads the tensors of a *tensors parameter: several tensors, or
+// one list or tuple of them.
+func (b *bound) listArg() ([]framework.Arg, error) {
+	elems := b.variadic
+	if len(elems) == 1 && elems[0].Kind == framework.ArgList {
+		elems = elems[0].Elems
+	}
+	for i, e := range elems {
+		if e.Kind != framework.ArgTensor || e.Path == "" {
+			return nil, b.argErr("tensors", "element %d: expected tensor, got %s", i, kindName(e))
+		}
+	}
+	return elems, nil
+}
+
+// atLeast lowers atleast_1d/2d/3d of one tensor onto reshape; of several
+// tensors (a tuple result) the call is refused.
+func atLeast(n int) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		ts, err := b.listArg()
+		if err != nil {
+			return nil, err
+		}
+		if len(ts) != 1 || len(b.variadic) != 1 || b.variadic[0].Kind == framework.ArgList {
+			return nil, b.argErr("tensors", "only a single tensor is supported (several tensors give a tuple)")
+		}
+		x := ts[0]
+		s := int64s(x.Shape)
+		switch {
+		case len(s) >= n:
+		case len(s) == 0:
+			s = []int64{1, 1, 1}[:n]
+		case len(s) == 1 && n == 2:
+			s = []int64{1, s[0]}
+		case len(s) == 1:
+			s = []int64{1, s[0], 1}
+		default:
+			s = []int64{s[0], s[1], 1}
+		}
+		return reshapePlan(x, s), nil
+	}
+}
+
+// tensorList lowers the APIs whose op takes the tensors as its variadic
+// input: broadcast_tensors(*tensors) and the stack family (a list).
+func tensorList(op, api string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		var ts []framework.Arg
+		if op == "broadcast_tensors" {
+			var err error
+			if ts, err = b.listArg(); err != nil {
+				return nil, err
+			}
+			if len(ts) == 0 {
+				return nil, b.argErr("tensors", "broadcast_tensors of no tensors is not supported (an empty tuple)")
+			}
+		} else {
+			list := b.arg("tensors")
+			if list.Kind != framework.ArgList {
+				return nil, b.argErr("tensors", "expected a list of tensors, got %s", kindName(list))
+			}
+			if len(list.Elems) == 0 {
+				return nil, b.argErr("tensors", "%s expects a non-empty TensorList", api)
+			}
+			for i, e := range list.Elems {
+				if e.Kind != framework.ArgTensor || e.Path == "" {
+					return nil, b.argErr("tensors", "element %d: expected tensor, got %s", i, kindName(e))
+				}
+			}
+			ts = list.Elems
+		}
+		in := make([]framework.Binding, len(ts))
+		for i, t := range ts {
+			in[i] = tensorBinding(t)
+		}
+		return newPlan(op, nil, in...), nil
+	}
 }

@@ -63,6 +63,20 @@ def _unbind(c):
     return list(torch.unbind(c.inputs[0], c.attrs["dim"]))
 
 
+def _tensors(c):
+    return list(c.inputs)
+
+
+def _broadcast_tensors(c):
+    return list(torch.broadcast_tensors(*_tensors(c)))
+
+
+def _stack_family(fn):
+    def f(c):
+        return fn(_tensors(c))
+    return f
+
+
 OPS = {
     "expand": _expand,
     "repeat": _repeat,
@@ -76,6 +90,11 @@ OPS = {
     "diag_embed": _diag_embed,
     "diagflat": _diagflat,
     "unbind": _unbind,
+    "broadcast_tensors": _broadcast_tensors,
+    "hstack": _stack_family(torch.hstack),
+    "vstack": _stack_family(torch.vstack),
+    "dstack": _stack_family(torch.dstack),
+    "column_stack": _stack_family(torch.column_stack),
 }
 
 BACKWARD = set(OPS)
@@ -104,4 +123,9 @@ SAMPLES = {
     "diag_embed": _s({"offset": 0, "dim1": -2, "dim2": -1}),
     "diagflat": _s({"offset": 1}, _row),
     "unbind": _s({"dim": 0}),
+    "broadcast_tensors": lambda dt: ([_x(dt), _row(dt)], {}),
+    "hstack": lambda dt: ([_x(dt), _x(dt)], {}),
+    "vstack": lambda dt: ([_x(dt), _row(dt)], {}),
+    "dstack": lambda dt: ([_x(dt), _x(dt)], {}),
+    "column_stack": lambda dt: ([_x(dt), _row(dt)], {}),
 }

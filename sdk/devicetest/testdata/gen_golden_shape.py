@@ -1,6 +1,6 @@
 """Golden cases of the shape family's view and rearrangement ops: expand,
 repeat, flip, roll, rot90, slice, select, unfold, diagonal, diag_embed,
-diagflat, unbind. Group "shape_view" (the group "shape" is gen_golden.py's
+diagflat, unbind, broadcast_tensors, hstack, vstack, dstack, column_stack. Group "shape_view" (the group "shape" is gen_golden.py's
 cat/stack/split/transpose/permute/reshape).
 
     cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_shape.py
@@ -39,18 +39,21 @@ class Cases:
         self.cs.append(error_case(name, op, inputs, fn, attrs=attrs))
 
     def narrow(self, op, x, fn, attrs, backward=True):
-        """One forward (+backward) case per narrow float dtype."""
+        """One forward (+backward) case per narrow float dtype; x is the
+        input or a list of inputs."""
+        xs = x if isinstance(x, list) else [x]
         for dn, dt in NARROW.items():
             name, f = "%s/%s" % (op, dn), fn
+            ins = [t.to(dt) for t in xs]
             try:
-                fn(x.to(dt))
+                fn(*ins)
             except RuntimeError as e:
                 if "not implemented for" not in str(e):
                     raise
                 # PyTorch 1.13's CPU lacks the kernel at dt: the values
                 # move through float32, exactly.
-                name, f = name + "_via_f32", (lambda g, d: (lambda t: g(t.float()).to(d)))(fn, dt)
-            self.ok(name, op, [x.to(dt)], f, attrs=attrs, mode="emulated", backward=backward)
+                name, f = name + "_via_f32", (lambda g, d: (lambda *ts: g(*[t.float() for t in ts]).to(d)))(fn, dt)
+            self.ok(name, op, ins, f, attrs=attrs, mode="emulated", backward=backward)
 
     def ints(self, op, fn, attrs, shape):
         """Forward cases at int64, int8 and bool."""
@@ -286,6 +289,48 @@ def unbind_cases(C):
     C.narrow("unbind", y, ub(2), {"dim": 2})
 
 
+def broadcast_stack_cases(C):
+    r = R("broadcast_tensors")
+    bt = lambda *ts: torch.broadcast_tensors(*ts)
+    a, b, c = r.randn((2, 1, 3)), r.randn((4, 1)), r.randn(())
+    C.ok("broadcast_tensors/three", "broadcast_tensors", [a, b, c], bt)
+    C.ok("broadcast_tensors/one", "broadcast_tensors", [b], bt)
+    C.ok("broadcast_tensors/same", "broadcast_tensors", [b, r.randn((4, 1))], bt)
+    C.ok("broadcast_tensors/empty", "broadcast_tensors", [r.randn((0, 1)), r.randn((3,))], bt)
+    C.ok("broadcast_tensors/mixed_dtypes", "broadcast_tensors", [r.randint(0, 5, (3,)), r.randn((2, 1), torch.float32), r.bool((1,))], bt)
+    C.ok("broadcast_tensors/special", "broadcast_tensors", [special(), r.randn((2, 2, 1))], bt)
+    C.ok("broadcast_tensors/partial_grad", "broadcast_tensors", [a, b], bt, grad_outputs=[None, r.randn((2, 4, 3))])
+    C.ok("broadcast_tensors/int", "broadcast_tensors", [r.randint(-9, 9, (2, 1)), r.randint(-9, 9, (3,), torch.int8)], bt, backward=False)
+    C.err("broadcast_tensors/mismatch", "broadcast_tensors", [r.randn((2, 3)), r.randn((4, 3))], bt)
+    C.narrow("broadcast_tensors", [a, b], bt, None)
+
+    for op, fn in (("hstack", torch.hstack), ("vstack", torch.vstack), ("dstack", torch.dstack),
+                   ("column_stack", torch.column_stack)):
+        r = R(op)
+        f = (lambda g: (lambda *ts: g(ts)))(fn)
+        C.ok(op + "/1d", op, [r.randn((3,)), r.randn((3,))], f)
+        C.ok(op + "/2d", op, [r.randn((2, 3)), r.randn((2, 3))], f)
+        C.ok(op + "/0d", op, [r.randn(()), r.randn(())], f)
+        C.ok(op + "/3d", op, [r.randn((2, 3, 2)), r.randn((2, 3, 2))], f)
+        C.ok(op + "/single", op, [r.randn((2, 2))], f)
+        C.ok(op + "/promote", op, [r.randint(0, 9, (2, 2), torch.int32), r.randn((2, 2), torch.float32)], f)
+        C.ok(op + "/special", op, [special(), special()], f)
+        C.ok(op + "/int_bool", op, [r.randint(-9, 9, (2, 3)), r.bool((2, 3))], f, backward=False)
+        C.narrow(op, [r.randn((2, 3)), r.randn((2, 3))], f, None)
+    r = R("stack_family")
+    C.ok("hstack/uneven", "hstack", [r.randn((2, 1)), r.randn((2, 3))], lambda *ts: torch.hstack(ts))
+    C.ok("hstack/legacy_empty", "hstack", [r.randn((0,)), r.randn((3,))], lambda *ts: torch.hstack(ts))
+    C.ok("vstack/rows", "vstack", [r.randn((3,)), r.randn((2, 3))], lambda *ts: torch.vstack(ts))
+    C.ok("dstack/1d_2d", "dstack", [r.randn((3,)), r.randn((1, 3))], lambda *ts: torch.dstack(ts))
+    C.ok("column_stack/mixed", "column_stack", [r.randn((3,)), r.randn((3, 2)), r.randn((3, 1))], lambda *ts: torch.column_stack(ts))
+    C.ok("column_stack/0d_1d", "column_stack", [r.randn(()), r.randn((1,))], lambda *ts: torch.column_stack(ts))
+    C.err("hstack/mismatch", "hstack", [r.randn((2, 3)), r.randn((3, 3))], lambda *ts: torch.hstack(ts))
+    C.err("vstack/mismatch", "vstack", [r.randn(()), r.randn((2,))], lambda *ts: torch.vstack(ts))
+    C.err("dstack/mismatch", "dstack", [r.randn(()), r.randn((2,))], lambda *ts: torch.dstack(ts))
+    C.err("column_stack/mismatch", "column_stack", [r.randn((3,)), r.randn((2, 2))], lambda *ts: torch.column_stack(ts))
+    C.err("hstack/0d_mixed", "hstack", [r.randn((2, 2)), r.randn(())], lambda *ts: torch.hstack(ts))
+
+
 def main():
     torch.manual_seed(0)
     C = Cases()
@@ -295,6 +340,7 @@ def main():
     slice_select_unfold_cases(C)
     diag_cases(C)
     unbind_cases(C)
+    broadcast_stack_cases(C)
     write_group("shape_view", C.cs)
 
 
