@@ -129,6 +129,11 @@ func TestGoldenCoverage(t *testing.T) {
 			}
 		case c.Mode == "emulated":
 			emu[c.Op]++
+			// a family's own group holds its narrow-dtype cases
+			dtFwd[key{c.Op, c.DType}] = true
+			if c.Request.Backward {
+				dtBwd[key{c.Op, c.DType}] = true
+			}
 		default:
 			fwd[c.Op]++
 			if c.Request.Backward {
