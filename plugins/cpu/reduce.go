@@ -3,6 +3,7 @@ package cpu
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/probe-dev/probe/internal/parallel"
 
@@ -1002,4 +1003,326 @@ func init() {
 	for _, n := range []string{"prod", "nansum", "amax", "amin", "logsumexp", "all", "any", "count_nonzero", "cumprod"} {
 		supportDTypes(n, all...)
 	}
+}
+
+// varDTypeError is PyTorch's refusal of an integer or bool input.
+func varDTypeError(op string) error {
+	if op == "var" || op == "std" {
+		op = "std and var"
+	}
+	return fmt.Errorf("%s only support floating point and complex dtypes", op)
+}
+
+// varKernel computes var or std (sqrt) and, withMean, the mean as a second
+// output: two passes in float64 over each group.
+func varKernel(std, withMean bool) *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			if !x.dtype.IsFloat() {
+				return nil, varDTypeError(c.op)
+			}
+			p, err := groupsOf(c, c.attrs.Bool("keepdim", false))
+			if err != nil {
+				return nil, err
+			}
+			corr := c.attrs.Float("correction", 1)
+			n := float64(len(p.offs))
+			div := math.Max(n-corr, 0)
+			v, m := newArray(x.dtype, p.outShape), newArray(x.dtype, p.outShape)
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b, s := p.base[j], 0.0
+					for _, o := range p.offs {
+						s += x.data[b+o]
+					}
+					mean := s / n
+					if withMean && math.IsInf(s, 0) {
+						// PyTorch's Welford pass: an infinity before the
+						// group's last element makes the mean NaN.
+						mean = 0
+						for k, o := range p.offs {
+							mean += (x.data[b+o] - mean) / float64(k+1)
+						}
+					}
+					m2 := 0.0
+					for _, o := range p.offs {
+						d := x.data[b+o] - mean
+						m2 += d * d
+					}
+					r := m2 / div
+					if std {
+						r = math.Sqrt(r)
+					}
+					v.data[j], m.data[j] = r, mean
+				}
+			})
+			if withMean {
+				return []*array{v, m}, nil
+			}
+			return []*array{v}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			// var: 2/(N-correction) * g * (x - mean); std: g/(2 std) (0
+			// where std is 0) through var; mean: g/N.
+			p, err := groupsOf(c, false)
+			if err != nil {
+				return nil, err
+			}
+			x := c.in[0]
+			r := outs[0].data
+			gv := gradData(gos[0], len(r))
+			var gm []float64
+			if withMean {
+				gm = gradData(gos[1], len(r))
+			}
+			n := float64(len(p.offs))
+			scale := 2 / (n - c.attrs.Float("correction", 1))
+			res := zeros(len(x.data))
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b, s := p.base[j], 0.0
+					for _, o := range p.offs {
+						s += x.data[b+o]
+					}
+					mean := s / n
+					g := gv[j]
+					if std {
+						if r[j] == 0 {
+							g = 0
+						} else {
+							g /= 2 * r[j]
+						}
+					}
+					for _, o := range p.offs {
+						d := scale * g * (x.data[b+o] - mean)
+						if withMean {
+							d += gm[j] / n
+						}
+						res[b+o] = d
+					}
+				}
+			})
+			return []*array{gradFor(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+// formatOrder prints a norm order as PyTorch's messages do.
+func formatOrder(p float64) string {
+	switch {
+	case math.IsInf(p, 1):
+		return "inf"
+	case math.IsInf(p, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(p, 'g', -1, 64)
+}
+
+func normKernel() *kernel {
+	prep := func(c *call, keepdim bool) (*groupPlan, tensor.DType, []float64, float64, error) {
+		x := c.in[0]
+		if !x.dtype.IsFloat() {
+			return nil, 0, nil, 0, fmt.Errorf("linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s", ops.TypeName(x.dtype))
+		}
+		dt, given, err := dtypeAttr(c, "dtype")
+		if err != nil {
+			return nil, 0, nil, 0, err
+		}
+		if !given {
+			dt = x.dtype
+		}
+		p, err := groupsOf(c, keepdim)
+		if err != nil {
+			return nil, 0, nil, 0, err
+		}
+		return p, dt, castValues(x, dt), c.attrs.Float("p", 2), nil
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, dt, xv, ord, err := prep(c, c.attrs.Bool("keepdim", false))
+			if err != nil {
+				return nil, err
+			}
+			if (ord < 0 || math.IsInf(ord, 1)) && len(x.data) == 0 {
+				dims := c.attrs.Ints("dim", nil)
+				if len(dims) == 0 {
+					return nil, fmt.Errorf("linalg.vector_norm cannot compute the %s norm on an empty tensor because the operation does not have an identity", formatOrder(ord))
+				}
+				for _, d := range dims {
+					n, _ := normDim(d, x.rank())
+					if x.rank() > 0 && x.shape[n] == 0 {
+						return nil, fmt.Errorf("linalg.vector_norm cannot compute the %s norm on the dimension %dbecause this dimension is empty and the operation does not have an identity", formatOrder(ord), n)
+					}
+				}
+			}
+			out := newArray(dt, p.outShape)
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b, r := p.base[j], 0.0
+					switch {
+					case ord == 0:
+						for _, o := range p.offs {
+							if xv[b+o] != 0 {
+								r++
+							}
+						}
+					case math.IsInf(ord, 0):
+						r = math.Abs(xv[b+p.offs[0]])
+						for _, o := range p.offs {
+							a := math.Abs(xv[b+o])
+							if a != a {
+								r = a
+								break
+							}
+							if ord > 0 && a > r || ord < 0 && a < r {
+								r = a
+							}
+						}
+					case ord == 1:
+						for _, o := range p.offs {
+							r += math.Abs(xv[b+o])
+						}
+					case ord == 2:
+						for _, o := range p.offs {
+							r += xv[b+o] * xv[b+o]
+						}
+						r = math.Sqrt(r)
+					default:
+						for _, o := range p.offs {
+							r += math.Pow(math.Abs(xv[b+o]), ord)
+						}
+						r = math.Pow(r, 1/ord)
+					}
+					out.data[j] = r
+				}
+			})
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			// PyTorch's norm_backward, formula by formula.
+			x := c.in[0]
+			p, _, xv, ord, err := prep(c, false)
+			if err != nil {
+				return nil, err
+			}
+			r := outs[0].data
+			g := gradData(gos[0], len(r))
+			res := zeros(len(x.data))
+			sgn := func(v float64) float64 {
+				switch {
+				case v > 0:
+					return 1
+				case v < 0:
+					return -1
+				case v == 0:
+					return 0
+				}
+				return v
+			}
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b, nrm := p.base[j], r[j]
+					switch {
+					case ord == 0:
+					case ord == 1:
+						for _, o := range p.offs {
+							res[b+o] = sgn(xv[b+o]) * g[j]
+						}
+					case ord == 2:
+						for _, o := range p.offs {
+							q := xv[b+o] / nrm
+							if nrm == 0 {
+								q = 0
+							}
+							res[b+o] = g[j] * q
+						}
+					case math.IsInf(ord, 0):
+						cnt := 0
+						for _, o := range p.offs {
+							if a := math.Abs(xv[b+o]); a == nrm || a != a {
+								cnt++
+							}
+						}
+						s := g[j] / float64(cnt)
+						for _, o := range p.offs {
+							m := 0.0
+							if a := math.Abs(xv[b+o]); a == nrm || a != a {
+								m = 1
+							}
+							res[b+o] = sgn(xv[b+o]) * (s * m)
+						}
+					default:
+						s := g[j] / math.Pow(nrm, ord-1)
+						if nrm == 0 {
+							s = 0
+						}
+						for _, o := range p.offs {
+							v := xv[b+o]
+							var scaled float64
+							if ord < 2 {
+								scaled = sgn(v) * math.Pow(math.Abs(v), ord-1)
+							} else {
+								scaled = v * math.Pow(math.Abs(v), ord-2)
+							}
+							res[b+o] = scaled * s
+						}
+					}
+				}
+			})
+			return []*array{gradFor(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+func aminmaxKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, err := groupsOf(c, c.attrs.Bool("keepdim", false))
+			if err != nil {
+				return nil, err
+			}
+			if len(x.data) == 0 && c.attrs.IsNone("dim") {
+				return nil, fmt.Errorf("aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.")
+			}
+			if len(p.offs) == 0 {
+				d, _ := normDim(c.attrs.Int("dim", 0), x.rank())
+				return nil, fmt.Errorf("Expected reduction dim %d to have non-zero size.", d)
+			}
+			lo, hi := newArray(x.dtype, p.outShape), newArray(x.dtype, p.outShape)
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b := p.base[j]
+					mn, mx := x.data[b], x.data[b]
+					for _, o := range p.offs {
+						v := x.data[b+o]
+						if v != v {
+							mn, mx = v, v
+							break
+						}
+						if v < mn {
+							mn = v
+						}
+						if v > mx {
+							mx = v
+						}
+					}
+					lo.data[j], hi.data[j] = mn, mx
+				}
+			})
+			return []*array{lo, hi}, nil
+		},
+	}
+}
+
+func init() {
+	register("var", varKernel(false, false))
+	register("std", varKernel(true, false))
+	register("var_mean", varKernel(false, true))
+	register("std_mean", varKernel(true, true))
+	register("norm", normKernel())
+	register("aminmax", aminmaxKernel())
+	supportDTypes("aminmax", append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)...)
 }

@@ -26,5 +26,14 @@ func init() {
 			Attrs: []AttrSpec{req("dim", AttrInt, ""), dtypeOpt, inplace}, Outputs: 1},
 		Schema{Name: "logcumsumexp", Doc: "log of the cumulative sum of exp along dim (float inputs only)", Inputs: []InputSpec{in("self")},
 			Attrs: []AttrSpec{req("dim", AttrInt, "")}, Outputs: 1},
+		reduceOp("var", "variance over dims (None or []: every dim): sum((x-mean)^2)/max(N-correction, 0); float inputs only", dimNone, correction, keepdim),
+		reduceOp("std", "standard deviation: sqrt of var", dimNone, correction, keepdim),
+		Schema{Name: "var_mean", Doc: "(var, mean) over the same dims", Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{dimNone, correction, keepdim}, Outputs: 2},
+		Schema{Name: "std_mean", Doc: "(std, mean) over the same dims", Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{dimNone, correction, keepdim}, Outputs: 2},
+		reduceOp("norm", "vector p-norm over dims (None or []: every dim), as torch.linalg.vector_norm: p 0 counts non-zeros, inf/-inf take max/min |x|; "+
+			"the input is cast to dtype first when given; float inputs only",
+			attr("p", AttrFloat, FloatAttr(2), "the order: any float, inf and -inf included"), dimNone, keepdim, dtypeOpt),
+		Schema{Name: "aminmax", Doc: "(min, max) over dim (None: every element); NaN propagates", Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{attr("dim", AttrInt, NoneAttr(), "dimension to reduce; None reduces all"), keepdim}, Outputs: 2},
 	)
 }

@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"math"
 	"testing"
 
 	"github.com/probe-dev/probe/sdk/framework"
@@ -65,6 +66,44 @@ func reduceFamilyCases() []lcase {
 		{name: "Tensor.logcumsumexp", args: a(x0, iv(0)), op: "logcumsumexp"},
 		{name: "Torch.logcumsumexp", args: a(x, nv()), err: `argument "dim": expected int, got None`},
 		{name: "Torch.logcumsumexp", args: a(sv("x"), iv(0)), err: `argument "input": expected tensor, got str`},
+		// var / std / var_mean / std_mean
+		{name: "Torch.var", args: a(x), op: "var", attrs: attrsOf("dim", na(), "correction", fa(1), "keepdim", ba(false))},
+		{name: "Tensor.var", args: a(x, bv(false)), op: "var", attrs: attrsOf("dim", na(), "correction", fa(0))},
+		{name: "Torch.std", args: a(x, iv(1), bv(false), bv(true)), op: "std", attrs: attrsOf("dim", la(1), "correction", fa(0), "keepdim", ba(true))},
+		{name: "Tensor.std", args: a(x, ints(0, 2)), kwargs: kws("correction", iv(2)), op: "std", attrs: attrsOf("dim", la(0, 2), "correction", fa(2))},
+		{name: "Torch.var", args: a(x, lv()), op: "var", attrs: attrsOf("dim", na())},
+		{name: "Torch.var_mean", args: a(x, iv(-1)), op: "var_mean", multi: true, attrs: attrsOf("dim", la(-1), "correction", fa(1))},
+		{name: "Torch.std_mean", args: a(x), kwargs: kws("dim", nv(), "correction", iv(0)), op: "std_mean", multi: true, attrs: attrsOf("correction", fa(0))},
+		{name: "Torch.var", args: a(x, iv(1)), kwargs: kws("unbiased", bv(true), "correction", iv(1)), err: `argument "correction": var() takes unbiased or correction, not both`},
+		{name: "Torch.var", args: a(x, iv(1)), kwargs: kws("correction", fv(0.5)), err: `argument "correction": expected int, got float`},
+		{name: "Torch.std", args: a(x, bv(true), bv(true)), err: `argument "dim": expected int or list of ints, got bool`},
+		{name: "Torch.std", args: a(x, iv(1), iv(1)), err: `argument "unbiased": expected bool, got int`},
+		{name: "Torch.var", args: a(xi), err: "std and var only support floating point and complex dtypes"},
+		{name: "Torch.var_mean", args: a(xi), err: "var_mean only support floating point and complex dtypes"},
+		{name: "Torch.std", args: a(x, iv(3)), err: `argument "dim": dimension out of range`},
+		{name: "Tensor.var_mean", args: a(x), err: "has no lowering"},
+		// norm / linalg.vector_norm
+		{name: "Torch.norm", args: a(x), op: "norm", attrs: attrsOf("p", fa(2), "dim", na(), "keepdim", ba(false), "dtype", na())},
+		{name: "Tensor.norm", args: a(x, iv(1), iv(1), bv(true)), op: "norm", attrs: attrsOf("p", fa(1), "dim", la(1), "keepdim", ba(true))},
+		{name: "Torch.norm", args: a(x, sv("fro"), ints(0, 1)), op: "norm", attrs: attrsOf("p", fa(2), "dim", la(0, 1))},
+		{name: "Torch.norm", args: a(x, fv(math.Inf(1))), kwargs: kws("dtype", dtv("torch.float64")), op: "norm", attrs: attrsOf("p", fa(math.Inf(1)), "dtype", sa("float64"))},
+		{name: "Torch.norm", args: a(x, nv(), iv(0)), op: "norm", attrs: attrsOf("p", fa(2), "dim", la(0))},
+		{name: "Torch.norm", args: a(x), kwargs: kws("dtype", dtv("torch.float64")), err: `argument "dtype": dtype argument is not supported in frobenius norm`},
+		{name: "Torch.norm", args: a(x, sv("fro"), ints(0, 1, 2)), err: `argument "dim": the Frobenius norm takes at most 2 dimensions, got 3`},
+		{name: "Tensor.norm", args: a(x, sv("nuc")), err: `argument "p": the nuclear norm is a matrix norm`},
+		{name: "Torch.norm", args: a(x, sv("max")), err: `argument "p": unknown norm "max"`},
+		{name: "Torch.norm", args: a(x, bv(true)), err: `argument "p": expected a number, got bool`},
+		{name: "Torch.norm", args: a(xi), err: "norm(): input dtype should be either floating point or complex. Got Int instead."},
+		{name: "Torch.linalg.vector_norm", args: a(x), op: "norm", attrs: attrsOf("p", fa(2), "dim", na(), "dtype", na())},
+		{name: "Torch.linalg.vector_norm", args: a(x, fv(0.5), iv(-1), bv(true)), kwargs: kws("dtype", dtv("torch.float64")), op: "norm", attrs: attrsOf("p", fa(0.5), "dim", la(-1), "keepdim", ba(true), "dtype", sa("float64"))},
+		{name: "Torch.linalg.vector_norm", args: a(x), kwargs: kws("dtype", dtv("torch.float16")), err: `argument "dtype": linalg.vector_norm: the dtype of the input (Float) should be convertible without narrowing to the specified dtype (Half)`},
+		{name: "Torch.linalg.vector_norm", args: a(x, sv("fro")), err: `argument "ord": expected a number, got str`},
+		{name: "Torch.linalg.vector_norm", args: a(xi), err: "linalg.vector_norm: Expected a floating point or complex tensor as input. Got Int"},
+		// aminmax
+		{name: "Torch.aminmax", args: a(x), op: "aminmax", multi: true, attrs: attrsOf("dim", na(), "keepdim", ba(false))},
+		{name: "Tensor.aminmax", args: a(xi), kwargs: kws("dim", iv(-1), "keepdim", bv(true)), op: "aminmax", multi: true, attrs: attrsOf("dim", ia(-1), "keepdim", ba(true))},
+		{name: "Torch.aminmax", args: a(x, iv(0)), err: "takes at most 1 positional arguments"},
+		{name: "Torch.aminmax", args: a(x), kwargs: kws("dim", ints(0, 1)), err: `argument "dim": expected int, got list`},
 	}
 }
 

@@ -1,9 +1,10 @@
 """The reduce family (sdk/ops/schema_reduce.go): prod, nansum, nanmean,
-amax/amin, logsumexp, all/any, count_nonzero, cumprod, logcumsumexp."""
+amax/amin, logsumexp, all/any, count_nonzero, cumprod, logcumsumexp,
+var/std (and with the mean), norm, aminmax."""
 
 import torch
 
-from .ops import _dtype, _ints, _s_dim, _s_float_only, _s_sum, _x
+from .ops import _dtype, _int_if_integral, _ints, _s_dim, _s_float_only, _s_sum, _x
 from .wire import ArgumentError
 
 
@@ -74,6 +75,34 @@ def _cumprod(c):
     return torch.cumprod(x, c.attrs["dim"], dtype=dt)
 
 
+def _var(fn, pair):
+    def f(c):
+        dim = _ints(c.attrs["dim"]) or None
+        out = fn(c.inputs[0], dim, correction=_int_if_integral(c.attrs["correction"]), keepdim=bool(c.attrs["keepdim"]))
+        return list(out) if pair else out
+    return f
+
+
+def _norm(c):
+    x = c.inputs[0]
+    dt = _dtype(c.attrs["dtype"])
+    if dt is not None:
+        x = x.to(dt)
+    dim = _ints(c.attrs["dim"]) or None
+    return torch.linalg.vector_norm(x, c.attrs["p"], dim, bool(c.attrs["keepdim"]))
+
+
+def _aminmax(c):
+    x = c.inputs[0]
+    keepdim = bool(c.attrs["keepdim"])
+    if c.attrs["dim"] is None:
+        lo, hi = torch.aminmax(x)
+        if keepdim:
+            lo, hi = lo.reshape([1] * x.dim()), hi.reshape([1] * x.dim())
+        return [lo, hi]
+    return list(torch.aminmax(x, dim=c.attrs["dim"], keepdim=keepdim))
+
+
 OPS = {
     "prod": _prod,
     "nansum": _nan_reduce(torch.nansum),
@@ -86,9 +115,16 @@ OPS = {
     "count_nonzero": _count_nonzero,
     "cumprod": _cumprod,
     "logcumsumexp": lambda c: torch.logcumsumexp(c.inputs[0], c.attrs["dim"]),
+    "var": _var(torch.var, False),
+    "std": _var(torch.std, False),
+    "var_mean": _var(torch.var_mean, True),
+    "std_mean": _var(torch.std_mean, True),
+    "norm": _norm,
+    "aminmax": _aminmax,
 }
 
-BACKWARD = {"prod", "nansum", "nanmean", "amax", "amin", "logsumexp", "cumprod", "logcumsumexp"}
+BACKWARD = {"prod", "nansum", "nanmean", "amax", "amin", "logsumexp", "cumprod", "logcumsumexp",
+            "var", "std", "var_mean", "std_mean", "norm"}
 
 
 def _s_all(dt):
@@ -107,4 +143,10 @@ SAMPLES = {
     "count_nonzero": _s_all,
     "cumprod": _s_dim,
     "logcumsumexp": _s_float_only(_s_dim),
+    "var": _s_float_only(_s_sum),
+    "std": _s_float_only(_s_sum),
+    "var_mean": _s_float_only(_s_sum),
+    "std_mean": _s_float_only(_s_sum),
+    "norm": _s_float_only(_s_sum),
+    "aminmax": _s_dim,
 }

@@ -1,6 +1,7 @@
 """Golden cases of the reduce family (sdk/ops/schema_reduce.go): prod,
 nansum, nanmean, amax/amin, logsumexp, all/any, count_nonzero, cumprod,
-logcumsumexp.
+logcumsumexp, var/std/var_mean/std_mean, norm (torch.linalg.vector_norm),
+aminmax.
 
     cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_reduce.py
 
@@ -239,6 +240,75 @@ def reduce_family_cases():
     cs.append(error_case("logcumsumexp/int32", "logcumsumexp", [xi], lambda x: lc(x, 0), attrs={"dim": 0}))
     cs.append(error_case("logcumsumexp/dim_range", "logcumsumexp", [x], lambda x: lc(x, 3), attrs={"dim": 3}))
     narrow(cs, "logcumsumexp/dim1", "logcumsumexp", [x[0]], lambda x: lc(x, 1), attrs={"dim": 1}, ulp=4, positive_grads=True)
+
+    # ---- var, std, var_mean, std_mean
+    const = torch.tensor([[1.5, 1.5, 1.5], [0.5, -1.0, 2.0]], dtype=f64)
+    for op, f in (("var", torch.var), ("std", torch.std), ("var_mean", torch.var_mean), ("std_mean", torch.std_mean)):
+        def fn(x, dim=None, correction=1, keepdim=False, f=f):
+            return f(x, dim, correction=correction, keepdim=keepdim)
+        cs.append(case(op + "/all", op, [x], fn))
+        cs.append(case(op + "/dim1", op, [x], lambda x: fn(x, [1]), attrs={"dim": [1]}))
+        cs.append(case(op + "/dims_keepdim_biased", op, [x], lambda x: fn(x, [0, -1], 0, True), attrs={"dim": [0, -1], "correction": 0, "keepdim": True}))
+        cs.append(case(op + "/correction2", op, [x], lambda x: fn(x, [2], 2), attrs={"dim": [2], "correction": 2}))
+        cs.append(case(op + "/constant_row", op, [const], lambda x: fn(x, [1]), attrs={"dim": [1]}))
+        cs.append(case(op + "/single", op, [r.randn((3, 1))], lambda x: fn(x, [1]), attrs={"dim": [1]}, backward=False))
+        cs.append(case(op + "/single_biased", op, [r.randn((3, 1))], lambda x: fn(x, [1], 0), attrs={"dim": [1], "correction": 0}))
+        cs.append(case(op + "/0d", op, [r.randn(())], lambda x: fn(x, None, 0), attrs={"correction": 0}))
+        cs.append(case(op + "/empty", op, [r.randn((0, 3))], lambda x: fn(x, [0]), attrs={"dim": [0]}, backward=False))
+        cs.append(case(op + "/special", op, [special().reshape(7, 1).expand(7, 2).contiguous()], lambda x: fn(x, [1]), attrs={"dim": [1]}, backward=False))
+        cs.append(error_case(op + "/int32", op, [xi], fn))
+        cs.append(error_case(op + "/dim_range", op, [x], lambda x: fn(x, [3]), attrs={"dim": [3]}))
+        # means and deviations exact in every dtype: PyTorch's narrow
+        # backward subtracts the mean rounded to the dtype
+        exact = torch.tensor([[1.0, 2.0, 3.0, 6.0], [-2.0, 0.0, 4.0, 2.0], [0.5, 1.5, 2.5, 3.5]], dtype=f64)
+        narrow(cs, op + "/dim1", op, [exact], lambda x: fn(x, [1]), attrs={"dim": [1]}, ulp=8 if "mean" in op else 4)
+
+    # ---- norm (as torch.linalg.vector_norm)
+    vn = torch.linalg.vector_norm
+    nx = distinct(r, (3, 4), 0.3, 2.0)
+    for p in (2.0, 1.0, 3.0, 0.5, -1.0, float("inf"), float("-inf"), 0.0):
+        tag = {2.0: "p2", 1.0: "p1", 3.0: "p3", 0.5: "p0.5", -1.0: "p-1", float("inf"): "pinf", float("-inf"): "p-inf", 0.0: "p0"}[p]
+        cs.append(case("norm/%s_all" % tag, "norm", [nx], lambda x, p=p: vn(x, p), attrs={"p": p}))
+        cs.append(case("norm/%s_dim1" % tag, "norm", [nx], lambda x, p=p: vn(x, p, 1), attrs={"p": p, "dim": [1]}))
+        cs.append(case("norm/%s_dims_keepdim" % tag, "norm", [x], lambda x, p=p: vn(x, p, (0, -1), True), attrs={"p": p, "dim": [0, -1], "keepdim": True}))
+    zr = torch.tensor([[0.0, 0.0, 0.0], [3.0, -4.0, 0.0]], dtype=f64)
+    cs.append(case("norm/p2_zero_row", "norm", [zr], lambda x: vn(x, 2, 1), attrs={"p": 2.0, "dim": [1]}))
+    cs.append(case("norm/p3_zero_row", "norm", [zr], lambda x: vn(x, 3, 1), attrs={"p": 3.0, "dim": [1]}))
+    cs.append(case("norm/p1_zeros", "norm", [zr], lambda x: vn(x, 1, 1), attrs={"p": 1.0, "dim": [1]}))
+    tie = torch.tensor([[2.0, -2.0, 1.0], [-0.5, 3.0, -3.0]], dtype=f64)
+    cs.append(case("norm/pinf_ties", "norm", [tie], lambda x: vn(x, float("inf"), 1), attrs={"p": float("inf"), "dim": [1]}))
+    cs.append(case("norm/p-inf_ties", "norm", [tie], lambda x: vn(x, float("-inf"), 1), attrs={"p": float("-inf"), "dim": [1]}))
+    cs.append(case("norm/special", "norm", [special()], lambda x: vn(x, 2), attrs={"p": 2.0}, backward=False))
+    cs.append(case("norm/special_pinf", "norm", [special()], lambda x: vn(x, float("inf")), attrs={"p": float("inf")}, backward=False))
+    cs.append(case("norm/0d", "norm", [r.randn(())], lambda x: vn(x, 3), attrs={"p": 3.0}))
+    cs.append(case("norm/empty_p2", "norm", [r.randn((0, 3))], lambda x: vn(x, 2), attrs={"p": 2.0}))
+    cs.append(case("norm/empty_p1_dim0", "norm", [r.randn((0, 3))], lambda x: vn(x, 1, 0), attrs={"p": 1.0, "dim": [0]}))
+    cs.append(case("norm/empty_pinf_dim1", "norm", [r.randn((0, 3))], lambda x: vn(x, float("inf"), 1), attrs={"p": float("inf"), "dim": [1]}))
+    cs.append(case("norm/dtype_float32", "norm", [nx], lambda x: vn(x.to(torch.float32), 2, 1), attrs={"p": 2.0, "dim": [1], "dtype": "float32"}, rtol=1e-6))
+    cs.append(case("norm/float32_dtype_float64", "norm", [nx.float()], lambda x: vn(x, 2, 1, dtype=f64), attrs={"p": 2.0, "dim": [1], "dtype": "float64"}))
+    cs.append(error_case("norm/empty_pinf", "norm", [r.randn((0, 3))], lambda x: vn(x, float("inf")), attrs={"p": float("inf")}))
+    cs.append(error_case("norm/empty_p-1_dim0", "norm", [r.randn((0, 3))], lambda x: vn(x, -1, 0), attrs={"p": -1.0, "dim": [0]}))
+    cs.append(error_case("norm/int32", "norm", [xi], lambda x: vn(x, 2), attrs={"p": 2.0}))
+    cs.append(error_case("norm/dim_range", "norm", [x], lambda x: vn(x, 2, 3), attrs={"p": 2.0, "dim": [3]}))
+    for p, tag in ((2.0, "p2"), (1.0, "p1"), (3.0, "p3"), (float("inf"), "pinf")):
+        narrow(cs, "norm/%s_dim1" % tag, "norm", [nx], lambda x, p=p: vn(x, p, 1), attrs={"p": p, "dim": [1]}, ulp=4)
+
+    # ---- aminmax (no backward in PyTorch 1.13)
+    am = torch.aminmax
+    cs.append(case("aminmax/all", "aminmax", [x], am, backward=False))
+    cs.append(case("aminmax/dim1", "aminmax", [x], lambda x: am(x, dim=1), attrs={"dim": 1}, backward=False))
+    cs.append(case("aminmax/dim_neg_keepdim", "aminmax", [x], lambda x: am(x, dim=-1, keepdim=True), attrs={"dim": -1, "keepdim": True}, backward=False))
+    cs.append(case("aminmax/nan", "aminmax", [nanx], lambda x: am(x, dim=1), attrs={"dim": 1}, backward=False))
+    cs.append(case("aminmax/inf", "aminmax", [special()[3:]], am, backward=False))
+    cs.append(case("aminmax/0d", "aminmax", [r.randn(())], am, backward=False))
+    cs.append(case("aminmax/0d_dim", "aminmax", [r.randn(())], lambda x: am(x, dim=0), attrs={"dim": 0}, backward=False))
+    cs.append(case("aminmax/empty_other_dim", "aminmax", [r.randn((0, 3))], lambda x: am(x, dim=1), attrs={"dim": 1}, backward=False))
+    cs.append(case("aminmax/int32", "aminmax", [xi], lambda x: am(x, dim=0), attrs={"dim": 0}, backward=False))
+    cs.append(case("aminmax/bool", "aminmax", [xb], am, backward=False))
+    cs.append(error_case("aminmax/empty", "aminmax", [r.randn((0, 3))], am))
+    cs.append(error_case("aminmax/empty_dim", "aminmax", [r.randn((0, 3))], lambda x: am(x, dim=0), attrs={"dim": 0}))
+    cs.append(error_case("aminmax/dim_range", "aminmax", [x], lambda x: am(x, dim=3), attrs={"dim": 3}))
+    narrow(cs, "aminmax/dim1", "aminmax", [x[0]], lambda x: am(x, dim=1), attrs={"dim": 1}, backward=False)
     return cs
 
 
