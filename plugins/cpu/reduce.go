@@ -2,6 +2,10 @@ package cpu
 
 import (
 	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/probe-dev/probe/internal/parallel"
 
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -387,4 +391,938 @@ func init() {
 	for _, n := range []string{"sum", "max", "min", "max_dim", "min_dim", "cumsum"} {
 		supportDTypes(n, all...)
 	}
+}
+
+// ---- the reduce family: prod, nansum, nanmean, amax/amin, logsumexp,
+// all/any, count_nonzero, cumprod, logcumsumexp ----
+
+// groupPlan lays out a reduction: output j reduces the input elements
+// base[j]+offs[k] for every k, offs in row-major order of the reduced dims.
+type groupPlan struct {
+	outShape   []int
+	base, offs []int
+}
+
+// subOffsets lists, in row-major order, the flat offsets of every position
+// of a sub-grid with the given sizes and strides ([0] for no dims).
+func subOffsets(sizes, strides []int) []int {
+	n := 1
+	for _, s := range sizes {
+		n *= s
+	}
+	out := make([]int, n)
+	pos := make([]int, len(sizes))
+	cur := 0
+	for k := 0; k < n; k++ {
+		out[k] = cur
+		for d := len(sizes) - 1; d >= 0; d-- {
+			pos[d]++
+			cur += strides[d]
+			if pos[d] < sizes[d] {
+				break
+			}
+			cur -= strides[d] * pos[d]
+			pos[d] = 0
+		}
+	}
+	return out
+}
+
+// newGroupPlan plans a reduction of a contiguous tensor of the given shape
+// over the dims marked in red.
+func newGroupPlan(shape []int, red []bool, keepdim bool) *groupPlan {
+	st := contiguousStrides(shape)
+	var ks, kst, rs, rst []int
+	out := []int{}
+	for i, s := range shape {
+		if red[i] {
+			rs, rst = append(rs, s), append(rst, st[i])
+			if keepdim {
+				out = append(out, 1)
+			}
+		} else {
+			ks, kst = append(ks, s), append(kst, st[i])
+			out = append(out, s)
+		}
+	}
+	return &groupPlan{outShape: out, base: subOffsets(ks, kst), offs: subOffsets(rs, rst)}
+}
+
+// groupsOf plans the reduction of c's input 0 over its dim attribute.
+func groupsOf(c *call, keepdim bool) (*groupPlan, error) {
+	x := c.in[0]
+	red, err := reduceDims(c, x.rank())
+	if err != nil {
+		return nil, err
+	}
+	return newGroupPlan(x.shape, red, keepdim), nil
+}
+
+// each calls fn on ranges of outputs, spread over the cores in fixed
+// chunks (every output is computed alone, so results never depend on the
+// core count).
+func (p *groupPlan) each(fn func(from, to int)) {
+	per := max(1, chunkElems/max(1, len(p.offs)))
+	parallel.Chunks(len(p.base), per, func(from, to int) error {
+		fn(from, to)
+		return nil
+	})
+}
+
+// sumDType is the result dtype of sum-like reductions: the dtype
+// attribute, else a float input's own, else int64.
+func sumDType(c *call) (tensor.DType, error) {
+	dt, given, err := dtypeAttr(c, "dtype")
+	if err != nil {
+		return tensor.Invalid, err
+	}
+	x := c.in[0]
+	switch {
+	case given:
+		return dt, nil
+	case x.dtype.IsFloat():
+		return x.dtype, nil
+	}
+	return tensor.Int64, nil
+}
+
+func prodKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			dt, err := sumDType(c)
+			if err != nil {
+				return nil, err
+			}
+			p, err := groupsOf(c, c.attrs.Bool("keepdim", false))
+			if err != nil {
+				return nil, err
+			}
+			xv := castValues(c.in[0], dt)
+			out := newArray(dt, p.outShape)
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b, r := p.base[j], 1.0
+					for _, o := range p.offs {
+						r *= xv[b+o]
+					}
+					out.data[j] = r
+				}
+			})
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			// The product of the other elements of the group (exact with
+			// zeros, as PyTorch's prod_safe_zeros_backward).
+			p, err := groupsOf(c, false)
+			if err != nil {
+				return nil, err
+			}
+			x := c.in[0]
+			xv := castValues(x, outs[0].dtype)
+			g := gradData(gos[0], len(outs[0].data))
+			res := zeros(len(x.data))
+			p.each(func(from, to int) {
+				pre := make([]float64, len(p.offs))
+				for j := from; j < to; j++ {
+					b, r := p.base[j], 1.0
+					for k, o := range p.offs {
+						pre[k] = r
+						r *= xv[b+o]
+					}
+					s := 1.0
+					for k := len(p.offs) - 1; k >= 0; k-- {
+						res[b+p.offs[k]] = g[j] * pre[k] * s
+						s *= xv[b+p.offs[k]]
+					}
+				}
+			})
+			return []*array{gradFor(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+func nanSumMeanKernel(mean bool) *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			if mean && !x.dtype.IsFloat() {
+				return nil, fmt.Errorf("nanmean(): expected input to have floating point dtype but got %s", ops.TypeName(x.dtype))
+			}
+			dt, err := sumDType(c)
+			if err != nil {
+				return nil, err
+			}
+			p, err := groupsOf(c, c.attrs.Bool("keepdim", false))
+			if err != nil {
+				return nil, err
+			}
+			xv := castValues(x, dt)
+			out := newArray(dt, p.outShape)
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b, s, n := p.base[j], 0.0, 0
+					for _, o := range p.offs {
+						if v := xv[b+o]; v == v {
+							s += v
+							n++
+						}
+					}
+					if mean {
+						s /= float64(n)
+					}
+					out.data[j] = s
+				}
+			})
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			p, err := groupsOf(c, false)
+			if err != nil {
+				return nil, err
+			}
+			x := c.in[0]
+			g := gradData(gos[0], len(outs[0].data))
+			res := zeros(len(x.data))
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b, n := p.base[j], 0
+					for _, o := range p.offs {
+						if v := x.data[b+o]; v == v {
+							n++
+						}
+					}
+					// grad * !isnan(x) (over the count for nanmean: an
+					// all-NaN group gets NaN, as in PyTorch)
+					s := g[j]
+					if mean {
+						s /= float64(n)
+					}
+					for _, o := range p.offs {
+						m := 0.0
+						if v := x.data[b+o]; v == v {
+							m = 1
+						}
+						res[b+o] = s * m
+					}
+				}
+			})
+			return []*array{gradFor(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+// checkNonEmptyReduction is PyTorch's zero_numel_check_dims for reductions
+// without an identity (amax, amin).
+func checkNonEmptyReduction(c *call, name string) error {
+	x := c.in[0]
+	if len(x.data) != 0 {
+		return nil
+	}
+	dims := c.attrs.Ints("dim", nil)
+	if len(dims) == 0 {
+		return fmt.Errorf("%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.", name)
+	}
+	for _, d := range dims {
+		n, err := normDim(d, x.rank())
+		if err != nil {
+			return err
+		}
+		if x.rank() > 0 && x.shape[n] == 0 {
+			return fmt.Errorf("%s(): Expected reduction dim %d to have non-zero size.", name, n)
+		}
+	}
+	return nil
+}
+
+func aMaxMinKernel(isMax bool) *kernel {
+	name := "amin"
+	if isMax {
+		name = "amax"
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, err := groupsOf(c, c.attrs.Bool("keepdim", false))
+			if err != nil {
+				return nil, err
+			}
+			if err := checkNonEmptyReduction(c, name); err != nil {
+				return nil, err
+			}
+			out := newArray(x.dtype, p.outShape)
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b := p.base[j]
+					best := x.data[b]
+					for _, o := range p.offs[1:] {
+						v := x.data[b+o]
+						if v != v {
+							best = v
+							break
+						}
+						if isMax && v > best || !isMax && v < best {
+							best = v
+						}
+					}
+					out.data[j] = best
+				}
+			})
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			// (grad / count) * mask with mask = (x == result): a NaN result
+			// matches nothing and gives NaN everywhere, as in PyTorch.
+			p, err := groupsOf(c, false)
+			if err != nil {
+				return nil, err
+			}
+			x := c.in[0]
+			r := outs[0].data
+			g := gradData(gos[0], len(r))
+			res := zeros(len(x.data))
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b, n := p.base[j], 0
+					for _, o := range p.offs {
+						if x.data[b+o] == r[j] {
+							n++
+						}
+					}
+					s := g[j] / float64(n)
+					for _, o := range p.offs {
+						m := 0.0
+						if x.data[b+o] == r[j] {
+							m = 1
+						}
+						res[b+o] = s * m
+					}
+				}
+			})
+			return []*array{gradFor(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+// logsumexpDType: float inputs keep their dtype, integer and bool ones
+// compute in float32 (PyTorch's default dtype).
+func logsumexpDType(x *array) tensor.DType {
+	if x.dtype.IsFloat() {
+		return x.dtype
+	}
+	return tensor.Float32
+}
+
+func logsumexpKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			if len(c.attrs.Ints("dim", nil)) == 0 {
+				return nil, fmt.Errorf("logsumexp(): dim must name at least one dimension")
+			}
+			p, err := groupsOf(c, c.attrs.Bool("keepdim", false))
+			if err != nil {
+				return nil, err
+			}
+			dt := logsumexpDType(x)
+			xv := castValues(x, dt)
+			out := newArray(dt, p.outShape)
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b := p.base[j]
+					// The maximum (NaN propagates), replaced by 0 when
+					// infinite, as PyTorch does.
+					m := math.Inf(-1)
+					for _, o := range p.offs {
+						v := xv[b+o]
+						if v != v {
+							m = v
+							break
+						}
+						m = math.Max(m, v)
+					}
+					if math.IsInf(m, 0) {
+						m = 0
+					}
+					s := 0.0
+					for _, o := range p.offs {
+						s += math.Exp(xv[b+o] - m)
+					}
+					out.data[j] = math.Log(s) + m
+				}
+			})
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			p, err := groupsOf(c, false)
+			if err != nil {
+				return nil, err
+			}
+			x := c.in[0]
+			r := outs[0].data
+			g := gradData(gos[0], len(r))
+			res := zeros(len(x.data))
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b := p.base[j]
+					for _, o := range p.offs {
+						res[b+o] = g[j] * math.Exp(x.data[b+o]-r[j])
+					}
+				}
+			})
+			return []*array{gradFor(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+func allAnyKernel(all bool) *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, err := groupsOf(c, c.attrs.Bool("keepdim", false))
+			if err != nil {
+				return nil, err
+			}
+			dt := tensor.Bool
+			if x.dtype == tensor.Uint8 {
+				dt = tensor.Uint8
+			}
+			out := newArray(dt, p.outShape)
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b, r := p.base[j], all
+					for _, o := range p.offs {
+						if nz := x.data[b+o] != 0; nz != all {
+							r = !all
+							break
+						}
+					}
+					if r {
+						out.data[j] = 1
+					}
+				}
+			})
+			return []*array{out}, nil
+		},
+	}
+}
+
+func countNonzeroKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, err := groupsOf(c, false)
+			if err != nil {
+				return nil, err
+			}
+			out := newArray(tensor.Int64, p.outShape)
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b, n := p.base[j], 0
+					for _, o := range p.offs {
+						if x.data[b+o] != 0 {
+							n++
+						}
+					}
+					out.data[j] = float64(n)
+				}
+			})
+			return []*array{out}, nil
+		},
+	}
+}
+
+// lines calls fn for every line of a dimPlan (base offset, stride), in
+// parallel over fixed chunks of lines.
+func (p dimPlan) lines(fn func(base, stride int)) {
+	per := max(1, chunkElems/max(1, p.size))
+	parallel.Chunks(p.outer*p.inner, per, func(from, to int) error {
+		for l := from; l < to; l++ {
+			o, in := l/p.inner, l%p.inner
+			fn(o*p.size*p.inner+in, p.inner)
+		}
+		return nil
+	})
+}
+
+func cumprodKernel() *kernel {
+	plan := func(c *call) (dimPlan, error) {
+		x := c.in[0]
+		dim, err := normDim(c.attrs.Int("dim", 0), x.rank())
+		if err != nil {
+			return dimPlan{}, err
+		}
+		return newDimPlan(x.shape, dim), nil
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, err := plan(c)
+			if err != nil {
+				return nil, err
+			}
+			dt, err := sumDType(c)
+			if err != nil {
+				return nil, err
+			}
+			xv := castValues(x, dt)
+			out := newArray(dt, x.shape)
+			p.lines(func(b, st int) {
+				r := 1.0
+				for i := 0; i < p.size; i++ {
+					r *= xv[b+i*st]
+					out.data[b+i*st] = r
+				}
+			})
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			// grad_i = prod(x_<i) * T_i with T_i = g_i + x_{i+1} T_{i+1}:
+			// exact with zeros.
+			x := c.in[0]
+			p, err := plan(c)
+			if err != nil {
+				return nil, err
+			}
+			xv := castValues(x, outs[0].dtype)
+			g := gradData(gos[0], len(outs[0].data))
+			res := zeros(len(x.data))
+			p.lines(func(b, st int) {
+				t := 0.0
+				for i := p.size - 1; i >= 0; i-- {
+					if i+1 < p.size {
+						t *= xv[b+(i+1)*st]
+					}
+					t += g[b+i*st]
+					res[b+i*st] = t
+				}
+				pre := 1.0
+				for i := 0; i < p.size; i++ {
+					res[b+i*st] *= pre
+					pre *= xv[b+i*st]
+				}
+			})
+			return []*array{gradFor(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+// logAddExp is PyTorch's log_add_exp_helper of logcumsumexp.
+func logAddExp(a, b float64) float64 {
+	lo, hi := a, b
+	if b < a {
+		lo, hi = b, a
+	}
+	if lo != hi || !math.IsInf(lo, 0) {
+		return hi + math.Log1p(math.Exp(lo-hi))
+	}
+	return a
+}
+
+func logcumsumexpKernel() *kernel {
+	plan := func(c *call) (dimPlan, error) {
+		x := c.in[0]
+		dim, err := normDim(c.attrs.Int("dim", 0), x.rank())
+		if err != nil {
+			return dimPlan{}, err
+		}
+		return newDimPlan(x.shape, dim), nil
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			if !x.dtype.IsFloat() {
+				return nil, notImplemented("logcumsumexp_out_cpu", x.dtype)
+			}
+			p, err := plan(c)
+			if err != nil {
+				return nil, err
+			}
+			out := newArray(x.dtype, x.shape)
+			p.lines(func(b, st int) {
+				r := math.Inf(-1)
+				for i := 0; i < p.size; i++ {
+					r = logAddExp(r, x.data[b+i*st])
+					out.data[b+i*st] = r
+				}
+			})
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			// grad_i = sum_{j>=i} g_j exp(x_i - out_j)
+			//        = exp(x_i - out_i) R_i, R_i = g_i + exp(out_i - out_{i+1}) R_{i+1}.
+			x := c.in[0]
+			p, err := plan(c)
+			if err != nil {
+				return nil, err
+			}
+			r := outs[0].data
+			g := gradData(gos[0], len(r))
+			res := zeros(len(x.data))
+			p.lines(func(b, st int) {
+				acc := 0.0
+				for i := p.size - 1; i >= 0; i-- {
+					k := b + i*st
+					if i+1 < p.size {
+						if next := r[k+st]; math.IsInf(r[k], -1) && math.IsInf(next, -1) {
+							acc = 0
+						} else {
+							acc *= math.Exp(r[k] - next)
+						}
+					}
+					acc += g[k]
+					// PyTorch's log-domain formula gives NaN where the
+					// result is -inf and 0 where only the input is.
+					switch {
+					case math.IsInf(r[k], -1):
+						res[k] = math.NaN()
+					case math.IsInf(x.data[k], -1):
+						res[k] = 0
+					default:
+						res[k] = math.Exp(x.data[k]-r[k]) * acc
+					}
+				}
+			})
+			return []*array{gradFor(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+func init() {
+	register("prod", prodKernel())
+	register("nansum", nanSumMeanKernel(false))
+	register("nanmean", nanSumMeanKernel(true))
+	register("amax", aMaxMinKernel(true))
+	register("amin", aMaxMinKernel(false))
+	register("logsumexp", logsumexpKernel())
+	register("all", allAnyKernel(true))
+	register("any", allAnyKernel(false))
+	register("count_nonzero", countNonzeroKernel())
+	register("cumprod", cumprodKernel())
+	register("logcumsumexp", logcumsumexpKernel())
+	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
+	for _, n := range []string{"prod", "nansum", "amax", "amin", "logsumexp", "all", "any", "count_nonzero", "cumprod"} {
+		supportDTypes(n, all...)
+	}
+}
+
+// varDTypeError is PyTorch's refusal of an integer or bool input.
+func varDTypeError(op string) error {
+	if op == "var" || op == "std" {
+		op = "std and var"
+	}
+	return fmt.Errorf("%s only support floating point and complex dtypes", op)
+}
+
+// varKernel computes var or std (sqrt) and, withMean, the mean as a second
+// output: two passes in float64 over each group.
+func varKernel(std, withMean bool) *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			if !x.dtype.IsFloat() {
+				return nil, varDTypeError(c.op)
+			}
+			p, err := groupsOf(c, c.attrs.Bool("keepdim", false))
+			if err != nil {
+				return nil, err
+			}
+			corr := c.attrs.Float("correction", 1)
+			n := float64(len(p.offs))
+			div := math.Max(n-corr, 0)
+			v, m := newArray(x.dtype, p.outShape), newArray(x.dtype, p.outShape)
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b, s := p.base[j], 0.0
+					for _, o := range p.offs {
+						s += x.data[b+o]
+					}
+					mean := s / n
+					if withMean && math.IsInf(s, 0) {
+						// PyTorch's Welford pass: an infinity before the
+						// group's last element makes the mean NaN.
+						mean = 0
+						for k, o := range p.offs {
+							mean += (x.data[b+o] - mean) / float64(k+1)
+						}
+					}
+					m2 := 0.0
+					for _, o := range p.offs {
+						d := x.data[b+o] - mean
+						m2 += d * d
+					}
+					r := m2 / div
+					if std {
+						r = math.Sqrt(r)
+					}
+					v.data[j], m.data[j] = r, mean
+				}
+			})
+			if withMean {
+				return []*array{v, m}, nil
+			}
+			return []*array{v}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			// var: 2/(N-correction) * g * (x - mean); std: g/(2 std) (0
+			// where std is 0) through var; mean: g/N.
+			p, err := groupsOf(c, false)
+			if err != nil {
+				return nil, err
+			}
+			x := c.in[0]
+			r := outs[0].data
+			gv := gradData(gos[0], len(r))
+			var gm []float64
+			if withMean {
+				gm = gradData(gos[1], len(r))
+			}
+			n := float64(len(p.offs))
+			scale := 2 / (n - c.attrs.Float("correction", 1))
+			res := zeros(len(x.data))
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b, s := p.base[j], 0.0
+					for _, o := range p.offs {
+						s += x.data[b+o]
+					}
+					mean := s / n
+					g := gv[j]
+					if std {
+						if r[j] == 0 {
+							g = 0
+						} else {
+							g /= 2 * r[j]
+						}
+					}
+					for _, o := range p.offs {
+						d := scale * g * (x.data[b+o] - mean)
+						if withMean {
+							d += gm[j] / n
+						}
+						res[b+o] = d
+					}
+				}
+			})
+			return []*array{gradFor(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+// formatOrder prints a norm order as PyTorch's messages do.
+func formatOrder(p float64) string {
+	switch {
+	case math.IsInf(p, 1):
+		return "inf"
+	case math.IsInf(p, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(p, 'g', -1, 64)
+}
+
+func normKernel() *kernel {
+	prep := func(c *call, keepdim bool) (*groupPlan, tensor.DType, []float64, float64, error) {
+		x := c.in[0]
+		if !x.dtype.IsFloat() {
+			return nil, 0, nil, 0, fmt.Errorf("linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s", ops.TypeName(x.dtype))
+		}
+		dt, given, err := dtypeAttr(c, "dtype")
+		if err != nil {
+			return nil, 0, nil, 0, err
+		}
+		if !given {
+			dt = x.dtype
+		}
+		p, err := groupsOf(c, keepdim)
+		if err != nil {
+			return nil, 0, nil, 0, err
+		}
+		return p, dt, castValues(x, dt), c.attrs.Float("p", 2), nil
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, dt, xv, ord, err := prep(c, c.attrs.Bool("keepdim", false))
+			if err != nil {
+				return nil, err
+			}
+			if (ord < 0 || math.IsInf(ord, 1)) && len(x.data) == 0 {
+				dims := c.attrs.Ints("dim", nil)
+				if len(dims) == 0 {
+					return nil, fmt.Errorf("linalg.vector_norm cannot compute the %s norm on an empty tensor because the operation does not have an identity", formatOrder(ord))
+				}
+				for _, d := range dims {
+					n, _ := normDim(d, x.rank())
+					if x.rank() > 0 && x.shape[n] == 0 {
+						return nil, fmt.Errorf("linalg.vector_norm cannot compute the %s norm on the dimension %dbecause this dimension is empty and the operation does not have an identity", formatOrder(ord), n)
+					}
+				}
+			}
+			out := newArray(dt, p.outShape)
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b, r := p.base[j], 0.0
+					switch {
+					case ord == 0:
+						for _, o := range p.offs {
+							if xv[b+o] != 0 {
+								r++
+							}
+						}
+					case math.IsInf(ord, 0):
+						r = math.Abs(xv[b+p.offs[0]])
+						for _, o := range p.offs {
+							a := math.Abs(xv[b+o])
+							if a != a {
+								r = a
+								break
+							}
+							if ord > 0 && a > r || ord < 0 && a < r {
+								r = a
+							}
+						}
+					case ord == 1:
+						for _, o := range p.offs {
+							r += math.Abs(xv[b+o])
+						}
+					case ord == 2:
+						for _, o := range p.offs {
+							r += xv[b+o] * xv[b+o]
+						}
+						r = math.Sqrt(r)
+					default:
+						for _, o := range p.offs {
+							r += math.Pow(math.Abs(xv[b+o]), ord)
+						}
+						r = math.Pow(r, 1/ord)
+					}
+					out.data[j] = r
+				}
+			})
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			// PyTorch's norm_backward, formula by formula.
+			x := c.in[0]
+			p, _, xv, ord, err := prep(c, false)
+			if err != nil {
+				return nil, err
+			}
+			r := outs[0].data
+			g := gradData(gos[0], len(r))
+			res := zeros(len(x.data))
+			sgn := func(v float64) float64 {
+				switch {
+				case v > 0:
+					return 1
+				case v < 0:
+					return -1
+				case v == 0:
+					return 0
+				}
+				return v
+			}
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b, nrm := p.base[j], r[j]
+					switch {
+					case ord == 0:
+					case ord == 1:
+						for _, o := range p.offs {
+							res[b+o] = sgn(xv[b+o]) * g[j]
+						}
+					case ord == 2:
+						for _, o := range p.offs {
+							q := xv[b+o] / nrm
+							if nrm == 0 {
+								q = 0
+							}
+							res[b+o] = g[j] * q
+						}
+					case math.IsInf(ord, 0):
+						cnt := 0
+						for _, o := range p.offs {
+							if a := math.Abs(xv[b+o]); a == nrm || a != a {
+								cnt++
+							}
+						}
+						s := g[j] / float64(cnt)
+						for _, o := range p.offs {
+							m := 0.0
+							if a := math.Abs(xv[b+o]); a == nrm || a != a {
+								m = 1
+							}
+							res[b+o] = sgn(xv[b+o]) * (s * m)
+						}
+					default:
+						s := g[j] / math.Pow(nrm, ord-1)
+						if nrm == 0 {
+							s = 0
+						}
+						for _, o := range p.offs {
+							v := xv[b+o]
+							var scaled float64
+							if ord < 2 {
+								scaled = sgn(v) * math.Pow(math.Abs(v), ord-1)
+							} else {
+								scaled = v * math.Pow(math.Abs(v), ord-2)
+							}
+							res[b+o] = scaled * s
+						}
+					}
+				}
+			})
+			return []*array{gradFor(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+func aminmaxKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, err := groupsOf(c, c.attrs.Bool("keepdim", false))
+			if err != nil {
+				return nil, err
+			}
+			if len(x.data) == 0 && c.attrs.IsNone("dim") {
+				return nil, fmt.Errorf("aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.")
+			}
+			if len(p.offs) == 0 {
+				d, _ := normDim(c.attrs.Int("dim", 0), x.rank())
+				return nil, fmt.Errorf("Expected reduction dim %d to have non-zero size.", d)
+			}
+			lo, hi := newArray(x.dtype, p.outShape), newArray(x.dtype, p.outShape)
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b := p.base[j]
+					mn, mx := x.data[b], x.data[b]
+					for _, o := range p.offs {
+						v := x.data[b+o]
+						if v != v {
+							mn, mx = v, v
+							break
+						}
+						if v < mn {
+							mn = v
+						}
+						if v > mx {
+							mx = v
+						}
+					}
+					lo.data[j], hi.data[j] = mn, mx
+				}
+			})
+			return []*array{lo, hi}, nil
+		},
+	}
+}
+
+func init() {
+	register("var", varKernel(false, false))
+	register("std", varKernel(true, false))
+	register("var_mean", varKernel(false, true))
+	register("std_mean", varKernel(true, true))
+	register("norm", normKernel())
+	register("aminmax", aminmaxKernel())
+	supportDTypes("aminmax", append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)...)
 }

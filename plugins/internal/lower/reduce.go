@@ -1,8 +1,11 @@
 package lower
 
 import (
+	"math"
+
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 // Reductions: sum, mean, max/min in their three overloads, cumsum.
@@ -18,7 +21,7 @@ func init() {
 	def(cumsum, "input, dim, *, dtype=None, out=None", "Torch.cumsum", "Tensor.cumsum", "Tensor.cumsum_")
 }
 
-// reduceDims lowers sum/mean(input, dim, keepdim, *, dtype); dim None or
+// reduceDims lowers sum/mean/nansum/nanmean(input, dim, keepdim, *, dtype); dim None or
 // [] reduces every dimension (PyTorch 1.13).
 func reduceDims(op string) lowerFunc {
 	return func(b *bound) (*framework.Plan, error) {
@@ -57,6 +60,9 @@ func reduceDims(op string) lowerFunc {
 		}
 		if op == "mean" && dt.Kind == ops.AttrNone && !x.DType.IsFloat() {
 			return nil, b.errf("mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", x.DType)
+		}
+		if op == "nanmean" && !x.DType.IsFloat() {
+			return nil, b.errf("nanmean(): expected input to have floating point dtype but got %s", ops.TypeName(x.DType))
 		}
 		return newPlan(op, ops.Attrs{"dim": dim, "keepdim": ops.BoolAttr(keep), "dtype": dt}, tensorBinding(x)), nil
 	}
@@ -122,4 +128,369 @@ func cumsum(b *bound) (*framework.Plan, error) {
 		return nil, err
 	}
 	return newPlan("cumsum", b.inplaceAttr(ops.Attrs{"dim": ops.IntAttr(dim), "dtype": dt}), tensorBinding(x)), nil
+}
+
+// ---- the reduce family ----
+
+func init() {
+	const nanSig = "input, dim=None, keepdim=False, *, dtype=None, out=None"
+	def(prod, nanSig, "Torch.prod", "Tensor.prod")
+	def(reduceDims("nansum"), nanSig, "Torch.nansum", "Tensor.nansum")
+	def(reduceDims("nanmean"), nanSig, "Torch.nanmean", "Tensor.nanmean")
+	def(dimsReduce("amax", true), "input, dim=(), keepdim=False, *, out=None", "Torch.amax", "Tensor.amax")
+	def(dimsReduce("amin", true), "input, dim=(), keepdim=False, *, out=None", "Torch.amin", "Tensor.amin")
+	def(dimsReduce("logsumexp", true), "input, dim, keepdim=False, *, out=None", "Torch.logsumexp", "Tensor.logsumexp")
+	def(dimsReduce("count_nonzero", false), "input, dim=None", "Torch.count_nonzero", "Tensor.count_nonzero")
+	def(allAny("all"), "input, dim=None, keepdim=False, *, out=None", "Torch.all", "Tensor.all")
+	def(allAny("any"), "input, dim=None, keepdim=False, *, out=None", "Torch.any", "Tensor.any")
+	def(cumulative("cumprod", true), "input, dim, *, dtype=None, out=None", "Torch.cumprod", "Tensor.cumprod", "Tensor.cumprod_")
+	def(cumulative("logcumsumexp", false), "input, dim, *, out=None", "Torch.logcumsumexp", "Tensor.logcumsumexp")
+	const varSig = "input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None"
+	def(variance("var"), varSig, "Torch.var", "Tensor.var")
+	def(variance("std"), varSig, "Torch.std", "Tensor.std")
+	defMulti(variance("var_mean"), varSig, "Torch.var_mean")
+	defMulti(variance("std_mean"), varSig, "Torch.std_mean")
+	def(norm, "input, p='fro', dim=None, keepdim=False, out=None, dtype=None", "Torch.norm", "Tensor.norm")
+	def(vectorNorm, "x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None", "Torch.linalg.vector_norm")
+	defMulti(aminmax, "input, *, dim=None, keepdim=False, out=None", "Torch.aminmax", "Tensor.aminmax")
+	usedOps = append(usedOps, "var", "std", "var_mean", "std_mean", "norm", "aminmax")
+	usedOps = append(usedOps, "prod", "nansum", "nanmean", "amax", "amin", "logsumexp", "count_nonzero", "all", "any", "cumprod", "logcumsumexp")
+}
+
+// dimsArg reads a dim argument that is an int or a list of ints, checked
+// against x's rank and for repeats; an empty list gives nil.
+func (b *bound) dimsArg(name string, x framework.Arg) ([]int64, error) {
+	dims, err := b.intList(name, 0, true)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[int]bool{}
+	for _, d := range dims {
+		w, err := b.wrapDim(name, d, len(x.Shape))
+		if err != nil {
+			return nil, err
+		}
+		if seen[w] {
+			return nil, b.argErr(name, "dim %d appears multiple times in the list of dims", w)
+		}
+		seen[w] = true
+	}
+	return dims, nil
+}
+
+// dimsReduce lowers op(input, dim, keepdim) with dim an int or a list
+// (amax, amin, logsumexp, count_nonzero); withKeep is false for ops without
+// keepdim.
+func dimsReduce(op string, withKeep bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		attrs := ops.Attrs{"dim": ops.NoneAttr()}
+		if !b.isNone("dim") {
+			dims, err := b.dimsArg("dim", x)
+			if err != nil {
+				return nil, err
+			}
+			if len(dims) > 0 {
+				attrs["dim"] = ops.IntsAttr(dims...)
+			}
+		}
+		if op == "logsumexp" && attrs["dim"].Kind == ops.AttrNone {
+			return nil, b.argErr("dim", "logsumexp needs at least one dim (PyTorch 1.13 fails on an empty list)")
+		}
+		if withKeep {
+			keep, err := b.boolean("keepdim")
+			if err != nil {
+				return nil, err
+			}
+			attrs["keepdim"] = ops.BoolAttr(keep)
+		}
+		return newPlan(op, attrs, tensorBinding(x)), nil
+	}
+}
+
+// prod lowers torch.prod(input, *, dtype) and torch.prod(input, dim,
+// keepdim=False, *, dtype): dim is a single int.
+func prod(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	keep, err := b.boolean("keepdim")
+	if err != nil {
+		return nil, err
+	}
+	dim := ops.NoneAttr()
+	if b.isNone("dim") {
+		if b.given["keepdim"] {
+			return nil, b.argErr("keepdim", "prod() takes keepdim only with a dim")
+		}
+	} else {
+		d, err := b.integer("dim")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := b.wrapDim("dim", d, len(x.Shape)); err != nil {
+			return nil, err
+		}
+		dim = ops.IntsAttr(d)
+	}
+	dt, err := b.dtypeAttr("dtype")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("prod", ops.Attrs{"dim": dim, "keepdim": ops.BoolAttr(keep), "dtype": dt}, tensorBinding(x)), nil
+}
+
+// allAny lowers torch.all/any(input) and (input, dim, keepdim=False): dim
+// is a single int in PyTorch 1.13.
+func allAny(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		keep, err := b.boolean("keepdim")
+		if err != nil {
+			return nil, err
+		}
+		dim := ops.NoneAttr()
+		if b.isNone("dim") {
+			if b.given["keepdim"] {
+				return nil, b.argErr("keepdim", "%s() takes keepdim only with a dim", op)
+			}
+		} else {
+			d, err := b.integer("dim")
+			if err != nil {
+				return nil, err
+			}
+			if _, err := b.wrapDim("dim", d, len(x.Shape)); err != nil {
+				return nil, err
+			}
+			dim = ops.IntsAttr(d)
+		}
+		return newPlan(op, ops.Attrs{"dim": dim, "keepdim": ops.BoolAttr(keep)}, tensorBinding(x)), nil
+	}
+}
+
+// cumulative lowers cumprod/logcumsumexp(input, dim[, *, dtype]).
+func cumulative(op string, withDType bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		dim, err := b.integer("dim")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := b.wrapDim("dim", dim, len(x.Shape)); err != nil {
+			return nil, err
+		}
+		attrs := ops.Attrs{"dim": ops.IntAttr(dim)}
+		if withDType {
+			dt, err := b.dtypeAttr("dtype")
+			if err != nil {
+				return nil, err
+			}
+			attrs["dtype"] = dt
+			b.inplaceAttr(attrs)
+		}
+		return newPlan(op, attrs, tensorBinding(x)), nil
+	}
+}
+
+// optDims reads an optional dim argument (None, an int or a list of ints)
+// as the dim attribute: None or an empty list reduce every dim.
+func (b *bound) optDims(name string, x framework.Arg) (ops.Attr, error) {
+	if b.isNone(name) {
+		return ops.NoneAttr(), nil
+	}
+	dims, err := b.dimsArg(name, x)
+	if err != nil {
+		return ops.Attr{}, err
+	}
+	if len(dims) == 0 {
+		return ops.NoneAttr(), nil
+	}
+	return ops.IntsAttr(dims...), nil
+}
+
+// variance lowers var/std/var_mean/std_mean in PyTorch 1.13's overloads:
+// (input, unbiased), (input, dim, unbiased, keepdim) and (input, dim, *,
+// correction, keepdim); correction is an int.
+func variance(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		if !x.DType.IsFloat() {
+			what := op
+			if op == "var" || op == "std" {
+				what = "std and var"
+			}
+			return nil, b.errf("%s only support floating point and complex dtypes", what)
+		}
+		dimArg := "dim"
+		unbiased := b.arg("unbiased")
+		if d := b.arg("dim"); d.Kind == framework.ArgBool {
+			// var(input, unbiased): the bool takes the place of dim
+			if b.given["unbiased"] || b.given["keepdim"] || b.given["correction"] {
+				return nil, b.argErr("dim", "expected int or list of ints, got bool")
+			}
+			unbiased, dimArg = d, ""
+		}
+		corr := 1.0
+		switch unbiased.Kind {
+		case framework.ArgNone:
+		case framework.ArgBool:
+			if !unbiased.Bool {
+				corr = 0
+			}
+		default:
+			return nil, b.argErr("unbiased", "expected bool, got %s", kindName(unbiased))
+		}
+		if !b.isNone("correction") {
+			if unbiased.Kind != framework.ArgNone {
+				return nil, b.argErr("correction", "%s() takes unbiased or correction, not both", op)
+			}
+			c, err := b.integer("correction")
+			if err != nil {
+				return nil, err
+			}
+			corr = float64(c)
+		}
+		dim := ops.NoneAttr()
+		if dimArg != "" {
+			if dim, err = b.optDims("dim", x); err != nil {
+				return nil, err
+			}
+		}
+		keep, err := b.boolean("keepdim")
+		if err != nil {
+			return nil, err
+		}
+		return newPlan(op, ops.Attrs{"dim": dim, "correction": ops.FloatAttr(corr), "keepdim": ops.BoolAttr(keep)}, tensorBinding(x)), nil
+	}
+}
+
+// normOrder reads a norm order: an int or a float (inf and -inf included).
+func (b *bound) normOrder(name string) (float64, error) {
+	a := b.arg(name)
+	switch a.Kind {
+	case framework.ArgInt:
+		return float64(a.Int), nil
+	case framework.ArgFloat:
+		return a.Float, nil
+	}
+	return 0, b.argErr(name, "expected a number, got %s", kindName(a))
+}
+
+// norm lowers torch.norm / Tensor.norm: a number p, 'fro' or None (the
+// 2-norm over at most two dims, without dtype) as the vector norm; 'nuc'
+// is a matrix norm and is not checked.
+func norm(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	if !x.DType.IsFloat() {
+		return nil, b.errf("norm(): input dtype should be either floating point or complex. Got %s instead.", ops.TypeName(x.DType))
+	}
+	dim, err := b.optDims("dim", x)
+	if err != nil {
+		return nil, err
+	}
+	p := 2.0
+	switch a := b.arg("p"); {
+	case a.Kind == framework.ArgNone || a.Kind == framework.ArgString && a.Str == "fro":
+		if !b.isNone("dtype") {
+			return nil, b.argErr("dtype", "dtype argument is not supported in frobenius norm")
+		}
+		if n := len(dim.Ints); n > 2 {
+			return nil, b.argErr("dim", "the Frobenius norm takes at most 2 dimensions, got %d", n)
+		}
+	case a.Kind == framework.ArgString && a.Str == "nuc":
+		return nil, b.argErr("p", "the nuclear norm is a matrix norm (a sum of singular values); probe checks vector norms only")
+	case a.Kind == framework.ArgString:
+		return nil, b.argErr("p", "unknown norm %q", a.Str)
+	default:
+		if p, err = b.normOrder("p"); err != nil {
+			return nil, err
+		}
+	}
+	keep, err := b.boolean("keepdim")
+	if err != nil {
+		return nil, err
+	}
+	dt, err := b.dtypeAttr("dtype")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("norm", ops.Attrs{"p": ops.FloatAttr(p), "dim": dim, "keepdim": ops.BoolAttr(keep), "dtype": dt}, tensorBinding(x)), nil
+}
+
+// vectorNorm lowers torch.linalg.vector_norm: dtype may not narrow the
+// input's.
+func vectorNorm(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("x")
+	if err != nil {
+		return nil, err
+	}
+	if !x.DType.IsFloat() {
+		return nil, b.errf("linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s", ops.TypeName(x.DType))
+	}
+	p, err := b.normOrder("ord")
+	if err != nil {
+		return nil, err
+	}
+	dim, err := b.optDims("dim", x)
+	if err != nil {
+		return nil, err
+	}
+	keep, err := b.boolean("keepdim")
+	if err != nil {
+		return nil, err
+	}
+	dt, err := b.dtypeAttr("dtype")
+	if err != nil {
+		return nil, err
+	}
+	if dt.Kind != ops.AttrNone {
+		to, _ := tensor.Parse(dt.String)
+		if ops.PromoteTypes(x.DType, to) != to {
+			return nil, b.argErr("dtype", "linalg.vector_norm: the dtype of the input (%s) should be convertible without narrowing to the specified dtype (%s)", ops.TypeName(x.DType), ops.TypeName(to))
+		}
+	}
+	if math.IsNaN(p) {
+		return nil, b.argErr("ord", "ord must not be NaN")
+	}
+	return newPlan("norm", ops.Attrs{"p": ops.FloatAttr(p), "dim": dim, "keepdim": ops.BoolAttr(keep), "dtype": dt}, tensorBinding(x)), nil
+}
+
+// aminmax lowers torch.aminmax(input, *, dim=None, keepdim=False).
+func aminmax(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	dim := ops.NoneAttr()
+	if !b.isNone("dim") {
+		d, err := b.integer("dim")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := b.wrapDim("dim", d, len(x.Shape)); err != nil {
+			return nil, err
+		}
+		dim = ops.IntAttr(d)
+	}
+	keep, err := b.boolean("keepdim")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("aminmax", ops.Attrs{"dim": dim, "keepdim": ops.BoolAttr(keep)}, tensorBinding(x)), nil
 }

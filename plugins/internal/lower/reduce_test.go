@@ -1,0 +1,126 @@
+package lower
+
+import (
+	"math"
+	"testing"
+
+	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+func TestReduceFamily(t *testing.T) { runCases(t, reduceFamilyCases(), nil) }
+
+func reduceFamilyCases() []lcase {
+	x := f32("args.0", 2, 3, 4)
+	xi := tn("args.0", tensor.Int32, 3)
+	x0 := f32("args.0")
+	a := func(v ...framework.Arg) []framework.Arg { return v }
+	return []lcase{
+		// prod: full, or one int dim
+		{name: "Torch.prod", args: a(x), op: "prod", attrs: attrsOf("dim", na(), "keepdim", ba(false), "dtype", na()), in: []string{"args.0"}},
+		{name: "Tensor.prod", args: a(x, iv(-1), bv(true)), op: "prod", attrs: attrsOf("dim", la(-1), "keepdim", ba(true))},
+		{name: "Torch.prod", args: a(x, iv(1)), kwargs: kwPairs("dtype", dtv("torch.float64")), op: "prod", attrs: attrsOf("dim", la(1), "dtype", sa("float64"))},
+		{name: "Torch.prod", args: a(xi), kwargs: kwPairs("out", nv()), op: "prod"},
+		{name: "Torch.prod", args: a(x0, iv(0)), op: "prod", attrs: attrsOf("dim", la(0))},
+		{name: "Torch.prod", args: a(x, ints(0, 1)), err: `argument "dim": expected int, got list`},
+		{name: "Torch.prod", args: a(x, iv(3)), err: `argument "dim": dimension out of range (expected to be in range of [-3, 2], but got 3)`},
+		{name: "Torch.prod", args: a(x), kwargs: kwPairs("keepdim", bv(true)), err: `argument "keepdim": prod() takes keepdim only with a dim`},
+		{name: "Torch.prod", args: a(x, iv(0), iv(1)), err: `argument "keepdim": expected bool, got int`},
+		{name: "Torch.prod", args: a(x), kwargs: kwPairs("dtype", sv("complex32")), err: `argument "dtype": dtype "complex32" is not supported`},
+		{name: "Tensor.prod", args: a(x), kwargs: kwPairs("out", nv()), err: `unexpected keyword argument "out"`},
+		// nansum / nanmean: int or list dims, dtype
+		{name: "Torch.nansum", args: a(x, ints(0, -1), bv(true)), op: "nansum", attrs: attrsOf("dim", la(0, -1), "keepdim", ba(true), "dtype", na())},
+		{name: "Tensor.nansum", args: a(xi), op: "nansum", attrs: attrsOf("dim", na())},
+		{name: "Torch.nansum", args: a(x, ints(1, -2)), err: "dim 1 appears multiple times in the list of dims"},
+		{name: "Torch.nanmean", args: a(x, iv(2)), kwargs: kwPairs("dtype", dtv("torch.float64")), op: "nanmean", attrs: attrsOf("dim", la(2), "dtype", sa("float64"))},
+		{name: "Tensor.nanmean", args: a(x), op: "nanmean"},
+		{name: "Torch.nanmean", args: a(xi), err: "nanmean(): expected input to have floating point dtype but got Int"},
+		// amax / amin / logsumexp / count_nonzero
+		{name: "Torch.amax", args: a(x), op: "amax", attrs: attrsOf("dim", na(), "keepdim", ba(false))},
+		{name: "Tensor.amax", args: a(x, iv(1), bv(true)), op: "amax", attrs: attrsOf("dim", la(1), "keepdim", ba(true))},
+		{name: "Torch.amin", args: a(x), kwargs: kwPairs("dim", szv(0, 2)), op: "amin", attrs: attrsOf("dim", la(0, 2))},
+		{name: "Tensor.amin", args: a(x, lv()), op: "amin", attrs: attrsOf("dim", na())},
+		{name: "Torch.amax", args: a(x, iv(-4)), err: `argument "dim": dimension out of range`},
+		{name: "Torch.amin", args: a(x, fv(1)), err: `argument "dim": expected int or list of ints, got float`},
+		{name: "Torch.logsumexp", args: a(x, iv(1)), op: "logsumexp", attrs: attrsOf("dim", la(1), "keepdim", ba(false))},
+		{name: "Tensor.logsumexp", args: a(xi, ints(0), bv(true)), op: "logsumexp", attrs: attrsOf("dim", la(0), "keepdim", ba(true))},
+		{name: "Torch.logsumexp", args: a(x), err: `missing required argument "dim"`},
+		{name: "Torch.logsumexp", args: a(x, lv()), err: `argument "dim": logsumexp needs at least one dim`},
+		{name: "Torch.count_nonzero", args: a(x), op: "count_nonzero", attrs: attrsOf("dim", na())},
+		{name: "Tensor.count_nonzero", args: a(x, ints(0, 1)), op: "count_nonzero", attrs: attrsOf("dim", la(0, 1))},
+		{name: "Torch.count_nonzero", args: a(x, iv(0), bv(true)), err: "takes at most 2 positional arguments"},
+		// all / any: one int dim
+		{name: "Torch.all", args: a(x), op: "all", attrs: attrsOf("dim", na(), "keepdim", ba(false))},
+		{name: "Tensor.any", args: a(x, iv(-1), bv(true)), op: "any", attrs: attrsOf("dim", la(-1), "keepdim", ba(true))},
+		{name: "Tensor.all", args: a(x), kwargs: kwPairs("dim", iv(0)), op: "all", attrs: attrsOf("dim", la(0))},
+		{name: "Torch.any", args: a(x, ints(0, 1)), err: `argument "dim": expected int, got list`},
+		{name: "Torch.all", args: a(x), kwargs: kwPairs("keepdim", bv(false)), err: `argument "keepdim": all() takes keepdim only with a dim`},
+		// cumprod (and in place) / logcumsumexp
+		{name: "Torch.cumprod", args: a(x, iv(1)), op: "cumprod", attrs: attrsOf("dim", ia(1), "dtype", na(), "inplace", ba(false))},
+		{name: "Tensor.cumprod_", args: a(xi, iv(0)), op: "cumprod", attrs: attrsOf("inplace", ba(true))},
+		{name: "Tensor.cumprod", args: a(xi), kwargs: kwPairs("dim", iv(-1), "dtype", dtv("torch.float32")), op: "cumprod", attrs: attrsOf("dim", ia(-1), "dtype", sa("float32"))},
+		{name: "Torch.cumprod", args: a(x), err: `missing required argument "dim"`},
+		{name: "Torch.cumprod", args: a(x, iv(5)), err: `argument "dim": dimension out of range`},
+		{name: "Torch.logcumsumexp", args: a(x, iv(-1)), op: "logcumsumexp", attrs: attrsOf("dim", ia(-1))},
+		{name: "Tensor.logcumsumexp", args: a(x0, iv(0)), op: "logcumsumexp"},
+		{name: "Torch.logcumsumexp", args: a(x, nv()), err: `argument "dim": expected int, got None`},
+		{name: "Torch.logcumsumexp", args: a(sv("x"), iv(0)), err: `argument "input": expected tensor, got str`},
+		// var / std / var_mean / std_mean
+		{name: "Torch.var", args: a(x), op: "var", attrs: attrsOf("dim", na(), "correction", fa(1), "keepdim", ba(false))},
+		{name: "Tensor.var", args: a(x, bv(false)), op: "var", attrs: attrsOf("dim", na(), "correction", fa(0))},
+		{name: "Torch.std", args: a(x, iv(1), bv(false), bv(true)), op: "std", attrs: attrsOf("dim", la(1), "correction", fa(0), "keepdim", ba(true))},
+		{name: "Tensor.std", args: a(x, ints(0, 2)), kwargs: kwPairs("correction", iv(2)), op: "std", attrs: attrsOf("dim", la(0, 2), "correction", fa(2))},
+		{name: "Torch.var", args: a(x, lv()), op: "var", attrs: attrsOf("dim", na())},
+		{name: "Torch.var_mean", args: a(x, iv(-1)), op: "var_mean", multi: true, attrs: attrsOf("dim", la(-1), "correction", fa(1))},
+		{name: "Torch.std_mean", args: a(x), kwargs: kwPairs("dim", nv(), "correction", iv(0)), op: "std_mean", multi: true, attrs: attrsOf("correction", fa(0))},
+		{name: "Torch.var", args: a(x, iv(1)), kwargs: kwPairs("unbiased", bv(true), "correction", iv(1)), err: `argument "correction": var() takes unbiased or correction, not both`},
+		{name: "Torch.var", args: a(x, iv(1)), kwargs: kwPairs("correction", fv(0.5)), err: `argument "correction": expected int, got float`},
+		{name: "Torch.std", args: a(x, bv(true), bv(true)), err: `argument "dim": expected int or list of ints, got bool`},
+		{name: "Torch.std", args: a(x, iv(1), iv(1)), err: `argument "unbiased": expected bool, got int`},
+		{name: "Torch.var", args: a(xi), err: "std and var only support floating point and complex dtypes"},
+		{name: "Torch.var_mean", args: a(xi), err: "var_mean only support floating point and complex dtypes"},
+		{name: "Torch.std", args: a(x, iv(3)), err: `argument "dim": dimension out of range`},
+		{name: "Tensor.var_mean", args: a(x), err: "has no lowering"},
+		// norm / linalg.vector_norm
+		{name: "Torch.norm", args: a(x), op: "norm", attrs: attrsOf("p", fa(2), "dim", na(), "keepdim", ba(false), "dtype", na())},
+		{name: "Tensor.norm", args: a(x, iv(1), iv(1), bv(true)), op: "norm", attrs: attrsOf("p", fa(1), "dim", la(1), "keepdim", ba(true))},
+		{name: "Torch.norm", args: a(x, sv("fro"), ints(0, 1)), op: "norm", attrs: attrsOf("p", fa(2), "dim", la(0, 1))},
+		{name: "Torch.norm", args: a(x, fv(math.Inf(1))), kwargs: kwPairs("dtype", dtv("torch.float64")), op: "norm", attrs: attrsOf("p", fa(math.Inf(1)), "dtype", sa("float64"))},
+		{name: "Torch.norm", args: a(x, nv(), iv(0)), op: "norm", attrs: attrsOf("p", fa(2), "dim", la(0))},
+		{name: "Torch.norm", args: a(x), kwargs: kwPairs("dtype", dtv("torch.float64")), err: `argument "dtype": dtype argument is not supported in frobenius norm`},
+		{name: "Torch.norm", args: a(x, sv("fro"), ints(0, 1, 2)), err: `argument "dim": the Frobenius norm takes at most 2 dimensions, got 3`},
+		{name: "Tensor.norm", args: a(x, sv("nuc")), err: `argument "p": the nuclear norm is a matrix norm`},
+		{name: "Torch.norm", args: a(x, sv("max")), err: `argument "p": unknown norm "max"`},
+		{name: "Torch.norm", args: a(x, bv(true)), err: `argument "p": expected a number, got bool`},
+		{name: "Torch.norm", args: a(xi), err: "norm(): input dtype should be either floating point or complex. Got Int instead."},
+		{name: "Torch.linalg.vector_norm", args: a(x), op: "norm", attrs: attrsOf("p", fa(2), "dim", na(), "dtype", na())},
+		{name: "Torch.linalg.vector_norm", args: a(x, fv(0.5), iv(-1), bv(true)), kwargs: kwPairs("dtype", dtv("torch.float64")), op: "norm", attrs: attrsOf("p", fa(0.5), "dim", la(-1), "keepdim", ba(true), "dtype", sa("float64"))},
+		{name: "Torch.linalg.vector_norm", args: a(x), kwargs: kwPairs("dtype", dtv("torch.float16")), err: `argument "dtype": linalg.vector_norm: the dtype of the input (Float) should be convertible without narrowing to the specified dtype (Half)`},
+		{name: "Torch.linalg.vector_norm", args: a(x, sv("fro")), err: `argument "ord": expected a number, got str`},
+		{name: "Torch.linalg.vector_norm", args: a(xi), err: "linalg.vector_norm: Expected a floating point or complex tensor as input. Got Int"},
+		// aminmax
+		{name: "Torch.aminmax", args: a(x), op: "aminmax", multi: true, attrs: attrsOf("dim", na(), "keepdim", ba(false))},
+		{name: "Tensor.aminmax", args: a(xi), kwargs: kwPairs("dim", iv(-1), "keepdim", bv(true)), op: "aminmax", multi: true, attrs: attrsOf("dim", ia(-1), "keepdim", ba(true))},
+		{name: "Torch.aminmax", args: a(x, iv(0)), err: "takes at most 1 positional arguments"},
+		{name: "Torch.aminmax", args: a(x), kwargs: kwPairs("dim", ints(0, 1)), err: `argument "dim": expected int, got list`},
+	}
+}
+
+// attrsOf builds ops.Attrs from name, value pairs.
+func attrsOf(kv ...any) map[string]ops.Attr {
+	m := map[string]ops.Attr{}
+	for i := 0; i < len(kv); i += 2 {
+		m[kv[i].(string)] = kv[i+1].(ops.Attr)
+	}
+	return m
+}
+
+// kwPairs builds keyword arguments from name, value pairs.
+func kwPairs(kv ...any) []framework.NamedArg {
+	var out []framework.NamedArg
+	for i := 0; i < len(kv); i += 2 {
+		out = append(out, kw(kv[i].(string), kv[i+1].(framework.Arg)))
+	}
+	return out
+}

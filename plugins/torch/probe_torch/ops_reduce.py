@@ -1,0 +1,152 @@
+"""The reduce family (sdk/ops/schema_reduce.go): prod, nansum, nanmean,
+amax/amin, logsumexp, all/any, count_nonzero, cumprod, logcumsumexp,
+var/std (and with the mean), norm, aminmax."""
+
+import torch
+
+from .ops import _dtype, _int_if_integral, _ints, _s_dim, _s_float_only, _s_sum, _x
+from .wire import ArgumentError
+
+
+def _prod(c):
+    x = c.inputs[0]
+    dim, keepdim, dt = _ints(c.attrs["dim"]), bool(c.attrs["keepdim"]), _dtype(c.attrs["dtype"])
+    if dim is None:
+        out = torch.prod(x, dtype=dt)
+        return out.reshape([1] * x.dim()) if keepdim else out
+    if len(dim) != 1:
+        raise ArgumentError("prod: dim takes one dimension, got %s" % dim)
+    return torch.prod(x, dim[0], keepdim=keepdim, dtype=dt)
+
+
+def _nan_reduce(fn):
+    def f(c):
+        x = c.inputs[0]
+        dim, keepdim, dt = _ints(c.attrs["dim"]), bool(c.attrs["keepdim"]), _dtype(c.attrs["dtype"])
+        if dim is None:
+            dim = list(range(x.dim()))
+        return fn(x, dim, keepdim=keepdim, dtype=dt)
+    return f
+
+
+def _dims_reduce(fn):
+    def f(c):
+        dim = _ints(c.attrs["dim"]) or []
+        return fn(c.inputs[0], dim, keepdim=bool(c.attrs["keepdim"]))
+    return f
+
+
+def _all_any(fn):
+    def f(c):
+        x = c.inputs[0]
+        dim, keepdim = _ints(c.attrs["dim"]), bool(c.attrs["keepdim"])
+        if dim is None:
+            out = fn(x)
+            return out.reshape([1] * x.dim()) if keepdim else out
+        if len(dim) == 1:
+            return fn(x, dim[0], keepdim=keepdim)
+        # torch 1.13 takes one dim: several reduce one after the other.
+        n = max(x.dim(), 1)
+        for d in dim:
+            if not -n <= d < n:
+                return fn(x, d)  # torch's own error
+        dims = sorted({d % n for d in dim}, reverse=True)
+        out = x
+        for d in dims:
+            out = fn(out, d, keepdim=True)
+        if not keepdim:
+            for d in dims:
+                if out.dim() > 0:
+                    out = out.squeeze(d)
+        return out
+    return f
+
+
+def _count_nonzero(c):
+    dim = _ints(c.attrs["dim"])
+    return torch.count_nonzero(c.inputs[0], dim=None if not dim else tuple(dim))
+
+
+def _cumprod(c):
+    x = c.inputs[0]
+    dt = _dtype(c.attrs["dtype"])
+    if c.attrs["inplace"]:
+        return x.cumprod_(c.attrs["dim"], dtype=dt)
+    return torch.cumprod(x, c.attrs["dim"], dtype=dt)
+
+
+def _var(fn, pair):
+    def f(c):
+        dim = _ints(c.attrs["dim"]) or None
+        out = fn(c.inputs[0], dim, correction=_int_if_integral(c.attrs["correction"]), keepdim=bool(c.attrs["keepdim"]))
+        return list(out) if pair else out
+    return f
+
+
+def _norm(c):
+    x = c.inputs[0]
+    dt = _dtype(c.attrs["dtype"])
+    if dt is not None:
+        x = x.to(dt)
+    dim = _ints(c.attrs["dim"]) or None
+    return torch.linalg.vector_norm(x, c.attrs["p"], dim, bool(c.attrs["keepdim"]))
+
+
+def _aminmax(c):
+    x = c.inputs[0]
+    keepdim = bool(c.attrs["keepdim"])
+    if c.attrs["dim"] is None:
+        lo, hi = torch.aminmax(x)
+        if keepdim:
+            lo, hi = lo.reshape([1] * x.dim()), hi.reshape([1] * x.dim())
+        return [lo, hi]
+    return list(torch.aminmax(x, dim=c.attrs["dim"], keepdim=keepdim))
+
+
+OPS = {
+    "prod": _prod,
+    "nansum": _nan_reduce(torch.nansum),
+    "nanmean": _nan_reduce(torch.nanmean),
+    "amax": _dims_reduce(torch.amax),
+    "amin": _dims_reduce(torch.amin),
+    "logsumexp": _dims_reduce(torch.logsumexp),
+    "all": _all_any(torch.all),
+    "any": _all_any(torch.any),
+    "count_nonzero": _count_nonzero,
+    "cumprod": _cumprod,
+    "logcumsumexp": lambda c: torch.logcumsumexp(c.inputs[0], c.attrs["dim"]),
+    "var": _var(torch.var, False),
+    "std": _var(torch.std, False),
+    "var_mean": _var(torch.var_mean, True),
+    "std_mean": _var(torch.std_mean, True),
+    "norm": _norm,
+    "aminmax": _aminmax,
+}
+
+BACKWARD = {"prod", "nansum", "nanmean", "amax", "amin", "logsumexp", "cumprod", "logcumsumexp",
+            "var", "std", "var_mean", "std_mean", "norm"}
+
+
+def _s_all(dt):
+    return [_x(dt)], {}
+
+
+SAMPLES = {
+    "prod": _s_sum,
+    "nansum": _s_sum,
+    "nanmean": _s_float_only(_s_sum),
+    "amax": _s_sum,
+    "amin": _s_sum,
+    "logsumexp": _s_sum,
+    "all": _s_sum,
+    "any": _s_sum,
+    "count_nonzero": _s_all,
+    "cumprod": _s_dim,
+    "logcumsumexp": _s_float_only(_s_dim),
+    "var": _s_float_only(_s_sum),
+    "std": _s_float_only(_s_sum),
+    "var_mean": _s_float_only(_s_sum),
+    "std_mean": _s_float_only(_s_sum),
+    "norm": _s_float_only(_s_sum),
+    "aminmax": _s_dim,
+}

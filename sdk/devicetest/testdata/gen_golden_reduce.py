@@ -1,0 +1,316 @@
+"""Golden cases of the reduce family (sdk/ops/schema_reduce.go): prod,
+nansum, nanmean, amax/amin, logsumexp, all/any, count_nonzero, cumprod,
+logcumsumexp, var/std/var_mean/std_mean, norm (torch.linalg.vector_norm),
+aminmax.
+
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_reduce.py
+
+writes golden/reduce_family.json.gz from real PyTorch 1.13 (format:
+golden_lib.py; gen_golden.py's group "reduce" holds sum, mean, max, min and
+cumsum). Bench cases compute in float64 (integer and bool cases at their
+own dtype); every op also has emulated cases at float32, float16 and
+bfloat16 (named .../<dtype>, with "_via_f32" where PyTorch 1.13's CPU has
+no kernel at the dtype: computed in float32 and rounded, as gen_golden_dtypes.py
+does). Inputs of backward cases have no ties, zeros only where the case is
+about them, and no NaN or infinity.
+"""
+
+import torch
+
+from golden_lib import Rand, case, error_case, write_group
+
+torch.manual_seed(0)
+f64 = torch.float64
+NARROW = (torch.float32, torch.float16, torch.bfloat16)
+NAMES = {torch.float32: "float32", torch.float16: "float16", torch.bfloat16: "bfloat16"}
+
+
+def special():
+    return torch.tensor([0.0, -0.0, float("nan"), float("inf"), float("-inf"), 1.5, -2.0], dtype=f64)
+
+
+def via_f32(fn, d):
+    """fn computed in float32, floating outputs rounded to d."""
+    def wrapped(*xs):
+        args = [x.float() if isinstance(x, torch.Tensor) and x.dtype == d else x for x in xs]
+        out = fn(*args)
+        single = isinstance(out, torch.Tensor)
+        outs = (out,) if single else tuple(out)
+        outs = tuple(o.to(d) if o.dtype == torch.float32 else o for o in outs)
+        return outs[0] if single else outs
+    return wrapped
+
+
+def narrow(cs, name, op, inputs, fn, attrs=None, backward=True, ulp=None, positive_grads=False):
+    """Emulated cases of fn at float32, float16 and bfloat16 (float inputs
+    cast from float64)."""
+    for d in NARROW:
+        xs = [v.to(d) if isinstance(v, torch.Tensor) and v.dtype.is_floating_point else v for v in inputs]
+        n = "%s/%s" % (name, NAMES[d])
+        u = ulp.get(d) if isinstance(ulp, dict) else ulp
+        go = None
+        if positive_grads:
+            # PyTorch's narrow backward of these ops cancels mixed-sign
+            # gradients in the dtype: well-conditioned ones only
+            with torch.no_grad():
+                out = fn(*[v.double() if isinstance(v, torch.Tensor) and v.dtype.is_floating_point else v for v in xs])
+            go = [Rand(n + "#go").rand(out.shape, f64, 0.5, 1.5).to(d)]
+        try:
+            c = case(n, op, xs, fn, attrs=attrs, backward=backward, mode="emulated", ulp=u, grad_outputs=go)
+        except RuntimeError:
+            c = case(n + "_via_f32", op, xs, via_f32(fn, d), attrs=attrs, backward=backward, mode="emulated", ulp=u, grad_outputs=go)
+        cs.append(c)
+
+
+def distinct(r, shape, lo=0.5, hi=1.5):
+    """Values without ties or zeros, random signs."""
+    n = 1
+    for s in shape:
+        n *= s
+    mag = torch.linspace(lo, hi, max(n, 1), dtype=f64)[:n]
+    perm = torch.randperm(n, generator=r.g)
+    sign = torch.where(r.bool((n,)), 1.0, -1.0).to(f64)
+    return (mag[perm] * sign).reshape(shape)
+
+
+def reduce_family_cases():
+    cs = []
+    r = Rand("reduce_family")
+    x = r.randn((2, 3, 4))
+    xi = r.randint(-4, 5, (3, 4), torch.int32)
+    xb = r.bool((3, 4))
+
+    # ---- prod
+    def prod(x, dim=None, keepdim=False, dtype=None):
+        if dim is None:
+            return torch.prod(x, dtype=dtype)
+        return torch.prod(x, dim, keepdim=keepdim, dtype=dtype)
+    px = distinct(r, (2, 3, 4), 0.6, 1.6)
+    cs.append(case("prod/all", "prod", [px], prod))
+    cs.append(case("prod/dim1", "prod", [px], lambda x: prod(x, 1), attrs={"dim": [1]}))
+    cs.append(case("prod/dim_neg_keepdim", "prod", [px], lambda x: prod(x, -1, True), attrs={"dim": [-1], "keepdim": True}))
+    cs.append(case("prod/dim_int_attr", "prod", [px], lambda x: prod(x, 0), attrs={"dim": 0}))
+    z = torch.tensor([[2.0, 0.0, 3.0, -1.5], [0.0, 4.0, 0.0, 0.5], [1.5, -2.0, 0.5, 3.0]], dtype=f64)
+    cs.append(case("prod/one_zero_dim1", "prod", [z], lambda x: prod(x, 1), attrs={"dim": [1]}))
+    cs.append(case("prod/zeros_dim0", "prod", [z], lambda x: prod(x, 0), attrs={"dim": [0]}))
+    cs.append(case("prod/zeros_all", "prod", [z[:1]], prod))
+    # float32: the float64 gradient check cannot see a product's zero
+    # gradient through the cubic term of three factors
+    cs.append(case("prod/two_zeros_all_float32", "prod", [z[1:2].float()], prod))
+    cs.append(case("prod/0d", "prod", [r.randn(())], prod))
+    cs.append(case("prod/0d_dim", "prod", [r.randn(())], lambda x: prod(x, 0, True), attrs={"dim": [0], "keepdim": True}))
+    cs.append(case("prod/empty_all", "prod", [r.randn((0, 3))], prod))
+    cs.append(case("prod/empty_dim0", "prod", [r.randn((0, 3))], lambda x: prod(x, 0), attrs={"dim": [0]}))
+    cs.append(case("prod/special", "prod", [special()], prod, backward=False))
+    cs.append(case("prod/special_dim", "prod", [special().reshape(7, 1)], lambda x: prod(x, 1), attrs={"dim": [1]}, backward=False))
+    cs.append(case("prod/int32", "prod", [xi], prod, backward=False))
+    cs.append(case("prod/int32_dim", "prod", [xi], lambda x: prod(x, 1), attrs={"dim": [1]}, backward=False))
+    cs.append(case("prod/bool", "prod", [xb], lambda x: prod(x, 0), attrs={"dim": [0]}, backward=False))
+    cs.append(case("prod/uint8", "prod", [r.randint(0, 4, (5,), torch.uint8)], prod, backward=False))
+    cs.append(case("prod/int_dtype_float", "prod", [xi], lambda x: prod(x, 1, dtype=f64), attrs={"dim": [1], "dtype": "float64"}, backward=False))
+    cs.append(case("prod/dtype_float32", "prod", [px], lambda x: prod(x, 2, dtype=torch.float32), attrs={"dim": [2], "dtype": "float32"}, rtol=1e-6))
+    cs.append(error_case("prod/dim_range", "prod", [px], lambda x: prod(x, 3), attrs={"dim": [3]}))
+    narrow(cs, "prod/dim1", "prod", [px[0]], lambda x: prod(x, 1), attrs={"dim": [1]}, ulp=4)
+
+    # ---- nansum, nanmean
+    nanx = torch.tensor([[1.0, float("nan"), 3.0, -0.5], [float("nan"), float("nan"), float("nan"), float("nan")],
+                         [2.0, -1.0, float("nan"), 0.25]], dtype=f64)
+    for op, f in (("nansum", torch.nansum), ("nanmean", torch.nanmean)):
+        def fn(x, dim=None, keepdim=False, dtype=None, f=f):
+            if dim is None:
+                return f(x, dtype=dtype)
+            return f(x, dim, keepdim=keepdim, dtype=dtype)
+        cs.append(case(op + "/all", op, [x], fn))
+        cs.append(case(op + "/dims_0_2_keepdim", op, [x], lambda x: fn(x, [0, 2], True), attrs={"dim": [0, 2], "keepdim": True}))
+        cs.append(case(op + "/dim_neg", op, [x], lambda x: fn(x, -1), attrs={"dim": [-1]}))
+        cs.append(case(op + "/nan_dim1", op, [nanx], lambda x: fn(x, 1), attrs={"dim": [1]}))
+        cs.append(case(op + "/nan_dim0", op, [nanx], lambda x: fn(x, 0), attrs={"dim": [0]}))
+        cs.append(case(op + "/nan_all", op, [nanx], fn))
+        cs.append(case(op + "/special", op, [special()], fn, backward=False))
+        cs.append(case(op + "/0d", op, [r.randn(())], fn))
+        cs.append(case(op + "/0d_nan", op, [torch.tensor(float("nan"), dtype=f64)], fn))
+        cs.append(case(op + "/empty_dim0", op, [r.randn((0, 3))], lambda x: fn(x, 0), attrs={"dim": [0]}))
+        cs.append(case(op + "/dtype_float32", op, [nanx], lambda x: fn(x, 1, dtype=torch.float32), attrs={"dim": [1], "dtype": "float32"}, rtol=1e-6))
+        cs.append(error_case(op + "/dup_dims", op, [x], lambda x: fn(x, [0, -3]), attrs={"dim": [0, -3]}))
+        narrow(cs, op + "/nan_dim1", op, [nanx.abs()], lambda x: fn(x, 1), attrs={"dim": [1]})
+    cs.append(case("nansum/int32", "nansum", [xi], torch.nansum, backward=False))
+    cs.append(case("nansum/int32_dim", "nansum", [xi], lambda x: torch.nansum(x, 0), attrs={"dim": [0]}, backward=False))
+    cs.append(case("nansum/bool", "nansum", [xb], lambda x: torch.nansum(x, 1), attrs={"dim": [1]}, backward=False))
+    cs.append(error_case("nanmean/int32", "nanmean", [xi], torch.nanmean))
+
+    # ---- amax, amin
+    ties = torch.tensor([[1.0, 3.0, 3.0], [2.0, -1.0, 2.0]], dtype=f64)
+    for op, f in (("amax", torch.amax), ("amin", torch.amin)):
+        def fn(x, dim=(), keepdim=False, f=f):
+            return f(x, dim, keepdim)
+        cs.append(case(op + "/all", op, [x], fn))
+        cs.append(case(op + "/all_empty_list", op, [x], fn, attrs={"dim": []}))
+        cs.append(case(op + "/dim1", op, [x], lambda x: fn(x, 1), attrs={"dim": [1]}))
+        cs.append(case(op + "/dims_keepdim", op, [x], lambda x: fn(x, (0, -1), True), attrs={"dim": [0, -1], "keepdim": True}))
+        cs.append(case(op + "/ties_dim1", op, [ties], lambda x: fn(x, 1), attrs={"dim": [1]}))
+        cs.append(case(op + "/ties_neg_all", op, [-ties], fn))
+        cs.append(case(op + "/nan_dim1", op, [nanx], lambda x: fn(x, 1), attrs={"dim": [1]}, backward=False))
+        cs.append(case(op + "/inf", op, [torch.tensor([float("inf"), float("-inf"), 0.0], dtype=f64)], fn))
+        cs.append(case(op + "/signed_zero", op, [torch.tensor([0.0, -0.0], dtype=f64)], fn, backward=False))
+        cs.append(case(op + "/0d", op, [r.randn(())], fn))
+        cs.append(case(op + "/0d_dim", op, [r.randn(())], lambda x: fn(x, 0, True), attrs={"dim": [0], "keepdim": True}))
+        cs.append(case(op + "/empty_other_dim", op, [r.randn((0, 3))], lambda x: fn(x, 1), attrs={"dim": [1]}))
+        cs.append(case(op + "/int32", op, [xi], lambda x: fn(x, 0), attrs={"dim": [0]}, backward=False))
+        cs.append(case(op + "/bool", op, [xb], lambda x: fn(x, 1), attrs={"dim": [1]}, backward=False))
+        cs.append(error_case(op + "/empty_all", op, [r.randn((0, 3))], fn))
+        cs.append(error_case(op + "/empty_dim", op, [r.randn((2, 0))], lambda x: fn(x, (0, 1)), attrs={"dim": [0, 1]}))
+        cs.append(error_case(op + "/dim_range", op, [x], lambda x: fn(x, 3), attrs={"dim": [3]}))
+        narrow(cs, op + "/dim1", op, [x[0]], lambda x: fn(x, 1), attrs={"dim": [1]})
+
+    # ---- logsumexp
+    def lse(x, dim, keepdim=False):
+        return torch.logsumexp(x, dim, keepdim)
+    cs.append(case("logsumexp/dim1", "logsumexp", [x], lambda x: lse(x, 1), attrs={"dim": [1]}))
+    cs.append(case("logsumexp/dims_keepdim", "logsumexp", [x], lambda x: lse(x, (0, 2), True), attrs={"dim": [0, 2], "keepdim": True}))
+    cs.append(case("logsumexp/dim_neg", "logsumexp", [x * 30], lambda x: lse(x, -1), attrs={"dim": [-1]}))
+    cs.append(case("logsumexp/all_dims", "logsumexp", [x], lambda x: lse(x, (0, 1, 2)), attrs={"dim": [0, 1, 2]}))
+    cs.append(case("logsumexp/large", "logsumexp", [torch.tensor([1000.0, 999.0, -1000.0], dtype=f64)], lambda x: lse(x, 0), attrs={"dim": [0]}))
+    infs = torch.tensor([[float("inf"), 1.0], [float("-inf"), float("-inf")], [float("nan"), 1.0], [float("-inf"), 2.0]], dtype=f64)
+    cs.append(case("logsumexp/special", "logsumexp", [infs], lambda x: lse(x, 1), attrs={"dim": [1]}, backward=False))
+    cs.append(case("logsumexp/0d", "logsumexp", [r.randn(())], lambda x: lse(x, 0), attrs={"dim": [0]}))
+    cs.append(case("logsumexp/empty", "logsumexp", [r.randn((0, 3))], lambda x: lse(x, 0), attrs={"dim": [0]}))
+    cs.append(case("logsumexp/int32", "logsumexp", [xi], lambda x: lse(x, 1), attrs={"dim": [1]}, backward=False))
+    cs.append(case("logsumexp/bool", "logsumexp", [xb], lambda x: lse(x, 0), attrs={"dim": [0]}, backward=False))
+    cs.append(error_case("logsumexp/dim_range", "logsumexp", [x], lambda x: lse(x, 3), attrs={"dim": [3]}))
+    narrow(cs, "logsumexp/dim1", "logsumexp", [x[0]], lambda x: lse(x, 1), attrs={"dim": [1]}, ulp=4)
+
+    # ---- all, any
+    mixed = torch.tensor([[1.0, 0.0, float("nan")], [2.0, -0.0, 0.0], [0.5, 1.0, float("inf")]], dtype=f64)
+    for op, f in (("all", torch.all), ("any", torch.any)):
+        def fn(x, dim=None, keepdim=False, f=f):
+            return f(x) if dim is None else f(x, dim, keepdim)
+        cs.append(case(op + "/float_all", op, [mixed], fn, backward=False))
+        cs.append(case(op + "/float_dim1", op, [mixed], lambda x: fn(x, 1), attrs={"dim": [1]}, backward=False))
+        cs.append(case(op + "/float_dim0_keepdim", op, [mixed], lambda x: fn(x, 0, True), attrs={"dim": 0, "keepdim": True}, backward=False))
+        cs.append(case(op + "/bool_dim_neg", op, [xb], lambda x: fn(x, -1), attrs={"dim": [-1]}, backward=False))
+        cs.append(case(op + "/bool_all", op, [xb], fn, backward=False))
+        cs.append(case(op + "/int32_dim0", op, [xi], lambda x: fn(x, 0), attrs={"dim": [0]}, backward=False))
+        cs.append(case(op + "/uint8", op, [r.randint(0, 3, (2, 5), torch.uint8)], lambda x: fn(x, 1), attrs={"dim": [1]}, backward=False))
+        cs.append(case(op + "/uint8_all", op, [r.randint(0, 3, (2, 5), torch.uint8)], fn, backward=False))
+        cs.append(case(op + "/empty", op, [torch.zeros((0, 3), dtype=f64)], fn, backward=False))
+        cs.append(case(op + "/empty_dim0", op, [torch.zeros((0, 3), dtype=f64)], lambda x: fn(x, 0), attrs={"dim": [0]}, backward=False))
+        cs.append(case(op + "/0d", op, [torch.tensor(0.0, dtype=f64)], fn, backward=False))
+        cs.append(error_case(op + "/dim_range", op, [xb], lambda x: fn(x, 2), attrs={"dim": [2]}))
+        narrow(cs, op + "/dim1", op, [mixed], lambda x: fn(x, 1), attrs={"dim": [1]}, backward=False)
+
+    # ---- count_nonzero
+    cnz = torch.count_nonzero
+    cs.append(case("count_nonzero/all", "count_nonzero", [mixed], cnz, backward=False))
+    cs.append(case("count_nonzero/dim1", "count_nonzero", [mixed], lambda x: cnz(x, 1), attrs={"dim": [1]}, backward=False))
+    cs.append(case("count_nonzero/dims", "count_nonzero", [x.round()], lambda x: cnz(x, (0, -1)), attrs={"dim": [0, -1]}, backward=False))
+    cs.append(case("count_nonzero/int32", "count_nonzero", [xi], lambda x: cnz(x, 0), attrs={"dim": [0]}, backward=False))
+    cs.append(case("count_nonzero/bool", "count_nonzero", [xb], cnz, backward=False))
+    cs.append(case("count_nonzero/empty", "count_nonzero", [torch.zeros((0, 3), dtype=f64)], lambda x: cnz(x, 0), attrs={"dim": [0]}, backward=False))
+    cs.append(case("count_nonzero/0d", "count_nonzero", [torch.tensor(2.0, dtype=f64)], cnz, backward=False))
+    cs.append(error_case("count_nonzero/dup_dims", "count_nonzero", [x], lambda x: cnz(x, (1, 1)), attrs={"dim": [1, 1]}))
+    narrow(cs, "count_nonzero/dim1", "count_nonzero", [mixed], lambda x: cnz(x, 1), attrs={"dim": [1]}, backward=False)
+
+    # ---- cumprod
+    def cp(x, dim, dtype=None):
+        return torch.cumprod(x, dim, dtype=dtype)
+    cs.append(case("cumprod/dim0", "cumprod", [px], lambda x: cp(x, 0), attrs={"dim": 0}))
+    cs.append(case("cumprod/dim_neg", "cumprod", [px], lambda x: cp(x, -1), attrs={"dim": -1}))
+    cs.append(case("cumprod/zeros", "cumprod", [z], lambda x: cp(x, 1), attrs={"dim": 1}))
+    cs.append(case("cumprod/zeros_dim0", "cumprod", [z], lambda x: cp(x, 0), attrs={"dim": 0}))
+    cs.append(case("cumprod/0d", "cumprod", [r.randn(())], lambda x: cp(x, 0), attrs={"dim": 0}))
+    cs.append(case("cumprod/empty", "cumprod", [r.randn((0, 3))], lambda x: cp(x, 1), attrs={"dim": 1}))
+    cs.append(case("cumprod/special", "cumprod", [special()], lambda x: cp(x, 0), attrs={"dim": 0}, backward=False))
+    cs.append(case("cumprod/int32", "cumprod", [xi], lambda x: cp(x, 1), attrs={"dim": 1}, backward=False))
+    cs.append(case("cumprod/bool", "cumprod", [xb], lambda x: cp(x, 0), attrs={"dim": 0}, backward=False))
+    cs.append(case("cumprod/dtype", "cumprod", [xi], lambda x: cp(x, 0, f64), attrs={"dim": 0, "dtype": "float64"}, backward=False))
+    cs.append(case("cumprod/inplace", "cumprod", [px], lambda x: x.clone().cumprod_(1), attrs={"dim": 1, "inplace": True}))
+    cs.append(case("cumprod/inplace_int32", "cumprod", [xi], lambda x: x.clone().cumprod_(0), attrs={"dim": 0, "inplace": True}, backward=False))
+    cs.append(error_case("cumprod/dim_range", "cumprod", [px], lambda x: cp(x, 3), attrs={"dim": 3}))
+    narrow(cs, "cumprod/dim1", "cumprod", [px[0].abs()], lambda x: cp(x, 1), attrs={"dim": 1}, ulp=4, positive_grads=True)
+
+    # ---- logcumsumexp
+    lc = torch.logcumsumexp
+    cs.append(case("logcumsumexp/dim0", "logcumsumexp", [x], lambda x: lc(x, 0), attrs={"dim": 0}))
+    cs.append(case("logcumsumexp/dim_neg", "logcumsumexp", [x * 20], lambda x: lc(x, -1), attrs={"dim": -1}))
+    cs.append(case("logcumsumexp/0d", "logcumsumexp", [r.randn(())], lambda x: lc(x, 0), attrs={"dim": 0}))
+    cs.append(case("logcumsumexp/empty", "logcumsumexp", [r.randn((0, 3))], lambda x: lc(x, 0), attrs={"dim": 0}))
+    cs.append(case("logcumsumexp/neg_inf_start", "logcumsumexp",
+                   [torch.tensor([float("-inf"), float("-inf"), 0.5, -1.0], dtype=f64)], lambda x: lc(x, 0), attrs={"dim": 0}))
+    cs.append(case("logcumsumexp/special", "logcumsumexp", [special()], lambda x: lc(x, 0), attrs={"dim": 0}, backward=False))
+    cs.append(error_case("logcumsumexp/int32", "logcumsumexp", [xi], lambda x: lc(x, 0), attrs={"dim": 0}))
+    cs.append(error_case("logcumsumexp/dim_range", "logcumsumexp", [x], lambda x: lc(x, 3), attrs={"dim": 3}))
+    narrow(cs, "logcumsumexp/dim1", "logcumsumexp", [x[0]], lambda x: lc(x, 1), attrs={"dim": 1}, ulp=4, positive_grads=True)
+
+    # ---- var, std, var_mean, std_mean
+    const = torch.tensor([[1.5, 1.5, 1.5], [0.5, -1.0, 2.0]], dtype=f64)
+    for op, f in (("var", torch.var), ("std", torch.std), ("var_mean", torch.var_mean), ("std_mean", torch.std_mean)):
+        def fn(x, dim=None, correction=1, keepdim=False, f=f):
+            return f(x, dim, correction=correction, keepdim=keepdim)
+        cs.append(case(op + "/all", op, [x], fn))
+        cs.append(case(op + "/dim1", op, [x], lambda x: fn(x, [1]), attrs={"dim": [1]}))
+        cs.append(case(op + "/dims_keepdim_biased", op, [x], lambda x: fn(x, [0, -1], 0, True), attrs={"dim": [0, -1], "correction": 0, "keepdim": True}))
+        cs.append(case(op + "/correction2", op, [x], lambda x: fn(x, [2], 2), attrs={"dim": [2], "correction": 2}))
+        cs.append(case(op + "/constant_row", op, [const], lambda x: fn(x, [1]), attrs={"dim": [1]}))
+        cs.append(case(op + "/single", op, [r.randn((3, 1))], lambda x: fn(x, [1]), attrs={"dim": [1]}, backward=False))
+        cs.append(case(op + "/single_biased", op, [r.randn((3, 1))], lambda x: fn(x, [1], 0), attrs={"dim": [1], "correction": 0}))
+        cs.append(case(op + "/0d", op, [r.randn(())], lambda x: fn(x, None, 0), attrs={"correction": 0}))
+        cs.append(case(op + "/empty", op, [r.randn((0, 3))], lambda x: fn(x, [0]), attrs={"dim": [0]}, backward=False))
+        cs.append(case(op + "/special", op, [special().reshape(7, 1).expand(7, 2).contiguous()], lambda x: fn(x, [1]), attrs={"dim": [1]}, backward=False))
+        cs.append(error_case(op + "/int32", op, [xi], fn))
+        cs.append(error_case(op + "/dim_range", op, [x], lambda x: fn(x, [3]), attrs={"dim": [3]}))
+        # means and deviations exact in every dtype: PyTorch's narrow
+        # backward subtracts the mean rounded to the dtype
+        exact = torch.tensor([[1.0, 2.0, 3.0, 6.0], [-2.0, 0.0, 4.0, 2.0], [0.5, 1.5, 2.5, 3.5]], dtype=f64)
+        narrow(cs, op + "/dim1", op, [exact], lambda x: fn(x, [1]), attrs={"dim": [1]}, ulp=8 if "mean" in op else 4)
+
+    # ---- norm (as torch.linalg.vector_norm)
+    vn = torch.linalg.vector_norm
+    nx = distinct(r, (3, 4), 0.3, 2.0)
+    for p in (2.0, 1.0, 3.0, 0.5, -1.0, float("inf"), float("-inf"), 0.0):
+        tag = {2.0: "p2", 1.0: "p1", 3.0: "p3", 0.5: "p0.5", -1.0: "p-1", float("inf"): "pinf", float("-inf"): "p-inf", 0.0: "p0"}[p]
+        cs.append(case("norm/%s_all" % tag, "norm", [nx], lambda x, p=p: vn(x, p), attrs={"p": p}))
+        cs.append(case("norm/%s_dim1" % tag, "norm", [nx], lambda x, p=p: vn(x, p, 1), attrs={"p": p, "dim": [1]}))
+        cs.append(case("norm/%s_dims_keepdim" % tag, "norm", [x], lambda x, p=p: vn(x, p, (0, -1), True), attrs={"p": p, "dim": [0, -1], "keepdim": True}))
+    zr = torch.tensor([[0.0, 0.0, 0.0], [3.0, -4.0, 0.0]], dtype=f64)
+    cs.append(case("norm/p2_zero_row", "norm", [zr], lambda x: vn(x, 2, 1), attrs={"p": 2.0, "dim": [1]}))
+    cs.append(case("norm/p3_zero_row", "norm", [zr], lambda x: vn(x, 3, 1), attrs={"p": 3.0, "dim": [1]}))
+    cs.append(case("norm/p1_zeros", "norm", [zr], lambda x: vn(x, 1, 1), attrs={"p": 1.0, "dim": [1]}))
+    tie = torch.tensor([[2.0, -2.0, 1.0], [-0.5, 3.0, -3.0]], dtype=f64)
+    cs.append(case("norm/pinf_ties", "norm", [tie], lambda x: vn(x, float("inf"), 1), attrs={"p": float("inf"), "dim": [1]}))
+    cs.append(case("norm/p-inf_ties", "norm", [tie], lambda x: vn(x, float("-inf"), 1), attrs={"p": float("-inf"), "dim": [1]}))
+    cs.append(case("norm/special", "norm", [special()], lambda x: vn(x, 2), attrs={"p": 2.0}, backward=False))
+    cs.append(case("norm/special_pinf", "norm", [special()], lambda x: vn(x, float("inf")), attrs={"p": float("inf")}, backward=False))
+    cs.append(case("norm/0d", "norm", [r.randn(())], lambda x: vn(x, 3), attrs={"p": 3.0}))
+    cs.append(case("norm/empty_p2", "norm", [r.randn((0, 3))], lambda x: vn(x, 2), attrs={"p": 2.0}))
+    cs.append(case("norm/empty_p1_dim0", "norm", [r.randn((0, 3))], lambda x: vn(x, 1, 0), attrs={"p": 1.0, "dim": [0]}))
+    cs.append(case("norm/empty_pinf_dim1", "norm", [r.randn((0, 3))], lambda x: vn(x, float("inf"), 1), attrs={"p": float("inf"), "dim": [1]}))
+    cs.append(case("norm/dtype_float32", "norm", [nx], lambda x: vn(x.to(torch.float32), 2, 1), attrs={"p": 2.0, "dim": [1], "dtype": "float32"}, rtol=1e-6))
+    cs.append(case("norm/float32_dtype_float64", "norm", [nx.float()], lambda x: vn(x, 2, 1, dtype=f64), attrs={"p": 2.0, "dim": [1], "dtype": "float64"}))
+    cs.append(error_case("norm/empty_pinf", "norm", [r.randn((0, 3))], lambda x: vn(x, float("inf")), attrs={"p": float("inf")}))
+    cs.append(error_case("norm/empty_p-1_dim0", "norm", [r.randn((0, 3))], lambda x: vn(x, -1, 0), attrs={"p": -1.0, "dim": [0]}))
+    cs.append(error_case("norm/int32", "norm", [xi], lambda x: vn(x, 2), attrs={"p": 2.0}))
+    cs.append(error_case("norm/dim_range", "norm", [x], lambda x: vn(x, 2, 3), attrs={"p": 2.0, "dim": [3]}))
+    for p, tag in ((2.0, "p2"), (1.0, "p1"), (3.0, "p3"), (float("inf"), "pinf")):
+        narrow(cs, "norm/%s_dim1" % tag, "norm", [nx], lambda x, p=p: vn(x, p, 1), attrs={"p": p, "dim": [1]}, ulp=4)
+
+    # ---- aminmax (no backward in PyTorch 1.13)
+    am = torch.aminmax
+    cs.append(case("aminmax/all", "aminmax", [x], am, backward=False))
+    cs.append(case("aminmax/dim1", "aminmax", [x], lambda x: am(x, dim=1), attrs={"dim": 1}, backward=False))
+    cs.append(case("aminmax/dim_neg_keepdim", "aminmax", [x], lambda x: am(x, dim=-1, keepdim=True), attrs={"dim": -1, "keepdim": True}, backward=False))
+    cs.append(case("aminmax/nan", "aminmax", [nanx], lambda x: am(x, dim=1), attrs={"dim": 1}, backward=False))
+    cs.append(case("aminmax/inf", "aminmax", [special()[3:]], am, backward=False))
+    cs.append(case("aminmax/0d", "aminmax", [r.randn(())], am, backward=False))
+    cs.append(case("aminmax/0d_dim", "aminmax", [r.randn(())], lambda x: am(x, dim=0), attrs={"dim": 0}, backward=False))
+    cs.append(case("aminmax/empty_other_dim", "aminmax", [r.randn((0, 3))], lambda x: am(x, dim=1), attrs={"dim": 1}, backward=False))
+    cs.append(case("aminmax/int32", "aminmax", [xi], lambda x: am(x, dim=0), attrs={"dim": 0}, backward=False))
+    cs.append(case("aminmax/bool", "aminmax", [xb], am, backward=False))
+    cs.append(error_case("aminmax/empty", "aminmax", [r.randn((0, 3))], am))
+    cs.append(error_case("aminmax/empty_dim", "aminmax", [r.randn((0, 3))], lambda x: am(x, dim=0), attrs={"dim": 0}))
+    cs.append(error_case("aminmax/dim_range", "aminmax", [x], lambda x: am(x, dim=3), attrs={"dim": 3}))
+    narrow(cs, "aminmax/dim1", "aminmax", [x[0]], lambda x: am(x, dim=1), attrs={"dim": 1}, backward=False)
+    return cs
+
+
+if __name__ == "__main__":
+    write_group("reduce_family", reduce_family_cases())

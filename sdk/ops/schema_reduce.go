@@ -1,0 +1,39 @@
+package ops
+
+// The reduce family: reductions beyond sum/mean/max/min (prod, logsumexp,
+// var/std, norms, all/any, ...) and the cumulative ops cumprod and
+// logcumsumexp.
+
+var correction = attr("correction", AttrFloat, FloatAttr(1), "degrees of freedom subtracted from the element count (unbiased=True is 1, False 0)")
+
+func reduceOp(name, doc string, extra ...AttrSpec) Schema {
+	return Schema{Name: name, Doc: doc, Inputs: []InputSpec{in("self")}, Attrs: extra, Outputs: 1}
+}
+
+func init() {
+	addSchemas(
+		reduceOp("prod", "product over dim (None: every element); integer and bool inputs give int64 unless dtype says otherwise", dimNone, keepdim, dtypeOpt),
+		reduceOp("nansum", "sum treating NaN as zero", dimNone, keepdim, dtypeOpt),
+		reduceOp("nanmean", "mean of the non-NaN elements (float inputs only)", dimNone, keepdim, dtypeOpt),
+		reduceOp("amax", "maximum over dims (None or []: every dim); NaN propagates; the gradient is shared evenly by the elements equal to the result", dimNone, keepdim),
+		reduceOp("amin", "minimum over dims (None or []: every dim); NaN propagates; the gradient is shared evenly by the elements equal to the result", dimNone, keepdim),
+		reduceOp("logsumexp", "log(sum(exp(self))) over dims, stabilised by the maximum; integer inputs give float32",
+			req("dim", AttrInts, "dimensions to reduce (at least one)"), keepdim),
+		reduceOp("all", "every element non-zero (NaN counts as non-zero); bool output, uint8 for uint8 inputs", dimNone, keepdim),
+		reduceOp("any", "some element non-zero (NaN counts as non-zero); bool output, uint8 for uint8 inputs", dimNone, keepdim),
+		reduceOp("count_nonzero", "number of non-zero elements over dims (None: every dim), int64", dimNone),
+		Schema{Name: "cumprod", Doc: "cumulative product along dim", Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{req("dim", AttrInt, ""), dtypeOpt, inplace}, Outputs: 1},
+		Schema{Name: "logcumsumexp", Doc: "log of the cumulative sum of exp along dim (float inputs only)", Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{req("dim", AttrInt, "")}, Outputs: 1},
+		reduceOp("var", "variance over dims (None or []: every dim): sum((x-mean)^2)/max(N-correction, 0); float inputs only", dimNone, correction, keepdim),
+		reduceOp("std", "standard deviation: sqrt of var", dimNone, correction, keepdim),
+		Schema{Name: "var_mean", Doc: "(var, mean) over the same dims", Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{dimNone, correction, keepdim}, Outputs: 2},
+		Schema{Name: "std_mean", Doc: "(std, mean) over the same dims", Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{dimNone, correction, keepdim}, Outputs: 2},
+		reduceOp("norm", "vector p-norm over dims (None or []: every dim), as torch.linalg.vector_norm: p 0 counts non-zeros, inf/-inf take max/min |x|; "+
+			"the input is cast to dtype first when given; float inputs only",
+			attr("p", AttrFloat, FloatAttr(2), "the order: any float, inf and -inf included"), dimNone, keepdim, dtypeOpt),
+		Schema{Name: "aminmax", Doc: "(min, max) over dim (None: every element); NaN propagates", Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{attr("dim", AttrInt, NoneAttr(), "dimension to reduce; None reduces all"), keepdim}, Outputs: 2},
+	)
+}
