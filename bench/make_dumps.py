@@ -200,22 +200,29 @@ def tensor_desc(t):
             "Max": mx, "Min": mn, "Mean": mean, "Norm": norm, "requires_grad": t.requires_grad}
 
 
-def describe(x, key=None):
-    """msprobe's descriptor of one argument or output (pytorch-precheck 2.6)."""
+def describe(x, key=None, path=(), on_tensor=None):
+    """msprobe's descriptor of one argument or output (pytorch-precheck 2.6).
+
+    path is the index path of x (list indices, dict keys) and on_tensor, when
+    given, is called as on_tensor(tensor, descriptor, path) for every tensor
+    (a tensor-mode recorder saves it there and adds data_name)."""
     if x is None:
         return None
     if isinstance(x, torch.Tensor):
-        return tensor_desc(x)
+        d = tensor_desc(x)
+        if on_tensor is not None:
+            on_tensor(x, d, path)
+        return d
     if isinstance(x, (bool, int, float, str)):
         return {"type": type(x).__name__, "value": x}
     if isinstance(x, torch.Size):
         return {"type": "torch.Size", "value": list(x)}
     if isinstance(x, tuple) and hasattr(x, "_fields"):  # namedtuple
-        return {f: describe(getattr(x, f)) for f in x._fields}
+        return {f: describe(getattr(x, f), None, path + (f,), on_tensor) for f in x._fields}
     if isinstance(x, (list, tuple)):
-        return [describe(y) for y in x]
+        return [describe(y, None, path + (i,), on_tensor) for i, y in enumerate(x)]
     if isinstance(x, dict):
-        return {str(k): describe(v, k) for k, v in x.items()}
+        return {str(k): describe(v, k, path + (k,), on_tensor) for k, v in x.items()}
     if isinstance(x, slice):
         return {"type": "slice", "value": [x.start, x.stop, x.step]}
     if x is Ellipsis:
@@ -331,12 +338,12 @@ class Recorder:
                 n = rec.count.get(key, 0)
                 rec.count[key] = n + 1
                 api = "%s.%d" % (key, n)
-                entry = {"input_args": [describe(a) for a in args],
-                         "input_kwargs": {k: describe(v, k) for k, v in kwargs.items()},
+                entry = {"input_args": rec.describe_args(api + ".forward", args),
+                         "input_kwargs": rec.describe_kwargs(api + ".forward", kwargs),
                          "is_recompute": False}
                 out = rec._call(orig, key, args, kwargs)
                 outs = out if isinstance(out, tuple) else (out,)
-                entry["output"] = [describe(o) for o in outs]
+                entry["output"] = rec.describe_outputs(api + ".forward", outs)
                 rec.data[api + ".forward"] = entry
                 rec.n_fwd += 1
                 fwd, bwd = call_flops(name, args, kwargs, out)
@@ -349,6 +356,20 @@ class Recorder:
         wrapper.__name__ = getattr(orig, "__name__", name)
         wrapper.__doc__ = getattr(orig, "__doc__", None)
         return wrapper
+
+    # -- descriptors (a tensor-mode recorder overrides these) --------------
+    def describe_args(self, entry, args):
+        return [describe(a) for a in args]
+
+    def describe_kwargs(self, entry, kwargs):
+        return {k: describe(v, k) for k, v in kwargs.items()}
+
+    def describe_outputs(self, entry, outs):
+        return [describe(o) for o in outs]
+
+    def describe_backward(self, entry, grad_outputs, grad_inputs):
+        return {"input": [describe(g) for g in grad_outputs],
+                "output": [describe(g) for g in grad_inputs]}
 
     def _call(self, orig, key, args, kwargs):
         try:
@@ -392,10 +413,8 @@ class Recorder:
         def hook(grad_inputs, grad_outputs):
             rec.busy += 1
             try:
-                rec.data[api + ".backward"] = {
-                    "input": [describe(g) for g in grad_outputs],
-                    "output": [describe(g) for g in grad_inputs],
-                }
+                rec.data[api + ".backward"] = rec.describe_backward(
+                    api + ".backward", grad_outputs, grad_inputs)
                 rec.n_bwd += 1
                 rec.flops_bwd += bwd_flops
             finally:
