@@ -61,6 +61,7 @@ func declareOps(ops []string, entries ...string) {
 }
 
 var (
+	missingRE  = regexp.MustCompile(`missing required argument "([^"]+)"`)
 	namedRE    = regexp.MustCompile(`argument "([^"]+)": `)
 	expectedRE = regexp.MustCompile(`argument "[^"]+": expected ([a-z ]+)`)
 )
@@ -73,6 +74,7 @@ func sampleLowering(ns Namespace, name string, r *rule, extra map[string]framewo
 	type slot struct {
 		samples []framework.Arg
 		i       int
+		jumped  map[string]bool // the kinds a message asked for, once each
 	}
 	slots := map[string]*slot{}
 	var order []string
@@ -80,21 +82,24 @@ func sampleLowering(ns Namespace, name string, r *rule, extra map[string]framewo
 		if p.variadic || p.def != nil {
 			continue
 		}
-		slots[p.name] = &slot{samples: samplesOf("tensor")}
+		slots[p.name] = &slot{samples: allSamples()}
 		order = append(order, p.name)
 	}
-	variadics := [][]framework.Arg{nil, {intArg(1), intArg(0)}, {intArg(3), intArg(2)}, {intArg(1)}}
+	variadics := [][]framework.Arg{nil, {intArg(1), intArg(0)}, {intArg(3), intArg(2)}, {intArg(1)},
+		{tensorArg(tensor.Float32, 2, 3)}, {tensorArg(tensor.Float32, 2, 3), tensorArg(tensor.Float32, 2, 3)}}
 	if !slices.ContainsFunc(r.sig.params, func(p param) bool { return p.variadic }) {
 		variadics = variadics[:1]
 	}
 	for _, rest := range variadics {
-		for range 16 { // each retry changes one argument
+		for range 64 { // each retry changes one argument
 			var args []framework.Arg
 			for i, n := range order {
 				sl := slots[n]
 				args = append(args, withPaths(sl.samples[sl.i], fmt.Sprintf("args.%d", i)))
 			}
-			args = append(args, rest...)
+			for j, a := range rest {
+				args = append(args, withPaths(a, fmt.Sprintf("args.%d", len(order)+j)))
+			}
 			var kwargs []framework.NamedArg
 			for k, v := range extra {
 				kwargs = append(kwargs, framework.NamedArg{Name: k, Arg: withPaths(v, "kwargs."+k)})
@@ -102,6 +107,12 @@ func sampleLowering(ns Namespace, name string, r *rule, extra map[string]framewo
 			l, err := Lower(&Call{API: ns.String() + "." + name + ".0", Namespace: ns, Name: name, Args: args, Kwargs: kwargs})
 			if err == nil {
 				return l.Plan.Op, true
+			}
+			if m := missingRE.FindStringSubmatch(err.Error()); m != nil && r.sig.has(m[1]) && slots[m[1]] == nil {
+				// an optional parameter the lowering needs after all
+				slots[m[1]] = &slot{samples: allSamples()}
+				order = append(order, m[1])
+				continue
 			}
 			m := namedRE.FindStringSubmatch(err.Error())
 			if m == nil {
@@ -112,8 +123,12 @@ func sampleLowering(ns Namespace, name string, r *rule, extra map[string]framewo
 				break
 			}
 			if e := expectedRE.FindStringSubmatch(err.Error()); e != nil {
-				if kind := samplesOf(e[1]); kind != nil && !sameKind(kind[0], sl.samples[0]) {
-					sl.samples, sl.i = kind, 0
+				if kind := samplesOf(e[1]); kind != nil && !sl.jumped[e[1]] {
+					if sl.jumped == nil {
+						sl.jumped = map[string]bool{}
+					}
+					sl.jumped[e[1]] = true
+					sl.samples, sl.i = append(kind, allSamples()...), 0
 					continue
 				}
 			}
@@ -140,10 +155,10 @@ func samplesOf(expected string) []framework.Arg {
 	case "tensor", "tensor or number", "a floating tensor":
 		return []framework.Arg{tensorArg(tensor.Float32, 2, 3), tensorArg(tensor.Float32, 1, 2, 4, 4),
 			tensorArg(tensor.Float32), tensorArg(tensor.Bool, 2, 3), tensorArg(tensor.Int64, 2, 3), tensorArg(tensor.Int64, 2)}
-	case "int", "int or list of ints", "a single int or a list of ":
+	case "int", "a single int or a list of ":
 		return []framework.Arg{intArg(1), intArg(0)}
-	case "ints", "list of ints":
-		return []framework.Arg{ints(3, 2), ints(1, 1), ints(3), ints(6)}
+	case "ints", "list of ints", "int or list of ints":
+		return []framework.Arg{ints(3, 2), ints(2, 3), ints(1, 1), ints(3), ints(6), ints(4, 2, 3)}
 	case "float", "number":
 		return []framework.Arg{{Kind: framework.ArgFloat, Float: 0.5}}
 	case "bool":
@@ -160,7 +175,16 @@ func samplesOf(expected string) []framework.Arg {
 	return nil
 }
 
-func sameKind(a, b framework.Arg) bool { return a.Kind == b.Kind && a.DType == b.DType }
+// allSamples is every sample, tensors first: what a parameter starts
+// with, and what a rejected one cycles through when the lowering's message
+// names no kind.
+func allSamples() []framework.Arg {
+	var out []framework.Arg
+	for _, k := range []string{"tensor", "int", "ints", "float", "bool"} {
+		out = append(out, samplesOf(k)...)
+	}
+	return out
+}
 
 func intArg(v int64) framework.Arg { return framework.Arg{Kind: framework.ArgInt, Int: v} }
 
@@ -190,7 +214,8 @@ func init() {
 	// make up.
 	declareOps([]string{"convolution"}, "Functional.conv1d", "Functional.conv3d", "Torch.conv1d", "Torch.conv3d")
 	declareOps([]string{"adaptive_avg_pool2d"}, "Functional.adaptive_avg_pool2d")
-	declareOps([]string{"permute"}, "Torch.permute")
+	declareOps([]string{"permute"}, "Torch.permute", "Tensor.permute")
+	declareOps([]string{"roll"}, "Torch.roll", "Tensor.roll")
 	declareOps([]string{"split_with_sizes"}, "Torch.tensor_split", "Tensor.tensor_split")
 	declareOps([]string{"where"}, "Torch.where")
 	declareOps([]string{"npu.fusion_attention"}, "NPU.npu_fusion_attention")
