@@ -95,6 +95,8 @@ func goldenCorpus(t *testing.T) []*devicetest.Case {
 // dtypesExceptions are kernels without cases in the dtypes group.
 var dtypesExceptions = map[string]string{
 	"echo": "measures tensor transport; no PyTorch op computes it",
+	"gcd":  "integer dtypes only",
+	"lcm":  "integer dtypes only",
 }
 
 // nnErrorExceptions are nn kernels without an error golden case.

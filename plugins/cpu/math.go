@@ -568,3 +568,559 @@ func init() {
 		supportDTypes(n, all...)
 	}
 }
+
+// ---- polygamma, mvlgamma ----
+
+// zeta is ATen's Hurwitz zeta function (Cephes).
+func zeta(x, q float64) float64 {
+	const machep = 1.11022302462515654042e-16
+	A := [...]float64{12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
+		-2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15, 1.8152105401943546773e17,
+		-7.1661652561756670113e18}
+	if x == 1 {
+		return math.Inf(1)
+	}
+	if x < 1 {
+		return math.NaN()
+	}
+	if q <= 0 {
+		if q == math.Floor(q) {
+			return math.Inf(1)
+		}
+		if x != math.Floor(x) {
+			return math.NaN()
+		}
+	}
+	s := math.Pow(q, -x)
+	a := q
+	i := 0
+	b := 0.0
+	for i < 9 || a <= 9 {
+		i++
+		a++
+		b = math.Pow(a, -x)
+		s += b
+		if -machep*s < b && b < machep*s {
+			return s
+		}
+	}
+	w := a
+	s += b * w / (x - 1)
+	s -= 0.5 * b
+	a = 1
+	k := 0.0
+	for j := 0; j < 12; j++ {
+		a *= x + k
+		b /= w
+		t := a * b / A[j]
+		s += t
+		if math.Abs(t/s) < machep {
+			return s
+		}
+		k++
+		a *= x + k
+		b /= w
+		k++
+	}
+	return s
+}
+
+// polygammaN is torch.polygamma(n, x): digamma, trigamma, and for n ≥ 2
+// (-1)^(n+1)·n!·zeta(n+1, x).
+func polygammaN(n int64, x float64) float64 {
+	switch n {
+	case 0:
+		return digamma(x)
+	case 1:
+		return trigamma(x)
+	}
+	sign := -1.0
+	if n%2 != 0 {
+		sign = 1
+	}
+	return sign * math.Exp(lgamma(float64(n)+1)) * zeta(float64(n+1), x)
+}
+
+func polygammaKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			n := c.attrs.Int("n", 0)
+			if n < 0 {
+				return nil, errors.New("polygamma(n, x) does not support negative n.")
+			}
+			dt, xv, err := unaryResult(c.in[0], floatDType, "", "")
+			if err != nil {
+				return nil, err
+			}
+			out := newArray(dt, c.in[0].shape)
+			mapInto(out.data, xv, func(v float64) float64 { return polygammaN(n, v) })
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			n := c.attrs.Int("n", 0)
+			x := c.in[0]
+			g := gradData(gos[0], len(x.data))
+			res := float64sFor(len(g))
+			forChunks(len(res), func(from, to int) error {
+				for i := from; i < to; i++ {
+					res[i] = g[i] * polygammaN(n+1, x.data[i])
+				}
+				return nil
+			})
+			return []*array{gradForOwned(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+// mvlgammaKernel: the sum over i < p of lgamma(x − (p−1)/2 + i/2), in that
+// order, plus p(p−1)/4·log(pi), as ATen's composite does.
+func mvlgammaKernel() *kernel {
+	sum := func(p int64, x float64, f func(float64) float64) float64 {
+		s := 0.0
+		for i := int64(0); i < p; i++ {
+			s += f(x + (-float64(p)/2 + 0.5 + 0.5*float64(i)))
+		}
+		return s
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			p := c.attrs.Int("p", 1)
+			if p < 1 {
+				return nil, errors.New("p has to be greater than or equal to 1")
+			}
+			dt, xv, err := unaryResult(c.in[0], floatDType, "", "")
+			if err != nil {
+				return nil, err
+			}
+			k := float64(p) * float64(p-1) * math.Log(math.Pi) / 4
+			out := newArray(dt, c.in[0].shape)
+			mapInto(out.data, xv, func(v float64) float64 { return sum(p, v, lgamma) + k })
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			p := c.attrs.Int("p", 1)
+			x := c.in[0]
+			g := gradData(gos[0], len(x.data))
+			res := float64sFor(len(g))
+			forChunks(len(res), func(from, to int) error {
+				for i := from; i < to; i++ {
+					res[i] = g[i] * sum(p, x.data[i], digamma)
+				}
+				return nil
+			})
+			return []*array{gradForOwned(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+// ---- binary ----
+
+// binaryMathOp describes a binary math function: the result dtype rule
+// (keepDType: the promoted dtype; floatDType: integers and bool give the
+// default float dtype; floatOnly: floating dtypes only), f on floating
+// values, fi on integers (nil: f), and grad the two input gradients for
+// the incoming gradient g (nil: no backward).
+type binaryMathOp struct {
+	rule    unaryDTypeRule
+	name    string // kernel name of PyTorch's "not implemented" errors
+	noBool  bool   // a bool result is refused
+	intOnly bool   // integer dtypes only (gcd, lcm)
+	f       func(a, b float64) float64
+	fi      func(a, b int64) (int64, error)
+	grad    func(a, b, y, g float64) (ga, gb float64)
+}
+
+func (u binaryMathOp) resultType(a, b *array) (tensor.DType, error) {
+	if a.scalar && b.scalar {
+		return 0, errors.New("at least one operand must be a tensor")
+	}
+	dt := resultType(a, b)
+	switch {
+	case u.intOnly && (dt.IsFloat() || dt == tensor.Bool),
+		u.noBool && dt == tensor.Bool,
+		u.rule == floatOnly && !dt.IsFloat():
+		return 0, notImplemented(u.name, dt)
+	case u.rule == floatDType && !dt.IsFloat():
+		dt = ops.DefaultFloat
+	}
+	return dt, nil
+}
+
+func binaryMathKernel(u binaryMathOp) *kernel {
+	k := &kernel{
+		forward: func(c *call) ([]*array, error) {
+			dt, err := u.resultType(c.in[0], c.in[1])
+			if err != nil {
+				return nil, err
+			}
+			f := func(x, y float64) (float64, error) { return u.f(x, y), nil }
+			if u.fi != nil && !dt.IsFloat() {
+				f = func(x, y float64) (float64, error) {
+					r, err := u.fi(int64(x), int64(y))
+					return float64(r), err
+				}
+			}
+			out, err := binaryMap(c, dt, dt, f)
+			if err != nil {
+				return nil, err
+			}
+			return []*array{out}, nil
+		},
+	}
+	if u.grad != nil {
+		k.backward = func(c *call, outs, gos []*array) ([]*array, error) {
+			return binaryGrads(c, outs[0], gos[0], u.grad)
+		}
+	}
+	return k
+}
+
+// binaryGrads evaluates grad at every output position and reduces the two
+// gradients to the inputs' shapes.
+func binaryGrads(c *call, out, gout *array, grad func(a, b, y, g float64) (float64, float64)) ([]*array, error) {
+	o, err := broadcastOperands(tensor.Float64, c.in[0], c.in[1])
+	if err != nil {
+		return nil, err
+	}
+	g := gradData(gout, len(out.data))
+	ga, gb := float64sFor(len(g)), float64sFor(len(g))
+	forChunks(len(g), func(from, to int) error {
+		for k := from; k < to; k++ {
+			ga[k], gb[k] = grad(o.get(0, k), o.get(1, k), out.data[k], g[k])
+		}
+		return nil
+	})
+	return []*array{gradForOwned(c, 0, ga, out.shape), gradForOwned(c, 1, gb, out.shape)}, nil
+}
+
+// truncMod is C's % on integers; division by zero is PyTorch's error.
+func truncMod(a, b int64) (int64, error) {
+	if b == 0 {
+		return 0, errZeroDivision
+	}
+	return a % b, nil
+}
+
+// pyMod is Python's %: the remainder takes the divisor's sign.
+func pyMod(a, b float64) float64 {
+	m := math.Mod(a, b)
+	if m != 0 && (b < 0) != (m < 0) {
+		m += b
+	}
+	return m
+}
+
+func gcdInt(a, b int64) int64 {
+	if a < 0 {
+		a = -a
+	}
+	if b < 0 {
+		b = -b
+	}
+	for a != 0 {
+		a, b = b%a, a
+	}
+	return b
+}
+
+// fmaxMin is C's fmax (max) or fmin: NaN only when both are NaN.
+func fmaxMin(a, b float64, max bool) float64 {
+	switch {
+	case a != a:
+		return b
+	case b != b:
+		return a
+	case max == (a < b):
+		return b
+	}
+	return a
+}
+
+// xlogy is PyTorch's x·log(y): NaN where y is NaN, else 0 where x is 0.
+func xlogy(x, y float64) float64 {
+	switch {
+	case y != y:
+		return y
+	case x == 0:
+		return 0
+	}
+	return x * math.Log(y)
+}
+
+func logaddexp(a, b float64) float64 {
+	if math.IsInf(a, 0) && a == b {
+		return a
+	}
+	m := a
+	if a < b {
+		m = b
+	}
+	return m + math.Log1p(math.Exp(-math.Abs(a-b)))
+}
+
+func logaddexp2(a, b float64) float64 {
+	if math.IsInf(a, 0) && a == b {
+		return a
+	}
+	m := a
+	if a < b {
+		m = b
+	}
+	return m + math.Log1p(math.Exp2(-math.Abs(a-b)))/math.Ln2
+}
+
+var binaryMathOps = map[string]binaryMathOp{
+	"atan2": {rule: floatDType, f: math.Atan2, grad: func(a, b, y, g float64) (float64, float64) {
+		r := 1 / (a*a + b*b)
+		return g * b * r, g * -a * r
+	}},
+	"fmod": {rule: keepDType, name: "fmod_cpu", noBool: true, f: math.Mod, fi: truncMod,
+		grad: func(a, b, y, g float64) (float64, float64) { return g, -g * math.Trunc(a/b) }},
+	"remainder": {rule: keepDType, name: "remainder_cpu", noBool: true, f: pyMod,
+		fi: func(a, b int64) (int64, error) {
+			r, err := truncMod(a, b)
+			if r != 0 && (r < 0) != (b < 0) {
+				r += b
+			}
+			return r, err
+		},
+		grad: func(a, b, y, g float64) (float64, float64) { return g, -g * floorDivFloat(a, b) }},
+	"copysign": {rule: floatDType, f: math.Copysign, grad: func(a, b, y, g float64) (float64, float64) {
+		if a == 0 {
+			return 0, 0
+		}
+		return g * (y / a), 0
+	}},
+	"hypot": {rule: floatOnly, name: "hypot_cpu", f: math.Hypot,
+		grad: func(a, b, y, g float64) (float64, float64) { return g * a / y, g * b / y }},
+	// d/dx: xlogy(g, y), 0 where x = 0 and y ≤ 0; d/dy: g·x/y.
+	"xlogy": {rule: floatDType, f: xlogy, grad: func(a, b, y, g float64) (float64, float64) {
+		ga := xlogy(g, b)
+		if a == 0 && b <= 0 {
+			ga = 0
+		}
+		return ga, g * a / b
+	}},
+	"logaddexp": {rule: floatOnly, name: "logaddexp_cpu", f: logaddexp, grad: func(a, b, y, g float64) (float64, float64) {
+		return g / (1 + math.Exp(b-a)), g / (1 + math.Exp(a-b))
+	}},
+	"logaddexp2": {rule: floatOnly, name: "logaddexp2_cpu", f: logaddexp2, grad: func(a, b, y, g float64) (float64, float64) {
+		return g / (1 + math.Pow(2, b-a)), g / (1 + math.Pow(2, a-b))
+	}},
+	// The gradient goes to self where self ≥ other (fmin: ≤) or other is
+	// NaN, to other elsewhere.
+	"fmax": {rule: keepDType, f: func(a, b float64) float64 { return fmaxMin(a, b, true) },
+		grad: func(a, b, y, g float64) (float64, float64) {
+			if a >= b || b != b {
+				return g, 0
+			}
+			return 0, g
+		}},
+	"fmin": {rule: keepDType, f: func(a, b float64) float64 { return fmaxMin(a, b, false) },
+		grad: func(a, b, y, g float64) (float64, float64) {
+			if a <= b || b != b {
+				return g, 0
+			}
+			return 0, g
+		}},
+	"gcd": {intOnly: true, name: "gcd_cpu", f: func(a, b float64) float64 { return float64(gcdInt(int64(a), int64(b))) },
+		fi: func(a, b int64) (int64, error) { return gcdInt(a, b), nil }},
+	"lcm": {intOnly: true, name: "lcm_cpu", f: func(a, b float64) float64 { return 0 },
+		fi: func(a, b int64) (int64, error) {
+			g := gcdInt(a, b)
+			if g == 0 {
+				return 0, nil
+			}
+			r := a / g * b
+			if r < 0 {
+				r = -r
+			}
+			return r, nil
+		}},
+}
+
+// ---- float_power, ldexp, nextafter, heaviside ----
+
+// powGrads are pow's gradients: none for self where the exponent is 0,
+// none for the exponent where self is 0 and the exponent ≥ 0.
+func powGrads(a, b, y, g float64) (ga, gb float64) {
+	if b != 0 {
+		ga = g * (b * math.Pow(a, b-1))
+	}
+	if !(a == 0 && b >= 0) {
+		gb = g * (y * math.Log(a))
+	}
+	return ga, gb
+}
+
+// floatPowerKernel is pow on both operands converted to float64; the
+// in-place form needs a float64 self.
+func floatPowerKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			a, b := c.in[0], c.in[1]
+			if a.scalar && b.scalar {
+				return nil, errors.New("at least one operand must be a tensor")
+			}
+			if c.attrs.Bool("inplace", false) && a.dtype != tensor.Float64 {
+				return nil, fmt.Errorf("the base given to float_power_ has dtype %s but the operation's result requires dtype Double", ops.TypeName(a.dtype))
+			}
+			out, err := binaryMap(c, tensor.Float64, tensor.Float64, func(x, y float64) (float64, error) { return math.Pow(x, y), nil })
+			if err != nil {
+				return nil, err
+			}
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			return binaryGrads(c, outs[0], gos[0], powGrads)
+		},
+	}
+}
+
+// ldexpKernel is self · pow(2.0, other), as ATen composes it: the power
+// at other's float dtype, the product at the promoted dtype.
+func ldexpKernel() *kernel {
+	powDType := func(b *array) (tensor.DType, ops.Operand) {
+		if b.scalar {
+			return ops.DefaultFloat, ops.NumberOperand(ops.ScalarFloat)
+		}
+		d := ops.ToFloat(b.dtype)
+		return d, ops.TensorOperand(d, len(b.shape))
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			a, b := c.in[0], c.in[1]
+			if a.scalar {
+				return nil, errors.New("ldexp: self must be a tensor")
+			}
+			pd, pop := powDType(b)
+			dt := ops.ResultType(ops.TensorOperand(a.dtype, len(a.shape)), pop)
+			out, err := binaryMap(c, dt, tensor.Float64, func(x, y float64) (float64, error) {
+				return x * roundTo(pd, math.Exp2(y)), nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			pd, _ := powDType(c.in[1])
+			return binaryGrads(c, outs[0], gos[0], func(a, b, y, g float64) (float64, float64) {
+				p := roundTo(pd, math.Exp2(b))
+				return g * p, g * a * p * math.Ln2
+			})
+		},
+	}
+}
+
+// nextafter16 is c10's nextafter on the 16-bit pattern of a value (musl's
+// algorithm); bits and value convert between the two.
+func nextafter16(from, to float64, bits func(float64) uint16, value func(uint16) float64) float64 {
+	if from != from || to != to {
+		return math.NaN()
+	}
+	fi, ti := bits(from), bits(to)
+	if fi == ti {
+		return from
+	}
+	const sign = uint16(1) << 15
+	af, at := fi&^sign, ti&^sign
+	if af == 0 {
+		if at == 0 {
+			return to
+		}
+		return value(ti&sign | 1)
+	}
+	if af > at || (fi^ti)&sign != 0 {
+		fi--
+	} else {
+		fi++
+	}
+	return value(fi)
+}
+
+// nextafterKernel steps to the next value of the operands' dtype.
+func nextafterKernel() *kernel {
+	u := binaryMathOp{rule: floatOnly, name: "nextafter_cpu"}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			dt, err := u.resultType(c.in[0], c.in[1])
+			if err != nil {
+				return nil, err
+			}
+			var f func(x, y float64) float64
+			switch dt {
+			case tensor.Float32:
+				f = func(x, y float64) float64 { return float64(math.Nextafter32(float32(x), float32(y))) }
+			case tensor.Float16:
+				f = func(x, y float64) float64 {
+					return nextafter16(x, y, tensor.Float16Bits, tensor.Float16Value)
+				}
+			case tensor.BFloat16:
+				f = func(x, y float64) float64 {
+					return nextafter16(x, y, tensor.BFloat16Bits, tensor.BFloat16Value)
+				}
+			default:
+				f = math.Nextafter
+			}
+			out, err := binaryMap(c, dt, dt, func(x, y float64) (float64, error) { return f(x, y), nil })
+			if err != nil {
+				return nil, err
+			}
+			return []*array{out}, nil
+		},
+	}
+}
+
+// heavisideKernel: values where self is 0, else 1 above 0 and 0 below (and
+// for NaN); both operands must have one dtype.
+func heavisideKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			a, b := c.in[0], c.in[1]
+			if operandDType(a) != operandDType(b) {
+				return nil, errors.New("heaviside is not yet implemented for tensors with different dtypes.")
+			}
+			dt := resultType(a, b)
+			out, err := binaryMap(c, dt, dt, func(x, y float64) (float64, error) {
+				switch {
+				case x == 0:
+					return y, nil
+				case x > 0:
+					return 1, nil
+				}
+				return 0, nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			return []*array{out}, nil
+		},
+	}
+}
+
+func init() {
+	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
+	ints := append(append([]tensor.DType(nil), floatDTypes...), intDTypes[:5]...)
+	register("polygamma", polygammaKernel())
+	register("mvlgamma", mvlgammaKernel())
+	for name, u := range binaryMathOps {
+		register(name, binaryMathKernel(u))
+		switch {
+		case u.intOnly:
+			supportDTypes(name, intDTypes[:5]...)
+		case u.rule == floatOnly:
+		case u.noBool:
+			supportDTypes(name, ints...)
+		default:
+			supportDTypes(name, all...)
+		}
+	}
+	register("float_power", floatPowerKernel())
+	register("ldexp", ldexpKernel())
+	register("nextafter", nextafterKernel())
+	register("heaviside", heavisideKernel())
+	for _, n := range []string{"polygamma", "mvlgamma", "float_power", "ldexp", "heaviside"} {
+		supportDTypes(n, all...)
+	}
+}

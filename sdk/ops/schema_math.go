@@ -48,5 +48,32 @@ func init() {
 			Attrs: []AttrSpec{inplace, attr("nan", AttrFloat, FloatAttr(0), ""),
 				attr("posinf", AttrFloat, NoneAttr(), "None: the largest finite value of self's dtype"),
 				attr("neginf", AttrFloat, NoneAttr(), "None: the lowest finite value of self's dtype")}, Outputs: 1},
+		Schema{Name: "polygamma", Doc: "n-th derivative of digamma at self (n = 0: digamma)",
+			Inputs: []InputSpec{in("self")},
+			Attrs:  []AttrSpec{inplace, req("n", AttrInt, "order, at least 0")}, Outputs: 1},
+		Schema{Name: "mvlgamma", Doc: "multivariate log-gamma of dimension p: sum of lgamma(self - i/2), i < p, + p(p-1)/4·log(pi)",
+			Inputs: []InputSpec{in("self")},
+			Attrs:  []AttrSpec{inplace, req("p", AttrInt, "dimension, at least 1")}, Outputs: 1},
+
+		// binary; PyTorch's result dtypes: atan2, copysign, xlogy and ldexp
+		// promote integers to the default float dtype, float_power computes
+		// in float64, fmod, remainder, fmax, fmin, heaviside, gcd and lcm keep
+		// the promoted dtype, the others take floating operands only.
+		binary("atan2", "angle of (other, self) (arctan2)"),
+		binary("fmod", "C fmod: remainder with the sign of self; integer division by zero is an error"),
+		binary("remainder", "Python modulo: remainder with the sign of other (%); integer division by zero is an error"),
+		binary("copysign", "|self| with the sign of other"),
+		binary("hypot", "sqrt(self² + other²)"),
+		binary("xlogy", "self·log(other), 0 where self is 0 (NaN where other is NaN)"),
+		binary("logaddexp", "log(exp(self) + exp(other))"),
+		binary("logaddexp2", "log2(2**self + 2**other)"),
+		binary("fmax", "elementwise maximum ignoring NaN (C fmax)"),
+		binary("fmin", "elementwise minimum ignoring NaN (C fmin)"),
+		binary("float_power", "self ** other computed in float64"),
+		binary("ldexp", "self · 2**other"),
+		binary("nextafter", "the next value of self's dtype after self toward other"),
+		binary("heaviside", "step: 0 below 0, other at 0, 1 above (operands of one dtype)"),
+		binary("gcd", "greatest common divisor of integers"),
+		binary("lcm", "least common multiple of integers"),
 	)
 }

@@ -54,7 +54,102 @@ func TestMathUnarySpellings(t *testing.T) {
 
 // mathCases are every case of this file (TestOpsListed runs them too).
 func mathCases() []lcase {
-	return append(mathUnarySpellingCases(), mathUnaryAttrCases()...)
+	return append(append(mathUnarySpellingCases(), mathUnaryAttrCases()...), mathBinaryCases()...)
+}
+
+func TestMathBinary(t *testing.T) { runCases(t, mathBinaryCases(), nil) }
+
+func mathBinaryCases() []lcase {
+	x, y := f32("args.0", 2, 3), f32("args.1", 3)
+	xi, yi := i64("args.0", 4), i64("args.1", 4)
+	out := kw("out", f32("kwargs.out", 2, 3))
+	var cases []lcase
+	// Ops of two tensors: every spelling, out= on torch's, numbers refused.
+	for _, u := range []struct {
+		op, second string
+		names      []string
+	}{
+		{"atan2", "other", []string{"Torch.atan2", "Torch.arctan2", "Tensor.atan2", "Tensor.atan2_", "Tensor.arctan2", "Tensor.arctan2_"}},
+		{"hypot", "other", []string{"Torch.hypot", "Tensor.hypot", "Tensor.hypot_"}},
+		{"logaddexp", "other", []string{"Torch.logaddexp", "Tensor.logaddexp"}},
+		{"logaddexp2", "other", []string{"Torch.logaddexp2", "Tensor.logaddexp2"}},
+		{"fmax", "other", []string{"Torch.fmax", "Tensor.fmax"}},
+		{"fmin", "other", []string{"Torch.fmin", "Tensor.fmin"}},
+		{"ldexp", "other", []string{"Torch.ldexp", "Torch.ldexp_", "Tensor.ldexp", "Tensor.ldexp_"}},
+		{"nextafter", "other", []string{"Torch.nextafter", "Tensor.nextafter", "Tensor.nextafter_"}},
+		{"gcd", "other", []string{"Torch.gcd", "Torch.gcd_", "Tensor.gcd", "Tensor.gcd_"}},
+		{"lcm", "other", []string{"Torch.lcm", "Torch.lcm_", "Tensor.lcm", "Tensor.lcm_"}},
+		{"heaviside", "values", []string{"Torch.heaviside", "Tensor.heaviside", "Tensor.heaviside_"}},
+	} {
+		for _, n := range u.names {
+			_, name, _ := strings.Cut(n, ".")
+			s, _ := ops.Lookup(u.op)
+			attrs := ops.Attrs{}
+			if hasAttr(s, "inplace") {
+				attrs["inplace"] = ba(strings.HasSuffix(name, "_"))
+			}
+			cases = append(cases,
+				lcase{name: n, args: []framework.Arg{x, y}, op: u.op, attrs: attrs, in: []string{"args.0", "args.1"}},
+				lcase{name: n, args: []framework.Arg{x}, kwargs: []framework.NamedArg{kw(u.second, y)}, op: u.op, in: []string{"args.0", "args.1"}},
+				lcase{name: n, args: []framework.Arg{x, fv(2)}, err: `argument "` + u.second + `": expected tensor, got float`},
+				lcase{name: n, args: []framework.Arg{iv(2), y}, err: `argument "input": expected tensor, got int`},
+			)
+			if strings.HasPrefix(n, "Torch.") {
+				cases = append(cases, lcase{name: n, args: []framework.Arg{x, y}, kwargs: []framework.NamedArg{out}, op: u.op})
+			} else {
+				cases = append(cases, lcase{name: n, args: []framework.Arg{x, y}, kwargs: []framework.NamedArg{out}, err: `unexpected keyword argument "out"`})
+			}
+		}
+	}
+	return append(cases,
+		// A tensor and a number or tensor.
+		lcase{name: "Torch.fmod", args: []framework.Arg{x, fv(1.5)}, op: "fmod", attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0", "float:1.5"}},
+		lcase{name: "Tensor.fmod_", args: []framework.Arg{xi, iv(3)}, op: "fmod", attrs: ops.Attrs{"inplace": ba(true)}, in: []string{"args.0", "int:3"}},
+		lcase{name: "Tensor.fmod", args: []framework.Arg{x, y}, op: "fmod", in: []string{"args.0", "args.1"}},
+		lcase{name: "Torch.fmod", args: []framework.Arg{iv(2), y}, err: `argument "input": expected tensor, got int`},
+		lcase{name: "Torch.fmod", args: []framework.Arg{x, sv("a")}, err: `argument "other": expected tensor or number, got str`},
+		lcase{name: "Torch.copysign", args: []framework.Arg{x, iv(-1)}, op: "copysign", in: []string{"args.0", "int:-1"}},
+		lcase{name: "Tensor.copysign_", args: []framework.Arg{x, y}, op: "copysign", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Torch.copysign", args: []framework.Arg{fv(1), y}, err: `argument "input": expected tensor, got float`},
+		// remainder and %: a number first only in torch.remainder and __rmod__.
+		lcase{name: "Torch.remainder", args: []framework.Arg{x, y}, op: "remainder", attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0", "args.1"}},
+		lcase{name: "Torch.remainder", args: []framework.Arg{iv(7), yi}, op: "remainder", in: []string{"int:7", "args.1"}},
+		lcase{name: "Torch.remainder", args: []framework.Arg{x, fv(2.5)}, kwargs: []framework.NamedArg{out}, op: "remainder", in: []string{"args.0", "float:2.5"}},
+		lcase{name: "Torch.remainder", args: []framework.Arg{iv(7), iv(2)}, err: `argument "input": expected tensor, got int`},
+		lcase{name: "Tensor.remainder", args: []framework.Arg{xi, yi}, op: "remainder", in: []string{"args.0", "args.1"}},
+		lcase{name: "Tensor.remainder_", args: []framework.Arg{xi, iv(2)}, op: "remainder", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Tensor.remainder", args: []framework.Arg{iv(7), yi}, err: `argument "input": expected tensor, got int`},
+		lcase{name: "Tensor.__mod__", args: []framework.Arg{x, iv(3)}, op: "remainder", attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0", "int:3"}},
+		lcase{name: "Tensor.__rmod__", args: []framework.Arg{x, fv(3.5)}, op: "remainder", attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"float:3.5", "args.0"}},
+		lcase{name: "Tensor.__imod__", args: []framework.Arg{xi, yi}, op: "remainder", attrs: ops.Attrs{"inplace": ba(true)}, in: []string{"args.0", "args.1"}},
+		lcase{name: "Tensor.__mod__", args: []framework.Arg{x, nv()}, err: `argument "other": expected tensor or number, got None`},
+		// xlogy and float_power take a number first in torch's function.
+		lcase{name: "Torch.xlogy", args: []framework.Arg{x, y}, op: "xlogy", attrs: ops.Attrs{"inplace": ba(false)}},
+		lcase{name: "Torch.xlogy", args: []framework.Arg{fv(2), y}, op: "xlogy", in: []string{"float:2", "args.1"}},
+		lcase{name: "Torch.xlogy", args: []framework.Arg{x, iv(3)}, op: "xlogy", in: []string{"args.0", "int:3"}},
+		lcase{name: "Torch.xlogy_", args: []framework.Arg{x, y}, op: "xlogy", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Torch.xlogy_", args: []framework.Arg{fv(2), y}, err: `argument "input": expected tensor, got float`},
+		lcase{name: "Tensor.xlogy_", args: []framework.Arg{x, fv(2)}, op: "xlogy", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Torch.float_power", args: []framework.Arg{x, fv(0.5)}, op: "float_power", in: []string{"args.0", "float:0.5"}},
+		lcase{name: "Torch.float_power", args: []framework.Arg{iv(2), y}, op: "float_power", in: []string{"int:2", "args.1"}},
+		lcase{name: "Torch.float_power", args: []framework.Arg{x}, kwargs: []framework.NamedArg{kw("exponent", y)}, op: "float_power", in: []string{"args.0", "args.1"}},
+		lcase{name: "Tensor.float_power_", args: []framework.Arg{x, iv(2)}, op: "float_power", attrs: ops.Attrs{"inplace": ba(true)}},
+		lcase{name: "Torch.float_power", args: []framework.Arg{x}, kwargs: []framework.NamedArg{kw("other", y)}, err: `unexpected keyword argument "other"`},
+		// polygamma(n, input), Tensor.polygamma(n); mvlgamma(input, p).
+		lcase{name: "Torch.polygamma", args: []framework.Arg{iv(2), x}, op: "polygamma", attrs: ops.Attrs{"n": ia(2), "inplace": ba(false)}, in: []string{"args.0"}},
+		lcase{name: "Torch.polygamma", args: []framework.Arg{iv(0)}, kwargs: []framework.NamedArg{kw("input", x), out}, op: "polygamma", attrs: ops.Attrs{"n": ia(0)}},
+		lcase{name: "Tensor.polygamma", args: []framework.Arg{x, iv(1)}, op: "polygamma", attrs: ops.Attrs{"n": ia(1)}, in: []string{"args.0"}},
+		lcase{name: "Tensor.polygamma_", args: []framework.Arg{x, iv(3)}, op: "polygamma", attrs: ops.Attrs{"n": ia(3), "inplace": ba(true)}},
+		lcase{name: "Torch.polygamma", args: []framework.Arg{iv(-1), x}, err: `argument "n": polygamma(n, x) does not support negative n.`},
+		lcase{name: "Torch.polygamma", args: []framework.Arg{fv(1), x}, err: `argument "n": expected int, got float`},
+		lcase{name: "Torch.polygamma", args: []framework.Arg{x, iv(1)}, err: `argument "input": expected tensor, got int`},
+		lcase{name: "Torch.mvlgamma", args: []framework.Arg{x, iv(2)}, op: "mvlgamma", attrs: ops.Attrs{"p": ia(2), "inplace": ba(false)}},
+		lcase{name: "Tensor.mvlgamma", args: []framework.Arg{x}, kwargs: []framework.NamedArg{kw("p", iv(3))}, op: "mvlgamma", attrs: ops.Attrs{"p": ia(3)}},
+		lcase{name: "Tensor.mvlgamma_", args: []framework.Arg{x, iv(1)}, op: "mvlgamma", attrs: ops.Attrs{"p": ia(1), "inplace": ba(true)}},
+		lcase{name: "Torch.mvlgamma", args: []framework.Arg{x, iv(0)}, err: `argument "p": p has to be greater than or equal to 1`},
+		lcase{name: "Torch.mvlgamma", args: []framework.Arg{x}, err: `missing required argument "p"`},
+		lcase{name: "Torch.mvlgamma", args: []framework.Arg{x, fv(2)}, err: `argument "p": expected int, got float`},
+	)
 }
 
 func mathUnarySpellingCases() []lcase {

@@ -308,8 +308,219 @@ def attr_cases():
     return cs
 
 
+# ---------------------------------------------------------------- polygamma, mvlgamma
+
+def gamma_family_cases():
+    cs = []
+    r = R("polygamma")
+    x = r.rand((2, 3), f64, 0.3, 4.0)
+    for n in (0, 1, 2, 3, 5):
+        cs.append(case("polygamma/n%d" % n, "polygamma", [x], lambda x, n=n: torch.polygamma(n, x), attrs={"n": n}))
+    cs.append(case("polygamma/negative_x", "polygamma", [torch.tensor([-0.5, -1.5, -2.25, -1.0, 0.0, 1e-3], dtype=f64)],
+                   lambda x: torch.polygamma(2, x), attrs={"n": 2}))
+    cs.append(case("polygamma/special", "polygamma", [special()], lambda x: torch.polygamma(3, x), attrs={"n": 3}, backward=False))
+    cs.append(case("polygamma/0d", "polygamma", [r.rand((), f64, 0.5, 2.0)], lambda x: torch.polygamma(2, x), attrs={"n": 2}))
+    cs.append(case("polygamma/empty", "polygamma", [r.rand((0, 2), f64, 0.5, 2.0)], lambda x: torch.polygamma(2, x), attrs={"n": 2}))
+    cs.append(case("polygamma/inplace", "polygamma", [x], lambda x: x.clone().polygamma_(2), attrs={"n": 2, "inplace": True}))
+    cs.append(checked("polygamma/int64", "polygamma", [torch.tensor([1, 2, 3])], lambda x: torch.polygamma(2, x),
+                      attrs={"n": 2}, promote=True, backward=False))
+    cs.append(error_case("polygamma/inplace_int", "polygamma", [torch.tensor([1, 2])], lambda x: x.clone().polygamma_(1),
+                         attrs={"n": 1, "inplace": True}))
+    cs += narrow("polygamma", lambda x: torch.polygamma(2, x), lambda r, d: [r.rand((2, 3), f64, 1.0, 3.0).to(d)],
+                 attrs={"n": 2})
+    r = R("mvlgamma")
+    x = r.rand((2, 3), f64, 2.0, 5.0)
+    for p in (1, 2, 3, 5):
+        cs.append(case("mvlgamma/p%d" % p, "mvlgamma", [x], lambda x, p=p: torch.mvlgamma(x, p), attrs={"p": p}))
+    cs.append(case("mvlgamma/0d", "mvlgamma", [r.rand((), f64, 2.0, 4.0)], lambda x: torch.mvlgamma(x, 2), attrs={"p": 2}))
+    cs.append(case("mvlgamma/empty", "mvlgamma", [r.rand((0,), f64, 2.0, 4.0)], lambda x: torch.mvlgamma(x, 2), attrs={"p": 2}))
+    cs.append(case("mvlgamma/special", "mvlgamma", [special()], lambda x: torch.mvlgamma(x, 2), attrs={"p": 2}, backward=False))
+    cs.append(case("mvlgamma/inplace", "mvlgamma", [x], lambda x: x.clone().mvlgamma_(3), attrs={"p": 3, "inplace": True}))
+    cs.append(checked("mvlgamma/int64", "mvlgamma", [torch.tensor([3, 4, 7])], lambda x: torch.mvlgamma(x, 2),
+                      attrs={"p": 2}, promote=True, backward=False))
+    cs += narrow("mvlgamma", lambda x: torch.mvlgamma(x, 2), lambda r, d: [r.rand((2, 3), f64, 2.5, 5.0).to(d)],
+                 attrs={"p": 2})
+    return cs
+
+
+# ---------------------------------------------------------------- binary ops
+
+def signed(r, shape, lo, hi):
+    mag = r.rand(shape, f64, lo, hi)
+    return mag * torch.where(r.bool(shape), 1.0, -1.0)
+
+
+# op: (fn, make (a, b) at float64, make narrow (a, b), number operands
+# (second, first), in-place method, integer result (keep / float / error),
+# bool (ok / error), differentiable)
+def _pair(fa, fb):
+    return lambda r, shape, d=f64: [fa(r, shape).to(d), fb(r, shape).to(d)]
+
+
+N = lambda s=1.0: (lambda r, shape: r.randn(shape, f64) * s)
+U = lambda lo, hi: (lambda r, shape: r.rand(shape, f64, lo, hi))
+S = lambda lo, hi: (lambda r, shape: signed(r, shape, lo, hi))
+
+BINARY = {
+    "atan2": (torch.atan2, _pair(N(), N()), _pair(U(0.3, 2), U(0.3, 2)), (False, False), "atan2_", "float", True, True),
+    "fmod": (torch.fmod, _pair(N(5), S(0.5, 2)), _pair(U(2, 5), U(0.7, 1.5)), (True, False), "fmod_", "keep", False, True),
+    "remainder": (torch.remainder, _pair(N(5), S(0.5, 2)), _pair(U(2, 5), U(0.7, 1.5)), (True, True), "remainder_", "keep", False, True),
+    "copysign": (torch.copysign, _pair(S(0.2, 2), N()), _pair(S(0.2, 2), N()), (True, False), "copysign_", "float", True, True),
+    "hypot": (torch.hypot, _pair(N(), N()), _pair(U(0.3, 2), U(0.3, 2)), (False, False), "hypot_", "error", False, True),
+    "xlogy": (torch.xlogy, _pair(N(), U(0.1, 3)), _pair(U(0.3, 2), U(1.5, 3)), (True, True), "xlogy_", "float", True, True),
+    "logaddexp": (torch.logaddexp, _pair(N(2), N(2)), _pair(U(0.3, 2), U(0.3, 2)), (False, False), None, "error", False, True),
+    "logaddexp2": (torch.logaddexp2, _pair(N(2), N(2)), _pair(U(0.3, 2), U(0.3, 2)), (False, False), None, "error", False, True),
+    "fmax": (torch.fmax, _pair(N(), N()), _pair(N(), N()), (False, False), None, "keep", True, True),
+    "fmin": (torch.fmin, _pair(N(), N()), _pair(N(), N()), (False, False), None, "keep", True, True),
+    "float_power": (torch.float_power, _pair(U(0.2, 2), N()), _pair(U(0.5, 2), U(-1.5, 1.5)), (True, True), "float_power_", "float64", True, True),
+    "nextafter": (torch.nextafter, _pair(N(), N()), _pair(N(), N()), (False, False), "nextafter_", "error", False, False),
+}
+
+
+def binary_cases():
+    cs = []
+    sp_a = special()
+    sp_b = torch.tensor([1.0, -2.0, 0.5, float("inf"), -0.0, float("nan"), float("-inf"), 0.0, -3.0, 2.0], dtype=f64)
+    for op, (fn, mk, mkn, (num2, num1), method, ints, boolok, diff) in BINARY.items():
+        r = R(op)
+        cs.append(case(op + "/same", op, mk(r, (2, 3)), fn, backward=diff))
+        a, _ = mk(r, (2, 1, 3))
+        _, b = mk(r, (4, 1))
+        cs.append(case(op + "/broadcast", op, [a, b], fn, backward=diff))
+        a, _ = mk(r, ())
+        _, b = mk(r, (2, 2))
+        cs.append(case(op + "/0d_and_tensor", op, [a, b], fn, backward=diff))
+        cs.append(case(op + "/empty", op, mk(r, (0, 3)), fn, backward=diff))
+        cs.append(case(op + "/special", op, [sp_a, sp_b], fn, backward=diff))
+        cs.append(error_case(op + "/bad_broadcast", op, [mk(r, (2, 3))[0], mk(r, (2,))[1]], fn))
+        if num2:
+            a, b = mk(r, (3,))
+            cs.append(case(op + "/scalar_float", op, [a, 1.5], fn, backward=diff))
+            cs.append(case(op + "/scalar_int", op, [a, 2], fn, backward=diff))
+        if num1:
+            a, b = mk(r, (3,))
+            # PyTorch 1.13 has no derivative for remainder(Scalar, Tensor).
+            cs.append(case(op + "/scalar_left", op, [2.5, b], fn, backward=diff and op != "remainder"))
+        if method:
+            cs.append(case(op + "/inplace", op, mk(r, (2, 3)), lambda a, b, m=method: getattr(a.clone(), m)(b),
+                           attrs={"inplace": True}, backward=diff))
+        ai = torch.tensor([7, -7, 7, -7, 0, 5])
+        bi = torch.tensor([2, 2, -3, -3, 3, 1])
+        if ints == "error":
+            cs.append(error_case(op + "/int64", op, [ai, bi], fn))
+        else:
+            cs.append(checked(op + "/int64", op, [ai, bi], fn, promote=True, backward=False))
+            cs.append(checked(op + "/int32_int64", op, [ai.to(torch.int32), bi], fn, promote=True, backward=False))
+            cs.append(checked(op + "/uint8_int8", op, [torch.tensor([1, 2, 250], dtype=torch.uint8), torch.tensor([3, -2, 1], dtype=torch.int8)],
+                              fn, promote=True, backward=False))
+            cs.append(case(op + "/int_float", op, [ai, torch.tensor([1.5, -2.0, 0.5, 3.0, -1.0, 2.5], dtype=f64)], fn, backward=diff))
+            if method and ints != "keep":
+                cs.append(error_case(op + "/inplace_int", op, [ai, bi], lambda a, b, m=method: getattr(a.clone(), m)(b),
+                                     attrs={"inplace": True}))
+            if method and ints == "keep":
+                cs.append(case(op + "/inplace_int", op, [ai, bi], lambda a, b, m=method: getattr(a.clone(), m)(b),
+                               attrs={"inplace": True}, backward=False))
+        bb = [torch.tensor([True, False, True, False]), torch.tensor([True, True, False, False])]
+        if boolok:
+            cs.append(checked(op + "/bool", op, bb, fn, promote=True, backward=False))
+        elif ints != "error":
+            cs.append(error_case(op + "/bool", op, bb, fn))
+        cs += narrow(op, fn, lambda r, d, mkn=mkn: mkn(r, (2, 3), d), backward=diff)
+    # integer division by zero, modulo signs
+    zi = torch.tensor([0, 1, 0])
+    for op in ("fmod", "remainder"):
+        fn = getattr(torch, op)
+        cs.append(error_case(op + "/int_by_zero", op, [torch.tensor([1, 2, 3]), zi], fn))
+        cs.append(error_case(op + "/int_by_zero_scalar", op, [torch.tensor([1, 2, 3]), 0], fn))
+        cs.append(case(op + "/float_by_zero", op, [torch.tensor([1.0, -2.0, 0.0], dtype=f64), torch.tensor([0.0, -0.0, 0.0], dtype=f64)],
+                       fn, backward=False))
+        cs.append(error_case(op + "/inplace_int_float", op, [torch.tensor([1, 2, 3]), 2.5],
+                             lambda a, b, op=op: getattr(a.clone(), op + "_")(b), attrs={"inplace": True}))
+    cs.append(case("remainder/scalar_left_int", "remainder", [7, torch.tensor([3, -3, 2])], torch.remainder, backward=False))
+    cs.append(case("remainder/mod", "remainder", [torch.tensor([5.5, -5.5, 5.5, -5.5], dtype=f64), torch.tensor([2.0, 2.0, -2.0, -2.0], dtype=f64)],
+                   lambda a, b: a % b))
+    cs.append(case("remainder/rmod", "remainder", [3.5, torch.tensor([2.0, -2.0, 1.5], dtype=f64)], lambda a, b: a % b,
+                   backward=False))
+    cs.append(case("remainder/imod", "remainder", [torch.tensor([5, -5, 7]), 3], lambda a, b: a.clone().__imod__(b),
+                   attrs={"inplace": True}, backward=False))
+    # float_power: always float64; its in-place form needs a float64 self
+    cs.append(error_case("float_power/inplace_float32", "float_power", [torch.tensor([1.5, 2.0]), 2.0],
+                         lambda a, b: a.clone().float_power_(b), attrs={"inplace": True}))
+    cs.append(case("float_power/float32_inputs", "float_power", [torch.tensor([1.5, 2.0]), torch.tensor([0.5, 3.0])], torch.float_power))
+    cs.append(case("float_power/zero_edges", "float_power", [torch.tensor([0.0, 0.0, 2.0, -1.5], dtype=f64), torch.tensor([0.0, 2.5, 0.0, 2.0], dtype=f64)],
+                   torch.float_power))
+    # xlogy at x = 0
+    cs.append(case("xlogy/zeros", "xlogy", [torch.tensor([0.0, 0.0, 0.0, 1.0, 2.0, float("nan")], dtype=f64),
+                                            torch.tensor([0.0, float("nan"), -1.0, 0.0, 3.0, 1.0], dtype=f64)], torch.xlogy))
+    # fmax/fmin: NaN and ties
+    t1 = torch.tensor([1.0, float("nan"), float("nan"), 2.0, 3.0], dtype=f64)
+    t2 = torch.tensor([float("nan"), 1.0, float("nan"), 2.0, 1.0], dtype=f64)
+    cs.append(case("fmax/nan_ties", "fmax", [t1, t2], torch.fmax))
+    cs.append(case("fmin/nan_ties", "fmin", [t1, t2], torch.fmin))
+    # copysign at zero
+    cs.append(case("copysign/zeros", "copysign", [torch.tensor([0.0, -0.0, 1.0, -2.0], dtype=f64), torch.tensor([-1.0, 1.0, -0.0, 0.0], dtype=f64)],
+                   torch.copysign))
+    # ldexp
+    r = R("ldexp")
+    x = r.randn((2, 3))
+    e = torch.tensor([[0, 1, -2], [3, -1, 10]])
+    cs.append(case("ldexp/int_exponent", "ldexp", [x, e], torch.ldexp))
+    cs.append(case("ldexp/float_exponent", "ldexp", [x, r.randn((3,))], torch.ldexp))
+    cs.append(case("ldexp/0d", "ldexp", [r.randn(()), torch.tensor(2)], torch.ldexp))
+    cs.append(case("ldexp/empty", "ldexp", [r.randn((0,)), torch.tensor([], dtype=torch.int64)], torch.ldexp))
+    cs.append(case("ldexp/special", "ldexp", [sp_a, torch.tensor([1, 2, 0, -1, 3, 0, 1, 1000, -1100, 2])], torch.ldexp))
+    cs.append(checked("ldexp/int64", "ldexp", [torch.tensor([1, -3, 5]), torch.tensor([2, 0, -1])], torch.ldexp, promote=True, backward=False))
+    cs.append(checked("ldexp/bool", "ldexp", [torch.tensor([True, False]), torch.tensor([2, 1])], torch.ldexp, promote=True, backward=False))
+    cs.append(case("ldexp/float16_int", "ldexp", [x.to(torch.float16), e], torch.ldexp, mode="emulated"))
+    cs.append(case("ldexp/inplace", "ldexp", [x, e], lambda a, b: a.clone().ldexp_(b), attrs={"inplace": True}, backward=False))
+    cs.append(error_case("ldexp/inplace_int", "ldexp", [e, e], lambda a, b: a.clone().ldexp_(b), attrs={"inplace": True}))
+    cs += narrow("ldexp", torch.ldexp, lambda r, d: [r.randn((2, 3), f64).to(d), torch.tensor([[0, 1, -2], [3, -1, 4]]).to(d)])
+    # heaviside
+    hx = torch.tensor([-1.0, 0.0, 2.0, -0.0, float("nan"), float("inf")], dtype=f64)
+    hv = torch.tensor([0.5, 0.25, 0.5, -1.0, 0.5, 0.5], dtype=f64)
+    cs.append(case("heaviside/float64", "heaviside", [hx, hv], torch.heaviside, backward=False))
+    cs.append(case("heaviside/broadcast", "heaviside", [hx.reshape(2, 3), torch.tensor([0.5, 7.0, -2.0], dtype=f64)], torch.heaviside, backward=False))
+    cs.append(case("heaviside/0d", "heaviside", [torch.tensor(0.0, dtype=f64), torch.tensor(3.0, dtype=f64)], torch.heaviside, backward=False))
+    cs.append(case("heaviside/empty", "heaviside", [hx[:0], hv[:0]], torch.heaviside, backward=False))
+    cs.append(case("heaviside/int64", "heaviside", [torch.tensor([-3, 0, 4]), torch.tensor([5, 6, 7])], torch.heaviside, backward=False))
+    cs.append(case("heaviside/bool", "heaviside", [torch.tensor([True, False]), torch.tensor([False, True])], torch.heaviside, backward=False))
+    cs.append(case("heaviside/inplace", "heaviside", [hx, hv], lambda a, b: a.clone().heaviside_(b), attrs={"inplace": True}, backward=False))
+    cs.append(error_case("heaviside/mixed_dtypes", "heaviside", [hx.float(), hv], torch.heaviside))
+    cs.append(error_case("heaviside/int_float", "heaviside", [torch.tensor([1, 0]), torch.tensor([0.5, 0.5])], torch.heaviside))
+    for dn, d in NARROW.items():
+        cs.append(case("heaviside/" + dn, "heaviside", [hx.to(d), hv.to(d)], torch.heaviside, backward=False, mode="emulated"))
+    # gcd, lcm
+    ga = torch.tensor([0, -12, 7, 0, 9, 100, -8])
+    gb = torch.tensor([0, 18, -21, 5, 6, 3, -12])
+    for op in ("gcd", "lcm"):
+        fn = getattr(torch, op)
+        cs.append(case(op + "/int64", op, [ga, gb], fn, backward=False))
+        cs.append(case(op + "/int8_wraps", op, [ga.to(torch.int8), gb.to(torch.int8)], fn, backward=False))
+        cs.append(case(op + "/int32_int64", op, [ga.to(torch.int32), gb], fn, backward=False))
+        cs.append(case(op + "/uint8", op, [ga.abs().to(torch.uint8), gb.abs().to(torch.uint8)], fn, backward=False))
+        cs.append(case(op + "/broadcast", op, [ga.reshape(7, 1)[:3], gb[:4]], fn, backward=False))
+        cs.append(case(op + "/0d", op, [torch.tensor(12), torch.tensor(-18)], fn, backward=False))
+        cs.append(case(op + "/empty", op, [ga[:0], gb[:0]], fn, backward=False))
+        cs.append(case(op + "/inplace", op, [ga, gb], lambda a, b, op=op: getattr(a.clone(), op + "_")(b), attrs={"inplace": True}, backward=False))
+        cs.append(error_case(op + "/float", op, [ga.double(), gb.double()], fn))
+        cs.append(error_case(op + "/bool", op, [ga > 0, gb > 0], fn))
+    # nextafter steps by the dtype's own unit
+    nx = torch.tensor([1.0, 1.0, 0.0, -0.0, 0.0, float("inf"), float("nan"), 2.0], dtype=f64)
+    ny = torch.tensor([2.0, 0.0, -1.0, 1.0, -0.0, 0.0, 1.0, 2.0], dtype=f64)
+    cs.append(case("nextafter/edges", "nextafter", [nx, ny], torch.nextafter, backward=False))
+    for dn, d in NARROW.items():
+        fn = torch.nextafter
+        name = "nextafter/edges_" + dn
+        try:
+            fn(nx.to(d), ny.to(d))
+        except RuntimeError:
+            continue  # float16: no PyTorch 1.13 CPU kernel, and float32 steps are not float16 steps
+        cs.append(case(name, "nextafter", [nx.to(d), ny.to(d)], fn, backward=False, mode="emulated"))
+    return cs
+
+
 def main():
-    cs = unary_cases() + attr_cases()
+    cs = unary_cases() + attr_cases() + gamma_family_cases() + binary_cases()
     print("\n".join(REPORT))
     write_group("math", cs)
 
