@@ -156,7 +156,9 @@ func gatherKernel(viewOf func(c *call) (*view, []int, error), injective bool) *k
 			} else {
 				v.scatterAdd(gin, g)
 			}
-			return []*array{gradForOwned(c, 0, gin, x.shape)}, nil
+			res := make([]*array, len(c.in)) // index inputs take no gradient
+			res[0] = gradForOwned(c, 0, gin, x.shape)
+			return res, nil
 		},
 	}
 }
@@ -798,5 +800,147 @@ func init() {
 	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
 	for _, n := range []string{"expand", "repeat", "flip", "roll", "rot90", "slice", "select", "unfold", "diagonal", "diag_embed", "diagflat", "unbind"} {
 		supportDTypes(n, all...)
+	}
+}
+
+// ---- gather, index_select ----
+
+// nonEmpty is a shape with a 0-d tensor seen as [1], as ATen's
+// ensure_nonempty_dim does for gather.
+func nonEmpty(s []int) []int {
+	if len(s) == 0 {
+		return []int{1}
+	}
+	return s
+}
+
+// gatherLayout checks gather's inputs and returns the normalised dim, the
+// view over the index's shape of every element's offset in self apart
+// from the gathered dim, and self's stride along dim.
+func gatherLayout(c *call) (int, *view, int, error) {
+	x, index := c.in[0], c.in[1]
+	dim, err := normDim(c.attrs.Int("dim", 0), x.rank())
+	if err != nil {
+		return 0, nil, 0, err
+	}
+	if index.dtype != tensor.Int64 {
+		return 0, nil, 0, errors.New("gather(): Expected dtype int64 for index")
+	}
+	xs, is := nonEmpty(x.shape), nonEmpty(index.shape)
+	if len(xs) != len(is) {
+		return 0, nil, 0, errors.New("Index tensor must have the same number of dimensions as input tensor")
+	}
+	for d := range is {
+		if d != dim && is[d] > xs[d] {
+			return 0, nil, 0, fmt.Errorf("Size does not match at dimension %d expected index %s to be smaller than self %s apart from dimension %d",
+				d, ops.ShapeList(index.shape), ops.ShapeList(x.shape), dim)
+		}
+	}
+	st := contiguousStrides(xs)
+	strides := append([]int{}, st...)
+	strides[dim] = 0
+	if len(index.data) > 0 {
+		n := float64(xs[dim])
+		if err := forChunks(len(index.data), func(from, to int) error {
+			for _, v := range index.data[from:to] {
+				if v < 0 || v >= n {
+					return fmt.Errorf("index %d is out of bounds for dimension %d with size %d", int64(v), dim, xs[dim])
+				}
+			}
+			return nil
+		}); err != nil {
+			return 0, nil, 0, err
+		}
+	}
+	return dim, stridedView(is, strides, 0), st[dim], nil
+}
+
+func gatherKernel2() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x, index := c.in[0], c.in[1]
+			_, v, sd, err := gatherLayout(c)
+			if err != nil {
+				return nil, err
+			}
+			out := float64sFor(len(index.data))
+			idx := index.data
+			forChunks(len(out), func(from, to int) error {
+				v.rows(from, to, func(k0, outer int, last []int) {
+					o, ix := out[k0:k0+len(last)], idx[k0:k0+len(last)]
+					for j, t := range last {
+						o[j] = x.data[outer+t+int(ix[j])*sd]
+					}
+				})
+				return nil
+			})
+			return []*array{{shape: append([]int{}, index.shape...), data: out, dtype: x.dtype}}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x, index := c.in[0], c.in[1]
+			_, v, sd, err := gatherLayout(c)
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], len(outs[0].data))
+			gin := zeros(len(x.data))
+			idx := index.data
+			v.rows(0, len(idx), func(k0, outer int, last []int) {
+				gv, ix := g[k0:k0+len(last)], idx[k0:k0+len(last)]
+				for j, t := range last {
+					gin[outer+t+int(ix[j])*sd] += gv[j]
+				}
+			})
+			return []*array{gradForOwned(c, 0, gin, x.shape), nil}, nil
+		},
+	}
+}
+
+// indexSelectView is the view of self's entries index along dim.
+func indexSelectView(c *call) (*view, []int, error) {
+	x, index := c.in[0], c.in[1]
+	dim, err := normDim(c.attrs.Int("dim", 0), x.rank())
+	if err != nil {
+		return nil, nil, err
+	}
+	if index.rank() > 1 {
+		return nil, nil, errors.New("index_select(): Index is supposed to be a vector")
+	}
+	if index.dtype != tensor.Int64 && index.dtype != tensor.Int32 {
+		return nil, nil, errors.New("index_select(): Expected dtype int32 or int64 for index")
+	}
+	xs := nonEmpty(x.shape)
+	st := contiguousStrides(xs)
+	for _, v := range index.data {
+		if v < 0 || v >= float64(xs[dim]) {
+			return nil, nil, errors.New("index out of range in self")
+		}
+	}
+	if x.rank() == 0 {
+		// a 0-d self gives a 0-d result: its one element
+		return newView(nil, nil, 0), nil, nil
+	}
+	shape := append([]int{}, x.shape...)
+	shape[dim] = len(index.data)
+	tab := make([][]int, len(shape))
+	for d, n := range shape {
+		t := make([]int, n)
+		for i := range t {
+			if d == dim {
+				t[i] = int(index.data[i]) * st[d]
+			} else {
+				t[i] = i * st[d]
+			}
+		}
+		tab[d] = t
+	}
+	return newView(shape, tab, 0), shape, nil
+}
+
+func init() {
+	register("gather", gatherKernel2())
+	register("index_select", gatherKernel(indexSelectView, false))
+	for _, n := range []string{"gather", "index_select"} {
+		supportDTypes(n, append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)...)
 	}
 }

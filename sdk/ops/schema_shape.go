@@ -43,6 +43,10 @@ func init() {
 			Inputs: []InputSpec{variadic("tensors")}, Outputs: 1},
 		Schema{Name: "column_stack", Doc: "hstack of the tensors, 0-d and 1-d ones made columns (n, 1)",
 			Inputs: []InputSpec{variadic("tensors")}, Outputs: 1},
+		Schema{Name: "gather", Doc: "out[i][j] = self[index[i][j]][j] along dim (torch.gather); index int64 of self's rank",
+			Inputs: []InputSpec{in("self"), idx("index")}, Attrs: []AttrSpec{req("dim", AttrInt, "")}, Outputs: 1},
+		Schema{Name: "index_select", Doc: "the entries index (a vector of int32/int64) of self along dim",
+			Inputs: []InputSpec{in("self"), idx("index")}, Attrs: []AttrSpec{req("dim", AttrInt, "")}, Outputs: 1},
 		Schema{Name: "unbind", Doc: "the slices of self along dim, dim removed: one output per index",
 			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{attr("dim", AttrInt, IntAttr(0), "")}, Outputs: -1},
 	)

@@ -202,3 +202,27 @@ func shapeSplitStackCases() []lcase {
 		{name: "Torch.column_stack", args: args{lv(a, iv(2))}, err: "element 1: expected tensor, got int"},
 	}
 }
+
+func TestShapeIndexing(t *testing.T) { runCases(t, shapeIndexCases(), nil) }
+
+func shapeIndexCases() []lcase {
+	x := f32("args.0", 3, 4)
+	z := f32("args.0")
+	return []lcase{
+		{name: "Torch.gather", args: args{x, iv(1), i64("args.2", 3, 2)}, op: "gather", attrs: ops.Attrs{"dim": ia(1)}, in: []string{"args.0", "args.2"}},
+		{name: "Tensor.gather", args: args{x, iv(-2), i64("args.2", 5, 4)}, op: "gather", attrs: ops.Attrs{"dim": ia(-2)}},
+		{name: "Torch.gather", args: args{x}, kwargs: kws{kw("dim", iv(0)), kw("index", i64("kwargs.index", 1, 1)), kw("sparse_grad", bv(true))}, op: "gather", in: []string{"args.0", "kwargs.index"}},
+		{name: "Torch.gather", args: args{z, iv(0), i64("args.2", 2)}, op: "gather"},
+		{name: "Torch.gather", args: args{x, iv(0), tn("args.2", tensor.Int32, 1, 1)}, err: "gather(): Expected dtype int64 for index"},
+		{name: "Torch.gather", args: args{x, iv(0), i64("args.2", 2)}, err: "Index tensor must have the same number of dimensions as input tensor"},
+		{name: "Torch.gather", args: args{x, iv(1), i64("args.2", 4, 1)}, err: "Size does not match at dimension 0 expected index [4, 1] to be smaller than self [3, 4] apart from dimension 1"},
+		{name: "Torch.gather", args: args{x, iv(2), i64("args.2", 1, 1)}, err: `argument "dim": dimension out of range`},
+		{name: "Torch.gather", args: args{x, iv(0), iv(1)}, err: `argument "index": expected tensor, got int`},
+		{name: "Torch.gather", args: args{x, iv(0), i64("args.2", 1, 1)}, kwargs: kws{kw("sparse_grad", iv(1))}, err: `argument "sparse_grad": expected bool, got int`},
+		{name: "Torch.index_select", args: args{x, iv(0), i64("args.2", 5)}, op: "index_select", attrs: ops.Attrs{"dim": ia(0)}, in: []string{"args.0", "args.2"}},
+		{name: "Tensor.index_select", args: args{x, iv(-1), tn("args.2", tensor.Int32)}, op: "index_select", attrs: ops.Attrs{"dim": ia(-1)}},
+		{name: "Torch.index_select", args: args{x, iv(0), i64("args.2", 1, 1)}, err: "index_select(): Index is supposed to be a vector"},
+		{name: "Torch.index_select", args: args{x, iv(0), f32("args.2", 2)}, err: "index_select(): Expected dtype int32 or int64 for index"},
+		{name: "Torch.index_select", args: args{x, iv(2), i64("args.2", 2)}, err: `argument "dim": dimension out of range`},
+	}
+}

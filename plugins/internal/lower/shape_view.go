@@ -6,6 +6,7 @@ import (
 
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 // View and rearrangement APIs: expand/broadcast_to, repeat/tile, flip,
@@ -42,6 +43,9 @@ func init() {
 
 	defMulti(unbind, "input, dim=0", "Torch.unbind", "Tensor.unbind")
 
+	def(gather, "input, dim, index, *, sparse_grad=False, out=None", "Torch.gather", "Tensor.gather")
+	def(indexSelect, "input, dim, index, *, out=None", "Torch.index_select", "Tensor.index_select")
+
 	defMulti(dirSplit("hsplit", 1), "input, indices_or_sections=None, *indices", "Torch.hsplit", "Tensor.hsplit")
 	defMulti(dirSplit("vsplit", 2), "input, indices_or_sections=None, *indices", "Torch.vsplit", "Tensor.vsplit")
 	defMulti(dirSplit("dsplit", 3), "input, indices_or_sections=None, *indices", "Torch.dsplit", "Tensor.dsplit")
@@ -56,7 +60,7 @@ func init() {
 	def(tensorList("column_stack", "column_stack"), "tensors, *, out=None", "Torch.column_stack")
 
 	usedOps = append(usedOps, "expand", "repeat", "flip", "roll", "rot90", "slice", "select", "unfold",
-		"diagonal", "diag_embed", "diagflat", "unbind", "broadcast_tensors", "hstack", "vstack", "dstack", "column_stack")
+		"diagonal", "diag_embed", "diagflat", "unbind", "broadcast_tensors", "hstack", "vstack", "dstack", "column_stack", "gather", "index_select")
 }
 
 // sizeArgs reads an int list given either as one list/torch.Size (or
@@ -746,4 +750,67 @@ func tensorList(op, api string) lowerFunc {
 		}
 		return newPlan(op, nil, in...), nil
 	}
+}
+
+// nonEmptyRank is a tensor's rank with a 0-d tensor counted as 1-d.
+func nonEmptyRank(a framework.Arg) int { return max(len(a.Shape), 1) }
+
+func gather(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	d, err := b.integer("dim")
+	if err != nil {
+		return nil, err
+	}
+	dim, err := b.wrapDim("dim", d, len(x.Shape))
+	if err != nil {
+		return nil, err
+	}
+	index, err := b.tensor("index")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := b.boolean("sparse_grad"); err != nil {
+		return nil, err
+	}
+	if index.DType != tensor.Int64 {
+		return nil, b.argErr("index", "gather(): Expected dtype int64 for index")
+	}
+	if nonEmptyRank(index) != nonEmptyRank(x) {
+		return nil, b.argErr("index", "Index tensor must have the same number of dimensions as input tensor")
+	}
+	for i := range index.Shape {
+		if i != dim && len(x.Shape) > 0 && index.Shape[i] > x.Shape[i] {
+			return nil, b.argErr("index", "Size does not match at dimension %d expected index %s to be smaller than self %s apart from dimension %d",
+				i, shapeList(int64s(index.Shape)), shapeList(int64s(x.Shape)), dim)
+		}
+	}
+	return newPlan("gather", ops.Attrs{"dim": ops.IntAttr(d)}, tensorBinding(x), tensorBinding(index)), nil
+}
+
+func indexSelect(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	d, err := b.integer("dim")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := b.wrapDim("dim", d, len(x.Shape)); err != nil {
+		return nil, err
+	}
+	index, err := b.tensor("index")
+	if err != nil {
+		return nil, err
+	}
+	if len(index.Shape) > 1 {
+		return nil, b.argErr("index", "index_select(): Index is supposed to be a vector")
+	}
+	if index.DType != tensor.Int64 && index.DType != tensor.Int32 {
+		return nil, b.argErr("index", "index_select(): Expected dtype int32 or int64 for index")
+	}
+	return newPlan("index_select", ops.Attrs{"dim": ops.IntAttr(d)}, tensorBinding(x), tensorBinding(index)), nil
 }

@@ -77,6 +77,16 @@ def _stack_family(fn):
     return f
 
 
+def _gather(c):
+    x, index = c.inputs
+    return torch.gather(x, c.attrs["dim"], index)
+
+
+def _index_select(c):
+    x, index = c.inputs
+    return torch.index_select(x, c.attrs["dim"], index)
+
+
 OPS = {
     "expand": _expand,
     "repeat": _repeat,
@@ -95,6 +105,8 @@ OPS = {
     "vstack": _stack_family(torch.vstack),
     "dstack": _stack_family(torch.dstack),
     "column_stack": _stack_family(torch.column_stack),
+    "gather": _gather,
+    "index_select": _index_select,
 }
 
 BACKWARD = set(OPS)
@@ -108,6 +120,13 @@ def _s(attrs, make=_x):
 
 def _row(dt):
     return _t([1.5, 0.75], dt) if dt.is_floating_point else _t([2, 1], dt)
+
+
+def _s_indexed(dt, index, attrs):
+    # The int64 index takes part in the call dtype: float or int64 self.
+    if dt.is_floating_point or dt == torch.int64:
+        return [_x(dt), index], dict(attrs)
+    return None
 
 
 SAMPLES = {
@@ -128,4 +147,6 @@ SAMPLES = {
     "vstack": lambda dt: ([_x(dt), _row(dt)], {}),
     "dstack": lambda dt: ([_x(dt), _x(dt)], {}),
     "column_stack": lambda dt: ([_x(dt), _row(dt)], {}),
+    "gather": lambda dt: _s_indexed(dt, torch.tensor([[1, 0], [0, 0]]), {"dim": 1}),
+    "index_select": lambda dt: _s_indexed(dt, torch.tensor([1, 0, 1]), {"dim": 0}),
 }

@@ -1,6 +1,7 @@
 """Golden cases of the shape family's view and rearrangement ops: expand,
 repeat, flip, roll, rot90, slice, select, unfold, diagonal, diag_embed,
-diagflat, unbind, broadcast_tensors, hstack, vstack, dstack, column_stack. Group "shape_view" (the group "shape" is gen_golden.py's
+diagflat, unbind, broadcast_tensors, hstack, vstack, dstack, column_stack, gather,
+index_select. Group "shape_view" (the group "shape" is gen_golden.py's
 cat/stack/split/transpose/permute/reshape).
 
     cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_shape.py
@@ -331,6 +332,51 @@ def broadcast_stack_cases(C):
     C.err("hstack/0d_mixed", "hstack", [r.randn((2, 2)), r.randn(())], lambda *ts: torch.hstack(ts))
 
 
+def index_cases(C):
+    r = R("gather")
+    ga = lambda dim: (lambda x, i: torch.gather(x, dim, i))
+    L = lambda v: torch.tensor(v, dtype=torch.int64)
+    x = r.randn((3, 4))
+    C.ok("gather/dim0", "gather", [x, L([[0, 2, 1, 0], [2, 2, 0, 1]])], ga(0), {"dim": 0})
+    C.ok("gather/dim1_repeat", "gather", [x, L([[3, 3, 0], [1, 0, 1]])], ga(1), {"dim": 1})
+    C.ok("gather/neg_dim_wide", "gather", [x, r.randint(0, 4, (2, 6))], ga(-1), {"dim": -1})
+    C.ok("gather/3d", "gather", [r.randn((2, 3, 2)), r.randint(0, 3, (2, 2, 2))], ga(1), {"dim": 1})
+    C.ok("gather/0d", "gather", [r.randn(()), L(0)], ga(0), {"dim": 0})
+    C.ok("gather/0d_self_1d_index", "gather", [r.randn(()), L([0, 0])], ga(0), {"dim": 0})
+    C.ok("gather/empty", "gather", [x, torch.zeros((0, 2), dtype=torch.int64)], ga(0), {"dim": 0})
+    C.ok("gather/special", "gather", [special(), L([[2, 1], [0, 0]])], ga(1), {"dim": 1})
+    C.ok("gather/int", "gather", [r.randint(-9, 9, (3, 3)), L([[0, 1], [2, 2]])], ga(0), {"dim": 0}, backward=False)
+    C.ok("gather/bool", "gather", [r.bool((3, 3)), L([[0, 1], [2, 2]])], ga(1), {"dim": 1}, backward=False)
+    C.err("gather/out_of_range", "gather", [x, L([[0, 5]])], ga(0), {"dim": 0})
+    C.err("gather/negative_index", "gather", [x, L([[0, -1]])], ga(0), {"dim": 0})
+    C.err("gather/int32_index", "gather", [x, torch.tensor([[0, 1]], dtype=torch.int32)], ga(0), {"dim": 0})
+    C.err("gather/rank", "gather", [x, L([0, 1])], ga(0), {"dim": 0})
+    C.err("gather/size", "gather", [x, torch.zeros((4, 1), dtype=torch.int64)], ga(1), {"dim": 1})
+    C.err("gather/dim", "gather", [x, L([[0]])], ga(2), {"dim": 2})
+    for dn, dt in NARROW.items():
+        C.ok("gather/" + dn, "gather", [x.to(dt), L([[0, 2, 1, 0], [2, 2, 0, 1]])], ga(0), {"dim": 0}, mode="emulated")
+
+    r = R("index_select")
+    isel = lambda dim: (lambda x, i: torch.index_select(x, dim, i))
+    C.ok("index_select/dim0", "index_select", [x, L([2, 0, 2])], isel(0), {"dim": 0})
+    C.ok("index_select/dim1", "index_select", [x, L([3, 1])], isel(1), {"dim": 1})
+    C.ok("index_select/int32_index", "index_select", [x, torch.tensor([1, 1, 0], dtype=torch.int32)], isel(-1), {"dim": -1})
+    C.ok("index_select/0d_index", "index_select", [x, L(1)], isel(1), {"dim": 1})
+    C.ok("index_select/3d", "index_select", [r.randn((2, 3, 2)), L([0, 2, 2, 1])], isel(1), {"dim": 1})
+    C.ok("index_select/empty_index", "index_select", [x, torch.zeros((0,), dtype=torch.int64)], isel(0), {"dim": 0})
+    C.ok("index_select/0d", "index_select", [r.randn(()), L([0])], isel(0), {"dim": 0})
+    C.ok("index_select/special", "index_select", [special(), L([2, 0])], isel(1), {"dim": 1})
+    C.ok("index_select/int", "index_select", [r.randint(-9, 9, (3, 3)), L([0, 0])], isel(0), {"dim": 0}, backward=False)
+    C.ok("index_select/bool", "index_select", [r.bool((3, 3)), L([2])], isel(1), {"dim": 1}, backward=False)
+    C.err("index_select/out_of_range", "index_select", [x, L([3])], isel(0), {"dim": 0})
+    C.err("index_select/negative", "index_select", [x, L([-1])], isel(0), {"dim": 0})
+    C.err("index_select/matrix_index", "index_select", [x, L([[0]])], isel(0), {"dim": 0})
+    C.err("index_select/float_index", "index_select", [x, torch.tensor([0.0])], isel(0), {"dim": 0})
+    C.err("index_select/dim", "index_select", [x, L([0])], isel(2), {"dim": 2})
+    for dn, dt in NARROW.items():
+        C.ok("index_select/" + dn, "index_select", [x.to(dt), L([2, 0, 2])], isel(0), {"dim": 0}, mode="emulated")
+
+
 def main():
     torch.manual_seed(0)
     C = Cases()
@@ -341,6 +387,7 @@ def main():
     diag_cases(C)
     unbind_cases(C)
     broadcast_stack_cases(C)
+    index_cases(C)
     write_group("shape_view", C.cs)
 
 
