@@ -22,6 +22,9 @@ func init() {
 		"Torch.arange")
 	def(arange(true), "start, end, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False", "Torch.range")
 	usedOps = append(usedOps, "addcmul", "addcdiv", "lerp", "arange")
+
+	cannot("returns a complex tensor, which probe's tensors do not represent", "Tensor.cfloat")
+	cannot("is a fused optimizer step that updates lists of tensors in place and returns nothing to compare", "Torch._fused_adamw_")
 }
 
 // number binds a Python number argument of a factory function.

@@ -95,3 +95,18 @@ func optimCases() []lcase {
 	)
 	return cs
 }
+
+func TestOptimReasons(t *testing.T) {
+	for _, c := range []struct {
+		ns   Namespace
+		name string
+		want string
+	}{
+		{TensorMethod, "cfloat", "Tensor.cfloat returns a complex tensor, which probe's tensors do not represent"},
+		{Torch, "_fused_adamw_", "Torch._fused_adamw_ is a fused optimizer step that updates lists of tensors in place and returns nothing to compare"},
+	} {
+		if got, ok := Reason(c.ns, c.name); !ok || got != c.want {
+			t.Errorf("Reason(%s, %s) = %q, %v; want %q", c.ns, c.name, got, ok, c.want)
+		}
+	}
+}
