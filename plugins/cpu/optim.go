@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -17,6 +18,8 @@ func init() {
 	register("addcmul", addcKernel(false))
 	register("addcdiv", addcKernel(true))
 	register("lerp", lerpKernel())
+	register("arange", &kernel{forward: arangeForward})
+	supportDTypes("arange", append(append([]tensor.DType(nil), floatDTypes...), intDTypes[:5]...)...)
 	supportDTypes("addcmul", append(append([]tensor.DType(nil), floatDTypes...), intDTypes[:5]...)...)
 }
 
@@ -523,4 +526,127 @@ func lerpKernel() *kernel {
 			return grads, nil
 		},
 	}
+}
+
+// ---- arange / range ----
+
+// accDType is at::acc_type<T, false> (the CPU accumulate type) of dtype d.
+func accDType(d tensor.DType) tensor.DType {
+	switch {
+	case d == tensor.Float16 || d == tensor.BFloat16:
+		return tensor.Float32
+	case d.IsFloat():
+		return tensor.Float64
+	}
+	return tensor.Int64
+}
+
+// cppNumber prints a number as C++'s ostream does (six significant
+// digits, inf and nan in lower case).
+func cppNumber(v float64, integral bool) string {
+	switch {
+	case integral:
+		return strconv.FormatInt(int64(v), 10)
+	case math.IsNaN(v):
+		return "nan"
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
+// arangeForward is torch.arange (or torch.range with inclusive) as
+// PyTorch 1.13's CPU computes it: the bounds converted to the accumulate
+// type, the length from them (arange at int64: (end-start+step-sign)/step
+// in integers; at other dtypes ceil((end-start)/step) in double; range:
+// (end-start)/step+1 in the accumulate type), then start + step*i in the
+// accumulate type, cast to the dtype.
+func arangeForward(c *call) ([]*array, error) {
+	inclusive := c.attrs.Bool("inclusive", false)
+	name := "arange"
+	if inclusive {
+		name = "range"
+	}
+	anyFloat := false
+	for i, a := range c.in {
+		if a == nil || !a.scalar {
+			return nil, fmt.Errorf("%s: input %d must be a number", name, i)
+		}
+		anyFloat = anyFloat || a.scalarKind == ops.ScalarFloat
+	}
+	dt, ok, err := dtypeAttr(c, "dtype")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		dt = tensor.Int64
+		if anyFloat || inclusive {
+			dt = ops.DefaultFloat
+		}
+	}
+	if dt == tensor.Bool {
+		return nil, notImplemented(name+"_cpu", dt)
+	}
+	acc := accDType(dt)
+	var x [3]float64
+	for i, a := range c.in {
+		if x[i], err = scalarTo(a, acc); err != nil {
+			return nil, err
+		}
+	}
+	start, end, step := x[0], x[1], x[2]
+	if !(step > 0 || step < 0) {
+		return nil, errors.New("step must be nonzero")
+	}
+	if math.IsInf(start, 0) || math.IsNaN(start) || math.IsInf(end, 0) || math.IsNaN(end) {
+		return nil, fmt.Errorf("unsupported range: %s -> %s", cppNumber(start, acc == tensor.Int64), cppNumber(end, acc == tensor.Int64))
+	}
+	if !(step > 0 && end >= start || step < 0 && end <= start) {
+		if inclusive {
+			return nil, errors.New("upper bound and lower bound inconsistent with step sign")
+		}
+		return nil, errors.New("upper bound and larger bound inconsistent with step sign")
+	}
+	var size float64
+	switch {
+	case inclusive && acc == tensor.Int64:
+		size = float64((int64(end)-int64(start))/int64(step) + 1)
+	case inclusive && acc == tensor.Float32:
+		size = math.Trunc(float64(float32(float64(float32(end-start))/step)) + 1)
+	case inclusive:
+		size = math.Trunc((end-start)/step + 1)
+	case dt == tensor.Int64:
+		sgn := int64(0)
+		if step > 0 {
+			sgn = 1
+		} else {
+			sgn = -1
+		}
+		size = float64((int64(end) - int64(start) + int64(step) - sgn) / int64(step))
+	default:
+		size = math.Ceil((c.in[1].data[0] - c.in[0].data[0]) / c.in[2].data[0])
+	}
+	if !(size >= 0 && size <= 1<<53) {
+		return nil, errors.New("invalid size, possible overflow?")
+	}
+	out := newArray(dt, []int{int(size)})
+	var f func(i int) float64
+	switch acc {
+	case tensor.Int64:
+		s0, st := int64(start), int64(step)
+		f = func(i int) float64 { return wrapInt(dt, float64(s0+st*int64(i))) }
+	case tensor.Float32:
+		f = func(i int) float64 { return fma32(step, float64(float32(i)), start) }
+	default:
+		f = func(i int) float64 { return math.FMA(step, float64(i), start) }
+	}
+	forChunks(len(out.data), func(from, to int) error {
+		for i := from; i < to; i++ {
+			out.data[i] = f(i)
+		}
+		return nil
+	})
+	return []*array{out}, nil
 }

@@ -41,7 +41,8 @@ type Case struct {
 	// its tolerance by mode (see Options.Tolerance).
 	Mode string
 	// DType is the call's dtype, device.CallDType(Request.Inputs): the
-	// dtype that Info.Ops is matched against.
+	// dtype that Info.Ops is matched against. A call without tensor inputs
+	// (a factory op such as arange) has its dtype attribute's.
 	DType tensor.DType
 	// Request is the call. API holds the case name, Backward and
 	// GradOutputs are set for a case with a backward.
@@ -229,7 +230,7 @@ func (jc *jsonCase) decode(group string) (*Case, error) {
 		return nil, err
 	}
 	c.Request = req
-	c.DType = device.CallDType(req.Inputs)
+	c.DType = callDType(req)
 	if jc.Error != nil {
 		if *jc.Error == "" {
 			return nil, fmt.Errorf("empty error message")
@@ -484,4 +485,16 @@ func (c *Case) clone() *Case {
 	out.InputGrads = cloneTensors(c.InputGrads)
 	out.RTol, out.ATol, out.ULP = cloneFloat(c.RTol), cloneFloat(c.ATol), cloneFloat(c.ULP)
 	return &out
+}
+
+// callDType is device.CallDType of the request's inputs or, for a call
+// without tensor inputs (arange), its dtype attribute.
+func callDType(req *device.ExecRequest) tensor.DType {
+	dt := device.CallDType(req.Inputs)
+	if dt == tensor.Invalid && req.Attrs.Has("dtype") && !req.Attrs.IsNone("dtype") {
+		if d, err := tensor.Parse(req.Attrs.Str("dtype", "")); err == nil {
+			return d
+		}
+	}
+	return dt
 }

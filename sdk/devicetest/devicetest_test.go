@@ -40,7 +40,7 @@ func TestCorpus(t *testing.T) {
 		if c.Mode != "bench" && c.Mode != "emulated" {
 			t.Errorf("%s: mode %q", c.Name, c.Mode)
 		}
-		if c.DType != device.CallDType(c.Request.Inputs) {
+		if c.DType != callDType(c.Request) {
 			t.Errorf("%s: DType %s", c.Name, c.DType)
 		}
 		if c.Error != "" {

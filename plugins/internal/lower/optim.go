@@ -16,7 +16,76 @@ func init() {
 	def(addc("addcmul"), addcSig, "Torch.addcmul", "Tensor.addcmul", "Tensor.addcmul_")
 	def(addc("addcdiv"), addcSig, "Torch.addcdiv", "Tensor.addcdiv", "Tensor.addcdiv_")
 	def(lerp, "input, end, weight, *, out=None", "Torch.lerp", "Tensor.lerp", "Tensor.lerp_")
-	usedOps = append(usedOps, "addcmul", "addcdiv", "lerp")
+	// Factory functions: layout, device and pin_memory do not change the
+	// values; requires_grad makes a leaf without a backward to check.
+	def(arange(false), "start=None, end=None, step=None, *, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False",
+		"Torch.arange")
+	def(arange(true), "start, end, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False", "Torch.range")
+	usedOps = append(usedOps, "addcmul", "addcdiv", "lerp", "arange")
+
+	cannot("returns a complex tensor, which probe's tensors do not represent", "Tensor.cfloat")
+	cannot("is a fused optimizer step that updates lists of tensors in place and returns nothing to compare", "Torch._fused_adamw_")
+}
+
+// number binds a Python number argument of a factory function.
+func (b *bound) number(name string) (framework.Binding, bool, error) {
+	a := b.arg(name)
+	if a.Kind == framework.ArgTensor {
+		return framework.Binding{}, false, b.argErr(name, "a tensor bound is not supported (probe needs the number itself)")
+	}
+	bind, info, err := operandOf(a)
+	if err != nil {
+		return bind, false, b.argErr(name, "expected a number, got %s", kindName(a))
+	}
+	return bind, info.isFloat(), nil
+}
+
+// arange lowers torch.arange(end), torch.arange(start, end, step=1) and
+// torch.range(start, end, step=1); the dtype is resolved here, so that the
+// bench raises a float one to float64.
+func arange(inclusive bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		if !inclusive {
+			switch {
+			case b.isNone("start") && b.isNone("end"):
+				return nil, b.errf("arange() missing required argument \"end\"")
+			case b.isNone("end") && !b.given["step"] && b.positional["start"]:
+				b.vals["start"], b.vals["end"] = framework.Arg{Kind: framework.ArgInt}, b.vals["start"]
+			case b.isNone("end"):
+				return nil, b.errf("arange() received an invalid combination of arguments: end is missing")
+			case b.isNone("start"):
+				b.vals["start"] = framework.Arg{Kind: framework.ArgInt}
+			}
+			if b.isNone("step") {
+				b.vals["step"] = framework.Arg{Kind: framework.ArgInt, Int: 1}
+			}
+		}
+		var binds []framework.Binding
+		anyFloat := false
+		for _, name := range []string{"start", "end", "step"} {
+			bind, isFloat, err := b.number(name)
+			if err != nil {
+				return nil, err
+			}
+			binds = append(binds, bind)
+			anyFloat = anyFloat || isFloat
+		}
+		dt, err := b.dtypeAttr("dtype")
+		if err != nil {
+			return nil, err
+		}
+		if dt.Kind == ops.AttrNone {
+			d := tensor.Int64
+			if anyFloat || inclusive {
+				d = ops.DefaultFloat
+			}
+			dt = ops.StringAttr(d.String())
+		}
+		if _, _, err := b.optBool("requires_grad"); err != nil {
+			return nil, err
+		}
+		return newPlan("arange", ops.Attrs{"dtype": dt, "inclusive": ops.BoolAttr(inclusive)}, binds...), nil
+	}
 }
 
 // typeMetaName is how PyTorch's dtype checks print a dtype (caffe2's

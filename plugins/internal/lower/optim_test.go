@@ -65,5 +65,48 @@ func optimCases() []lcase {
 		lcase{name: "Torch.lerp", args: []framework.Arg{x, y}, err: `missing required argument "weight"`},
 		lcase{name: "Tensor.lerp", args: []framework.Arg{x, y, fv(0.5)}, kwargs: []framework.NamedArg{kw("out", nv())}, err: `unexpected keyword argument "out"`},
 	)
+	ar := func(dt string, inclusive bool) ops.Attrs {
+		return ops.Attrs{"dtype": sa(dt), "inclusive": ba(inclusive)}
+	}
+	dev := framework.Arg{Kind: framework.ArgDevice, Str: "cpu"}
+	cs = append(cs,
+		lcase{name: "Torch.arange", args: []framework.Arg{iv(512)}, op: "arange", attrs: ar("int64", false), in: []string{"int:0", "int:512", "int:1"}},
+		lcase{name: "Torch.arange", args: []framework.Arg{iv(0), iv(512)}, kwargs: []framework.NamedArg{kw("dtype", dtv("torch.int64")), kw("device", dev)},
+			op: "arange", attrs: ar("int64", false), in: []string{"int:0", "int:512", "int:1"}},
+		lcase{name: "Torch.arange", args: []framework.Arg{iv(1), fv(2.5), iv(2)}, op: "arange", attrs: ar("float32", false), in: []string{"int:1", "float:2.5", "int:2"}},
+		lcase{name: "Torch.arange", args: []framework.Arg{fv(4)}, kwargs: []framework.NamedArg{kw("dtype", dtv("torch.float64")), kw("requires_grad", bv(false))},
+			op: "arange", attrs: ar("float64", false), in: []string{"int:0", "float:4", "int:1"}},
+		lcase{name: "Torch.arange", kwargs: []framework.NamedArg{kw("end", iv(4))}, op: "arange", in: []string{"int:0", "int:4", "int:1"}},
+		lcase{name: "Torch.arange", kwargs: []framework.NamedArg{kw("start", iv(1)), kw("end", iv(4)), kw("step", iv(2))}, op: "arange", in: []string{"int:1", "int:4", "int:2"}},
+		lcase{name: "Torch.arange", args: []framework.Arg{bv(true)}, op: "arange", attrs: ar("int64", false), in: []string{"int:0", "bool:1", "int:1"}},
+		lcase{name: "Torch.arange", args: []framework.Arg{iv(0), iv(5), fv(0.5)}, kwargs: []framework.NamedArg{kw("out", nv())}, op: "arange", attrs: ar("float32", false)},
+		lcase{name: "Torch.arange", err: `arange() missing required argument "end"`},
+		lcase{name: "Torch.arange", args: []framework.Arg{iv(4)}, kwargs: []framework.NamedArg{kw("step", iv(2))}, err: "invalid combination of arguments"},
+		lcase{name: "Torch.arange", kwargs: []framework.NamedArg{kw("start", iv(4))}, err: "invalid combination of arguments"},
+		lcase{name: "Torch.arange", args: []framework.Arg{i64("args.0")}, err: `argument "end": a tensor bound is not supported`},
+		lcase{name: "Torch.arange", args: []framework.Arg{sv("a")}, err: `argument "end": expected a number, got str`},
+		lcase{name: "Torch.arange", args: []framework.Arg{iv(4)}, kwargs: []framework.NamedArg{kw("dtype", dtv("torch.complex64"))}, err: `argument "dtype": dtype "torch.complex64" is not supported`},
+		lcase{name: "Torch.arange", args: []framework.Arg{iv(4)}, kwargs: []framework.NamedArg{kw("requires_grad", iv(1))}, err: `argument "requires_grad": expected bool, got int`},
+		lcase{name: "Torch.arange", args: []framework.Arg{iv(0), iv(4), iv(1), iv(1)}, err: "takes at most 3 positional arguments"},
+		lcase{name: "Torch.range", args: []framework.Arg{iv(1), iv(4)}, op: "arange", attrs: ar("float32", true), in: []string{"int:1", "int:4", "int:1"}},
+		lcase{name: "Torch.range", args: []framework.Arg{iv(1), iv(4), iv(2)}, kwargs: []framework.NamedArg{kw("dtype", dtv("torch.int32"))}, op: "arange", attrs: ar("int32", true)},
+		lcase{name: "Torch.range", args: []framework.Arg{iv(1)}, err: `missing required argument "end"`},
+		lcase{name: "Torch.range", args: []framework.Arg{iv(1), iv(4)}, kwargs: []framework.NamedArg{kw("pin_memory", bv(false))}, err: `unexpected keyword argument "pin_memory"`},
+	)
 	return cs
+}
+
+func TestOptimReasons(t *testing.T) {
+	for _, c := range []struct {
+		ns   Namespace
+		name string
+		want string
+	}{
+		{TensorMethod, "cfloat", "Tensor.cfloat returns a complex tensor, which probe's tensors do not represent"},
+		{Torch, "_fused_adamw_", "Torch._fused_adamw_ is a fused optimizer step that updates lists of tensors in place and returns nothing to compare"},
+	} {
+		if got, ok := Reason(c.ns, c.name); !ok || got != c.want {
+			t.Errorf("Reason(%s, %s) = %q, %v; want %q", c.ns, c.name, got, ok, c.want)
+		}
+	}
 }

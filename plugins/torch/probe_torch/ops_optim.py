@@ -2,9 +2,11 @@
 (addcmul, addcdiv), tensor creation and casts, run with the real torch.
 Conventions as in ops.py."""
 
+import warnings
+
 import torch
 
-from .ops import _num, _row, _x
+from .ops import _dtype, _num, _row, _x
 from .wire import ArgumentError, Scalar
 
 aten = torch.ops.aten
@@ -48,16 +50,42 @@ def _s_lerp(dt):
     return [_x(dt), _row(dt), Scalar(0.25)], {}
 
 
+def _arange(c):
+    start, end, step = (_num(v) for v in c.inputs)
+    for v in (start, end, step):
+        if isinstance(v, torch.Tensor):
+            raise ArgumentError("%s: start, end and step must be numbers" % c.op)
+    dt = _dtype(c.attrs["dtype"])
+    if c.attrs["inclusive"]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch.range is deprecated
+            return torch.range(start, end, step, dtype=dt, device=c.device)
+    return torch.arange(start, end, step, dtype=dt, device=c.device)
+
+
+def _s_arange(dt):
+    if dt == torch.bool:
+        return None
+    return [Scalar(0), Scalar(5), Scalar(1)], {"dtype": _DT_NAMES[dt]}
+
+
+_DT_NAMES = {torch.float64: "float64", torch.float32: "float32", torch.float16: "float16", torch.bfloat16: "bfloat16",
+             torch.int8: "int8", torch.int16: "int16", torch.int32: "int32", torch.int64: "int64", torch.uint8: "uint8",
+             torch.bool: "bool"}
+
+
 OPS = {
     "addcmul": _addc("addcmul"),
     "addcdiv": _addc("addcdiv"),
     "lerp": _lerp,
+    "arange": _arange,
 }
 
 SAMPLES = {
     "addcmul": _s_addc(True),
     "addcdiv": _s_addc(False),
     "lerp": _s_lerp,
+    "arange": _s_arange,
 }
 
 BACKWARD = {"addcmul", "addcdiv", "lerp"}

@@ -241,5 +241,87 @@ def lerp_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# arange, range
+
+def arange_cases():
+    cs = []
+    import warnings
+    warnings.simplefilter("ignore")  # torch.range is deprecated
+
+    def ar(dtype=None, inclusive=False):
+        fn = torch.range if inclusive else torch.arange
+
+        def f(s, e, st):
+            return fn(s, e, st, dtype=dtype)
+        return f
+
+    def add(name, inputs, dtype=None, inclusive=False, mode="bench", error=False, **kw):
+        # The dtype attribute is always set, as the lowering sets it from
+        # PyTorch's inference (torch computes with dtype=None here): it is
+        # the call dtype of a call without tensor inputs.
+        dt = dtype
+        if dt is None:
+            dt = torch.float32 if inclusive or any(isinstance(v, float) for v in inputs) else torch.int64
+        attrs = {"dtype": dt, "inclusive": inclusive}
+        op = "arange"
+        if error:
+            cs.append(error_case(name, op, inputs, ar(dtype, inclusive), attrs=attrs, mode=mode))
+        else:
+            cs.append(case(name, op, inputs, ar(dtype, inclusive), attrs=attrs, backward=False, mode=mode, **kw))
+
+    # dtype inference (attribute None) and explicit dtypes
+    add("arange/int_infer", [0, 7, 1])
+    add("arange/int_step", [-3, 12, 4])
+    add("arange/int_negative_step", [10, -3, -3])
+    add("arange/float_infer", [0, 2.5, 0.5])
+    add("arange/float_end_infer", [0, 3.7, 1])
+    add("arange/bool_infer", [False, True, 1])
+    add("arange/float64", [0.1, 3.3, 0.37], dtype=f64)
+    add("arange/float64_negative_step", [2.0, -1.3, -0.29], dtype=f64)
+    add("arange/float64_ints", [0, 5, 1], dtype=f64)
+    add("arange/float64_inexact_length", [0.0, 1.0, 0.1], dtype=f64)
+    add("arange/empty", [3, 3, 1], dtype=f64)
+    add("arange/empty_int", [3, 3, 2])
+    add("arange/large", [0.0, 5000.0, 1.25], dtype=f64)
+    add("arange/int32_float_bounds", [-2.5, 3, 1.5], dtype=torch.int32)
+    add("arange/int64_float_bounds", [-2.5, 3, 1.0], dtype=torch.int64)
+    add("arange/int64_truncated_start", [0.5, 3, 1])
+    add("arange/uint8_wrap", [0, 300, 7], dtype=torch.uint8)
+    add("arange/int8", [-100, 100, 9], dtype=torch.int8)
+    add("arange/int16", [5, -20, -3], dtype=torch.int16)
+    add("range/float_infer", [1, 4, 1], inclusive=True)
+    add("range/float64", [0.0, 1.0, 0.3], dtype=f64, inclusive=True)
+    add("range/float64_negative", [1.5, -1.5, -0.5], dtype=f64, inclusive=True)
+    add("range/int64", [1, 10, 2], dtype=torch.int64, inclusive=True)
+    add("range/int64_float_step", [0, 5, 1.5], dtype=torch.int64, inclusive=True)
+    # errors PyTorch raises
+    add("arange/step_zero", [0, 5, 0], error=True)
+    add("arange/step_zero_truncated", [0, 2.5, 0.5], dtype=torch.int64, error=True)
+    add("arange/sign", [5, 0, 1], error=True)
+    add("arange/inf", [0, float("inf"), 1], dtype=f64, error=True)
+    add("arange/nan", [0, float("nan"), 1], dtype=f64, error=True)
+    add("arange/bool", [0, 5, 1], dtype=torch.bool, error=True)
+    add("arange/int64_overflow", [0, 1e20, 1e18], dtype=torch.int64, error=True)
+    add("range/step_zero", [0, 5, 0], inclusive=True, error=True)
+    add("range/sign", [5, 0, 1], inclusive=True, error=True)
+    add("range/bool", [0, 5, 1], dtype=torch.bool, inclusive=True, error=True)
+    # narrow dtypes. PyTorch's vectorised loop adds j*step to a base
+    # rounded to the dtype, vector by vector (its width depends on the
+    # CPU), so its values are within an ulp or two of the correctly rounded
+    # start + step*i that probe computes, except near a cancellation to 0:
+    # the cases keep away from one.
+    for d in NARROW:
+        dn = str(d).replace("torch.", "")
+        add("arange/emu/%s/fractional" % dn, [0.3, 9.9, 0.0625], dtype=d, mode="emulated")
+        add("arange/emu/%s/ints" % dn, [0, 300, 1], dtype=d, mode="emulated")
+        add("arange/emu/%s/large" % dn, [1000, 1030, 0.5], dtype=d, mode="emulated")
+        # torch.range has no float16 CPU kernel in 1.13 (a device that runs
+        # arange at float16 need not run range there): no case
+        if d != torch.float16:
+            add("range/emu/%s" % dn, [0, 2, 0.25], dtype=d, inclusive=True, mode="emulated")
+    return cs
+
+
 if __name__ == "__main__":
-    write_group("optim", addc_cases() + lerp_cases())
+    write_group("optim", addc_cases() + lerp_cases() + arange_cases())
