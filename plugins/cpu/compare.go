@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"math"
+
 	"github.com/probe-dev/probe/internal/parallel"
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -298,6 +300,10 @@ func init() {
 	supportDTypes("bitwise_right_shift", intDTypes[:5]...)
 	register("bitwise_not", &kernel{forward: bitwiseNot})
 	supportDTypes("bitwise_not", intDTypes...)
+	for _, op := range []string{"isnan", "isinf", "isfinite", "isneginf", "isposinf", "isreal", "signbit"} {
+		register(op, &kernel{forward: predicateKernel(op)})
+		supportDTypes(op, all...)
+	}
 }
 
 // logicalNot is self == 0 (NaN is not zero).
@@ -434,4 +440,50 @@ func bitwiseNot(c *call) ([]*array, error) {
 		roundSlice(tensor.Uint8, out.data)
 	}
 	return []*array{out}, nil
+}
+
+// ---- predicates ----
+
+// predicateKernel is an elementwise test with a bool result. Integer and
+// bool values are never NaN or infinite, and never -0.
+func predicateKernel(op string) func(c *call) ([]*array, error) {
+	return func(c *call) ([]*array, error) {
+		x := c.in[0]
+		out := newArray(tensor.Bool, x.shape)
+		forChunks(len(x.data), func(from, to int) error {
+			dst, src := out.data[from:to], x.data[from:to]
+			switch op {
+			case "isnan":
+				for i, v := range src {
+					dst[i] = b2f(v != v)
+				}
+			case "isinf":
+				for i, v := range src {
+					dst[i] = b2f(math.IsInf(v, 0))
+				}
+			case "isfinite":
+				for i, v := range src {
+					dst[i] = b2f(v-v == 0) // false for NaN and ±inf
+				}
+			case "isneginf":
+				for i, v := range src {
+					dst[i] = b2f(math.IsInf(v, -1))
+				}
+			case "isposinf":
+				for i, v := range src {
+					dst[i] = b2f(math.IsInf(v, 1))
+				}
+			case "isreal":
+				for i := range dst {
+					dst[i] = 1
+				}
+			case "signbit":
+				for i, v := range src {
+					dst[i] = b2f(math.Signbit(v))
+				}
+			}
+			return nil
+		})
+		return []*array{out}, nil
+	}
 }

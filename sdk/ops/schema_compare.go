@@ -25,6 +25,12 @@ func boolUnary(name, doc string) Schema {
 	return Schema{Name: name, Doc: doc, Inputs: []InputSpec{{Name: "self"}}, Attrs: []AttrSpec{inplace}, Outputs: 1}
 }
 
+// predicate is an elementwise test of one tensor: bool result, no in-place
+// form.
+func predicate(name, doc string) Schema {
+	return Schema{Name: name, Doc: doc, Inputs: []InputSpec{{Name: "self"}}, Outputs: 1}
+}
+
 func init() {
 	addSchemas(
 		cmpBinary("eq", "self == other elementwise, bool result (in-place: self's dtype, 0/1); compared at the promoted dtype"),
@@ -44,5 +50,12 @@ func init() {
 			"the count is taken modulo 64 (int64) or 32 (narrower types, computed as int), the result wrapped to the dtype"),
 		cmpBinary("bitwise_right_shift", "self >> other (arithmetic), counts as bitwise_left_shift"),
 		boolUnary("bitwise_not", "~self at self's integer or bool dtype (floating: refused)"),
+		predicate("isnan", "self != self"),
+		predicate("isinf", "self is +inf or -inf (integers and bool: false)"),
+		predicate("isfinite", "self is neither NaN nor infinite (integers and bool: true)"),
+		predicate("isneginf", "self is -inf"),
+		predicate("isposinf", "self is +inf"),
+		predicate("isreal", "the imaginary part is zero: true for every real dtype"),
+		predicate("signbit", "the sign bit of self is set (-0.0 and NaNs with the sign bit included; integers: self < 0)"),
 	)
 }

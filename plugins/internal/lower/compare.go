@@ -193,3 +193,27 @@ func bitwiseNot(b *bound) (*framework.Plan, error) {
 	p.Bench = exactBench()
 	return p, nil
 }
+
+func init() {
+	def(predicateOp("isnan"), "input", "Torch.isnan", "Tensor.isnan")
+	def(predicateOp("isinf"), "input", "Torch.isinf", "Tensor.isinf")
+	def(predicateOp("isfinite"), "input", "Torch.isfinite", "Tensor.isfinite")
+	def(predicateOp("isneginf"), "input, *, out=None", "Torch.isneginf", "Tensor.isneginf")
+	def(predicateOp("isposinf"), "input, *, out=None", "Torch.isposinf", "Tensor.isposinf")
+	def(predicateOp("isreal"), "input", "Tensor.isreal")
+	def(predicateOp("signbit"), "input, *, out=None", "Torch.signbit", "Tensor.signbit")
+	usedOps = append(usedOps, "isnan", "isinf", "isfinite", "isneginf", "isposinf", "isreal", "signbit")
+}
+
+// predicateOp lowers an elementwise test of one tensor.
+func predicateOp(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		p := newPlan(op, nil, tensorBinding(x))
+		p.Bench = exactBench()
+		return p, nil
+	}
+}

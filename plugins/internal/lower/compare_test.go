@@ -98,6 +98,19 @@ func compareCases() []lcase {
 		lcase{name: "Torch.bitwise_not", args: []framework.Arg{x}, err: `argument "input": "bitwise_not_cpu" not implemented for 'Float'`},
 		lcase{name: "Torch.bitwise_not", args: []framework.Arg{iv(3)}, err: `argument "input": expected tensor, got int`},
 	)
+	for _, op := range []string{"isnan", "isinf", "isfinite", "isneginf", "isposinf", "isreal", "signbit"} {
+		if op != "isreal" {
+			cs = append(cs, lcase{name: "Torch." + op, args: []framework.Arg{x}, op: op, in: []string{"args.0"}},
+				lcase{name: "Torch." + op, args: []framework.Arg{fv(1)}, err: `argument "input": expected tensor, got float`})
+		}
+		cs = append(cs, lcase{name: "Tensor." + op, args: []framework.Arg{xi}, op: op, in: []string{"args.0"}},
+			lcase{name: "Tensor." + op, args: []framework.Arg{x, y}, err: "takes at most 1 positional arguments but 2 were given"})
+	}
+	cs = append(cs,
+		lcase{name: "Torch.isneginf", args: []framework.Arg{x}, kwargs: []framework.NamedArg{out}, op: "isneginf"},
+		lcase{name: "Torch.signbit", args: []framework.Arg{x}, kwargs: []framework.NamedArg{out}, op: "signbit"},
+		lcase{name: "Torch.isnan", args: []framework.Arg{x}, kwargs: []framework.NamedArg{out}, err: `unexpected keyword argument "out"`},
+	)
 	return append(cs,
 		lcase{name: "Torch.eq", args: []framework.Arg{iv(1), x}, err: `argument "input": expected tensor, got int`},
 		lcase{name: "Torch.eq", args: []framework.Arg{x, sv("a")}, err: `argument "other": expected tensor or number, got str`},

@@ -76,6 +76,13 @@ OPS = {
     "bitwise_left_shift": _integral("bitwise_left_shift", _binary("bitwise_left_shift")),
     "bitwise_right_shift": _integral("bitwise_right_shift", _binary("bitwise_right_shift")),
     "bitwise_not": _integral("bitwise_not", _unary("bitwise_not")),
+    "isnan": lambda c: torch.isnan(c.inputs[0]),
+    "isinf": lambda c: torch.isinf(c.inputs[0]),
+    "isfinite": lambda c: torch.isfinite(c.inputs[0]),
+    "isneginf": lambda c: torch.isneginf(c.inputs[0]),
+    "isposinf": lambda c: torch.isposinf(c.inputs[0]),
+    "isreal": lambda c: torch.isreal(c.inputs[0]),
+    "signbit": lambda c: torch.signbit(c.inputs[0]),
 }
 
 SAMPLES = {
@@ -95,6 +102,13 @@ SAMPLES = {
     "bitwise_left_shift": _s_shift,
     "bitwise_right_shift": _s_shift,
     "bitwise_not": _s_int(_s_unary),
+    "isnan": _s_unary,
+    "isinf": _s_unary,
+    "isfinite": _s_unary,
+    "isneginf": _s_unary,
+    "isposinf": _s_unary,
+    "isreal": _s_unary,
+    "signbit": _s_unary,
 }
 
 BACKWARD = set()

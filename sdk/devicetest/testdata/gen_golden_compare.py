@@ -270,11 +270,41 @@ def bitwise_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# predicates of one tensor
+
+PREDICATES = {"isnan": torch.isnan, "isinf": torch.isinf, "isfinite": torch.isfinite, "isneginf": torch.isneginf,
+              "isposinf": torch.isposinf, "isreal": torch.isreal, "signbit": torch.signbit}
+
+
+def predicate_cases():
+    cs = []
+    for op, fn in PREDICATES.items():
+        r = R(op)
+        cs.append(fwd(op + "/2x3", op, [r.randn((2, 3))], fn))
+        cs.append(fwd(op + "/0d", op, [torch.tensor(float("-inf"), dtype=f64)], fn))
+        cs.append(fwd(op + "/empty", op, [r.randn((0, 3))], fn))
+        cs.append(fwd(op + "/special", op, [special()], fn))
+        # negative zero and subnormal (the corpus's "nan" carries no sign bit)
+        cs.append(fwd(op + "/negative_tiny", op, [-torch.tensor([0.0, 5e-324, 1e-310], dtype=f64)], fn))
+        for dt in (torch.int8, torch.int32, torch.int64, torch.uint8):
+            n = str(dt).split(".")[1]
+            cs.append(fwd("%s/%s" % (op, n), op, [torch.tensor([0, 1, -1, 7], dtype=torch.int64).to(dt)], fn))
+        cs.append(fwd(op + "/bool", op, [torch.tensor([True, False])], fn))
+        for dt in NARROW:
+            n = str(dt).split(".")[1]
+            cs.append(fwd("%s/%s" % (op, n), op, [special(dt)], fn, mode="emulated"))
+            big = torch.tensor([1e39, -1e39, 70000.0, -70000.0, 1e-46, -1e-46], dtype=f64).to(dt)
+            cs.append(fwd("%s/%s_overflow" % (op, n), op, [big], fn, mode="emulated"))
+    return cs
+
+
 def main():
     cs = []
     cs += comparison_cases()
     cs += logical_cases()
     cs += bitwise_cases()
+    cs += predicate_cases()
     write_group("compare", cs)
 
 
