@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/probe-dev/probe/internal/parallel"
@@ -300,6 +301,8 @@ func init() {
 	supportDTypes("bitwise_right_shift", intDTypes[:5]...)
 	register("bitwise_not", &kernel{forward: bitwiseNot})
 	supportDTypes("bitwise_not", intDTypes...)
+	register("isclose", &kernel{forward: isclose})
+	supportDTypes("isclose", all...)
 	for _, op := range []string{"isnan", "isinf", "isfinite", "isneginf", "isposinf", "isreal", "signbit"} {
 		register(op, &kernel{forward: predicateKernel(op)})
 		supportDTypes(op, all...)
@@ -486,4 +489,100 @@ func predicateKernel(op string) func(c *call) ([]*array, error) {
 		})
 		return []*array{out}, nil
 	}
+}
+
+// ---- isclose ----
+
+// expanded returns v (an operand's values) broadcast to shape out, from
+// the arena.
+func expanded(a *array, v []float64, out []int) []float64 {
+	n := tensor.NumElements(out)
+	if len(v) == n {
+		return v
+	}
+	res := float64sFor(n)
+	if len(v) == 1 {
+		for i := range res {
+			res[i] = v[0]
+		}
+		return res
+	}
+	m := ops.BroadcastIndex(a.shape, out)
+	forChunks(n, func(from, to int) error {
+		for k := from; k < to; k++ {
+			res[k] = v[m[k]]
+		}
+		return nil
+	})
+	return res
+}
+
+// isclose is ATen's composite isclose of PyTorch 1.13: close = self ==
+// other (or both NaN with equal_nan); unless rtol and atol are both zero,
+// also where |self - other| is finite and <= atol + |rtol * other|. Each
+// step is one ATen op at the dtype of the inputs, so its result is
+// rounded to it (rtol and atol first, as wrapped numbers); integer and
+// bool inputs compute the errors in float32, PyTorch's default dtype
+// (other is cast to it first).
+func isclose(c *call) ([]*array, error) {
+	x, y := c.in[0], c.in[1]
+	if x.dtype != y.dtype {
+		return nil, fmt.Errorf("%s did not match %s", ops.TypeName(x.dtype), ops.TypeName(y.dtype))
+	}
+	rtol, atol := c.attrs.Float("rtol", 1e-5), c.attrs.Float("atol", 1e-8)
+	if rtol < 0 {
+		return nil, fmt.Errorf("rtol must be greater than or equal to zero, but got %g", rtol)
+	}
+	if atol < 0 {
+		return nil, fmt.Errorf("atol must be greater than or equal to zero, but got %g", atol)
+	}
+	out, err := mapRows(x, y, x.data, y.data, tensor.Bool, cmpRun(cmpEq))
+	if err != nil {
+		return nil, err
+	}
+	n := len(out.data)
+	d := x.dtype
+	if c.attrs.Bool("equal_nan", false) && d.IsFloat() {
+		xs, ys := expanded(x, x.data, out.shape), expanded(y, y.data, out.shape)
+		forChunks(n, func(from, to int) error {
+			for i := from; i < to; i++ {
+				if xs[i] != xs[i] && ys[i] != ys[i] {
+					out.data[i] = 1
+				}
+			}
+			return nil
+		})
+	}
+	if rtol == 0 && atol == 0 {
+		return []*array{out}, nil
+	}
+	cd := d
+	if !d.IsFloat() {
+		cd = ops.DefaultFloat
+	}
+	xs, ys := expanded(x, castValues(x, cd), out.shape), expanded(y, castValues(y, cd), out.shape)
+	r, a := roundTo(cd, rtol), roundTo(cd, atol)
+	allowed, actual := float64sFor(n), float64sFor(n)
+	forChunks(n, func(from, to int) error {
+		al, ac := allowed[from:to], actual[from:to]
+		for i := range al {
+			al[i] = r * ys[from+i] // exact in float64 for operands of 24 bits
+			ac[i] = xs[from+i] - ys[from+i]
+		}
+		roundSlice(cd, al)
+		roundSlice(cd, ac)
+		for i := range al {
+			al[i] = a + math.Abs(al[i])
+		}
+		roundSlice(cd, al)
+		o := out.data[from:to]
+		for i, v := range ac {
+			v = math.Abs(v)
+			if v-v == 0 && v <= al[i] {
+				o[i] = 1
+			}
+		}
+		return nil
+	})
+	return []*array{out}, nil
 }

@@ -56,6 +56,11 @@ func init() {
 		predicate("isneginf", "self is -inf"),
 		predicate("isposinf", "self is +inf"),
 		predicate("isreal", "the imaginary part is zero: true for every real dtype"),
+		Schema{Name: "isclose", Doc: "|self - other| <= atol + rtol*|other| (or self == other, or both NaN with equal_nan) as ATen's composite computes it at self's dtype " +
+			"(other must have it): each step rounded to the dtype, integers through float32, bool as float32",
+			Inputs: []InputSpec{{Name: "self"}, {Name: "other"}},
+			Attrs: []AttrSpec{attr("rtol", AttrFloat, FloatAttr(1e-5), ">= 0"), attr("atol", AttrFloat, FloatAttr(1e-8), ">= 0"),
+				attr("equal_nan", AttrBool, BoolAttr(false), "NaNs compare equal")}, Outputs: 1},
 		predicate("signbit", "the sign bit of self is set (-0.0 and NaNs with the sign bit included; integers: self < 0)"),
 	)
 }

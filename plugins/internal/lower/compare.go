@@ -217,3 +217,42 @@ func predicateOp(op string) lowerFunc {
 		return p, nil
 	}
 }
+
+func init() {
+	def(iscloseOp, "input, other, rtol=1e-05, atol=1e-08, equal_nan=False", "Torch.isclose", "Tensor.isclose")
+	usedOps = append(usedOps, "isclose")
+}
+
+// iscloseOp lowers isclose: two tensors of one dtype, tolerances >= 0.
+func iscloseOp(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	y, err := b.tensor("other")
+	if err != nil {
+		return nil, err
+	}
+	if x.DType != y.DType {
+		return nil, b.argErr("other", "%s did not match %s", ops.TypeName(x.DType), ops.TypeName(y.DType))
+	}
+	attrs := ops.Attrs{}
+	for _, name := range []string{"rtol", "atol"} {
+		v, err := b.float(name)
+		if err != nil {
+			return nil, err
+		}
+		if v < 0 {
+			return nil, b.argErr(name, "%s must be greater than or equal to zero, but got %g", name, v)
+		}
+		attrs[name] = ops.FloatAttr(v)
+	}
+	eqNaN, err := b.boolean("equal_nan")
+	if err != nil {
+		return nil, err
+	}
+	attrs["equal_nan"] = ops.BoolAttr(eqNaN)
+	p := newPlan("isclose", attrs, tensorBinding(x), tensorBinding(y))
+	p.Bench = exactBench()
+	return p, nil
+}

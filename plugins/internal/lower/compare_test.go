@@ -111,6 +111,19 @@ func compareCases() []lcase {
 		lcase{name: "Torch.signbit", args: []framework.Arg{x}, kwargs: []framework.NamedArg{out}, op: "signbit"},
 		lcase{name: "Torch.isnan", args: []framework.Arg{x}, kwargs: []framework.NamedArg{out}, err: `unexpected keyword argument "out"`},
 	)
+	x2 := f32("args.1", 2, 3)
+	cs = append(cs,
+		lcase{name: "Torch.isclose", args: []framework.Arg{x, x2}, op: "isclose", attrs: ops.Attrs{"rtol": fa(1e-5), "atol": fa(1e-8), "equal_nan": ba(false)}, in: []string{"args.0", "args.1"}},
+		lcase{name: "Torch.isclose", args: []framework.Arg{x, x2, fv(1e-3), iv(0), bv(true)}, op: "isclose", attrs: ops.Attrs{"rtol": fa(1e-3), "atol": fa(0), "equal_nan": ba(true)}},
+		lcase{name: "Tensor.isclose", args: []framework.Arg{xi, i64("args.1", 2)}, kwargs: []framework.NamedArg{kw("atol", fv(0.5)), kw("equal_nan", bv(false))}, op: "isclose", attrs: ops.Attrs{"atol": fa(0.5)}},
+		lcase{name: "Torch.isclose", args: []framework.Arg{xi, f32("args.1", 2)}, err: `argument "other": Long did not match Float`},
+		lcase{name: "Torch.isclose", args: []framework.Arg{x, fv(1)}, err: `argument "other": expected tensor, got float`},
+		lcase{name: "Torch.isclose", args: []framework.Arg{x, x2}, kwargs: []framework.NamedArg{kw("rtol", fv(-1))}, err: `argument "rtol": rtol must be greater than or equal to zero, but got -1`},
+		lcase{name: "Torch.isclose", args: []framework.Arg{x, x2}, kwargs: []framework.NamedArg{kw("atol", fv(-1e-8))}, err: `argument "atol": atol must be greater than or equal to zero, but got -1e-08`},
+		lcase{name: "Torch.isclose", args: []framework.Arg{x, x2}, kwargs: []framework.NamedArg{kw("atol", sv("a"))}, err: `argument "atol": expected float, got str`},
+		lcase{name: "Torch.isclose", args: []framework.Arg{x, x2}, kwargs: []framework.NamedArg{kw("equal_nan", iv(1))}, err: `argument "equal_nan": expected bool, got int`},
+		lcase{name: "Torch.isclose", args: []framework.Arg{x, x2}, kwargs: []framework.NamedArg{out}, err: `unexpected keyword argument "out"`},
+	)
 	return append(cs,
 		lcase{name: "Torch.eq", args: []framework.Arg{iv(1), x}, err: `argument "input": expected tensor, got int`},
 		lcase{name: "Torch.eq", args: []framework.Arg{x, sv("a")}, err: `argument "other": expected tensor or number, got str`},

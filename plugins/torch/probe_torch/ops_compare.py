@@ -83,6 +83,8 @@ OPS = {
     "isposinf": lambda c: torch.isposinf(c.inputs[0]),
     "isreal": lambda c: torch.isreal(c.inputs[0]),
     "signbit": lambda c: torch.signbit(c.inputs[0]),
+    "isclose": lambda c: torch.isclose(c.inputs[0], c.inputs[1], rtol=c.attrs["rtol"], atol=c.attrs["atol"],
+                                       equal_nan=bool(c.attrs["equal_nan"])),
 }
 
 SAMPLES = {
@@ -109,6 +111,7 @@ SAMPLES = {
     "isposinf": _s_unary,
     "isreal": _s_unary,
     "signbit": _s_unary,
+    "isclose": _s_binary,
 }
 
 BACKWARD = set()

@@ -299,12 +299,85 @@ def predicate_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# isclose
+
+def isclose_fn(rtol=1e-05, atol=1e-08, equal_nan=False):
+    return lambda a, b: torch.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+def near(r, x, rel, dtype=f64):
+    """x perturbed by about rel relative and a tiny absolute amount."""
+    return (x * (1 + rel * r.randn(x.shape)) + 1e-9 * r.randn(x.shape)).to(dtype)
+
+
+def isclose_cases():
+    cs = []
+    op = "isclose"
+    r = R(op)
+    x = r.randn((4, 5))
+    y = near(r, x, 1e-5)
+    fn = isclose_fn()
+    tol = lambda rt, at, en=False: {"rtol": rt, "atol": at, "equal_nan": en}
+    cs.append(fwd(op + "/default", op, [x, y], fn, attrs=tol(1e-05, 1e-08)))
+    cs.append(fwd(op + "/rtol", op, [x, near(r, x, 1e-3)], isclose_fn(rtol=1e-3), attrs=tol(1e-3, 1e-08)))
+    cs.append(fwd(op + "/atol", op, [x * 1e-3, near(r, x * 1e-3, 1e-2)], isclose_fn(atol=1e-6), attrs=tol(1e-05, 1e-06)))
+    cs.append(fwd(op + "/zero_tols", op, [x, torch.where(r.bool((4, 5)), x, y)], isclose_fn(rtol=0.0, atol=0.0), attrs=tol(0.0, 0.0)))
+    cs.append(fwd(op + "/broadcast", op, [x, near(r, x[0], 1e-5)], fn, attrs=tol(1e-05, 1e-08)))
+    cs.append(fwd(op + "/broadcast_both", op, [x[:, :1], near(r, x[0], 1e-5)], fn, attrs=tol(1e-05, 1e-08)))
+    cs.append(fwd(op + "/0d", op, [torch.tensor(1.0, dtype=f64), torch.tensor(1.000001, dtype=f64)], fn, attrs=tol(1e-05, 1e-08)))
+    cs.append(fwd(op + "/empty", op, [r.randn((0, 2)), r.randn((2,))], fn, attrs=tol(1e-05, 1e-08)))
+    sp = torch.tensor([float("nan"), float("nan"), float("inf"), float("inf"), float("-inf"), 0.0, 1.0, float("nan")], dtype=f64)
+    so = torch.tensor([float("nan"), 1.0, float("inf"), float("-inf"), float("-inf"), -0.0, float("inf"), float("inf")], dtype=f64)
+    cs.append(fwd(op + "/special", op, [sp, so], fn, attrs=tol(1e-05, 1e-08)))
+    cs.append(fwd(op + "/special_equal_nan", op, [sp, so], isclose_fn(equal_nan=True), attrs=tol(1e-05, 1e-08, True)))
+    cs.append(fwd(op + "/special_zero_tols", op, [sp, so], isclose_fn(rtol=0.0, atol=0.0, equal_nan=True), attrs=tol(0.0, 0.0, True)))
+    cs.append(fwd(op + "/large_tols", op, [sp, so], isclose_fn(rtol=1.0, atol=1e300), attrs=tol(1.0, 1e300)))
+    # boundary: |a - b| exactly atol
+    cs.append(fwd(op + "/boundary", op, [torch.tensor([1.0, 1.0, 1.0], dtype=f64), torch.tensor([1.5, 1.25, 2.0], dtype=f64)],
+                  isclose_fn(rtol=0.0, atol=0.5), attrs=tol(0.0, 0.5)))
+    # integers compute the errors in float32: no wrapping; bool as float32
+    cs.append(fwd(op + "/int8", op, [torch.tensor([-128, 100, 5, 3], dtype=torch.int8), torch.tensor([0, -100, 5, 5], dtype=torch.int8)],
+                  isclose_fn(atol=2.0), attrs=tol(1e-05, 2.0)))
+    cs.append(fwd(op + "/uint8", op, [torch.tensor([3, 250, 0], dtype=torch.uint8), torch.tensor([5, 5, 1], dtype=torch.uint8)],
+                  isclose_fn(atol=2.0), attrs=tol(1e-05, 2.0)))
+    cs.append(fwd(op + "/int64_rtol", op, [torch.tensor([1000, 1000, 16777217, -5]), torch.tensor([1001, 1002, 16777216, 5])],
+                  isclose_fn(rtol=1e-3), attrs=tol(1e-3, 1e-08)))
+    cs.append(fwd(op + "/int32_default", op, [torch.tensor([1, 2, 3], dtype=torch.int32), torch.tensor([1, 3, 3], dtype=torch.int32)], fn, attrs=tol(1e-05, 1e-08)))
+    cs.append(fwd(op + "/bool", op, [torch.tensor([True, False, True]), torch.tensor([False, False, True])], isclose_fn(atol=1.0), attrs=tol(1e-05, 1.0)))
+    cs.append(error_case(op + "/dtype_mismatch", op, [torch.tensor([1, 2]), torch.tensor([1.0, 2.0])], fn, attrs=tol(1e-05, 1e-08)))
+    cs.append(error_case(op + "/negative_rtol", op, [x, y], isclose_fn(rtol=-0.5), attrs=tol(-0.5, 1e-08)))
+    cs.append(error_case(op + "/negative_atol", op, [x, y], isclose_fn(atol=-1e-08), attrs=tol(1e-05, -1e-08)))
+    cs.append(error_case(op + "/bad_broadcast", op, [x, y[:, :2]], fn, attrs=tol(1e-05, 1e-08)))
+    # narrow dtypes: every step rounded to the dtype
+    for dt in NARROW:
+        n = str(dt).split(".")[1]
+        for rt, at in ((1e-05, 1e-08), (1e-2, 1e-3), (0.1, 0.3)):
+            xa = (r.randn((64,)) * 3).to(dt)
+            ya = near(r, xa.to(f64), 3 * rt, dt)
+            cs.append(fwd("%s/%s_r%g_a%g" % (op, n, rt, at), op, [xa, ya], isclose_fn(rt, at), attrs=tol(rt, at), mode="emulated"))
+        cs.append(fwd("%s/%s_special" % (op, n), op, [sp.to(dt), so.to(dt)], isclose_fn(equal_nan=True), attrs=tol(1e-05, 1e-08, True), mode="emulated"))
+        # elements where the rounding of each step decides: torch at the
+        # dtype and torch in float64 disagree on them
+        for rt, at in ((0.1, 0.3), (1e-2, 1e-3)):
+            xa = (r.randn((20000,)) * 3).to(dt)
+            ya = near(r, xa.to(f64), 3 * rt, dt)
+            narrow = torch.isclose(xa, ya, rtol=rt, atol=at)
+            wide = torch.isclose(xa.to(f64), ya.to(f64), rtol=rt, atol=at)
+            pick = (narrow != wide).nonzero().flatten()[:12]
+            pick = torch.cat([pick, torch.arange(4)])
+            cs.append(fwd("%s/%s_r%g_a%g_rounding" % (op, n, rt, at), op, [xa[pick], ya[pick]], isclose_fn(rt, at),
+                          attrs=tol(rt, at), mode="emulated"))
+    return cs
+
+
 def main():
     cs = []
     cs += comparison_cases()
     cs += logical_cases()
     cs += bitwise_cases()
     cs += predicate_cases()
+    cs += isclose_cases()
     write_group("compare", cs)
 
 
