@@ -301,6 +301,9 @@ func init() {
 	supportDTypes("bitwise_right_shift", intDTypes[:5]...)
 	register("bitwise_not", &kernel{forward: bitwiseNot})
 	supportDTypes("bitwise_not", intDTypes...)
+	register("isin", &kernel{forward: isin})
+	// PyTorch refuses bool and bfloat16 inputs of isin
+	supportDTypes("isin", tensor.Float64, tensor.Float32, tensor.Float16, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)
 	register("isclose", &kernel{forward: isclose})
 	supportDTypes("isclose", all...)
 	for _, op := range []string{"isnan", "isinf", "isfinite", "isneginf", "isposinf", "isreal", "signbit"} {
@@ -580,6 +583,67 @@ func isclose(c *call) ([]*array, error) {
 			v = math.Abs(v)
 			if v-v == 0 && v <= al[i] {
 				o[i] = 1
+			}
+		}
+		return nil
+	})
+	return []*array{out}, nil
+}
+
+// ---- isin ----
+
+// isin is membership at the promoted dtype (a number as a wrapped
+// scalar); bool and bfloat16 inputs are refused. PyTorch 1.13's CPU has
+// no float16 kernel but its CUDA has: membership of float16 values is
+// exact, so probe computes it. PyTorch 1.13 takes a sorting path when test_elements has at
+// least int64(10·n^0.145) elements (n: the elements' count); with
+// assume_unique it skips unique(), and an element is then found also
+// where an equal element follows it in elements (its stable sort sees a
+// duplicate). NaN is never found.
+func isin(c *call) ([]*array, error) {
+	x, y := c.in[0], c.in[1]
+	for _, a := range []*array{x, y} {
+		if d := operandDType(a); d == tensor.Bool || d == tensor.BFloat16 {
+			return nil, fmt.Errorf("Unsupported input type encountered for isin(): %s", ops.TypeName(d))
+		}
+	}
+	if x.scalar && y.scalar {
+		return nil, fmt.Errorf("isin() received an invalid combination of arguments - got (Number, Number)")
+	}
+	dt := resultType(x, y)
+	xv, yv := castValues(x, dt), castValues(y, dt)
+	invert := c.attrs.Bool("invert", false)
+	test := make(map[float64]struct{}, len(yv))
+	for _, v := range yv {
+		if v == v {
+			test[v] = struct{}{} // +0 and -0 are one key
+		}
+	}
+	out := newArray(tensor.Bool, x.shape)
+	hit, miss := b2f(!invert), b2f(invert)
+	n := len(xv)
+	sorting := c.attrs.Bool("assume_unique", false) && !y.scalar && len(yv) >= int(10*math.Pow(float64(n), 0.145))
+	if sorting {
+		later := make(map[float64]struct{}, n)
+		for i := n - 1; i >= 0; i-- {
+			v := xv[i]
+			_, inTest := test[v]
+			_, dup := later[v]
+			out.data[i] = miss
+			if inTest || dup {
+				out.data[i] = hit
+			}
+			if v == v {
+				later[v] = struct{}{}
+			}
+		}
+		return []*array{out}, nil
+	}
+	forChunks(n, func(from, to int) error {
+		for i := from; i < to; i++ {
+			out.data[i] = miss
+			if _, ok := test[xv[i]]; ok {
+				out.data[i] = hit
 			}
 		}
 		return nil

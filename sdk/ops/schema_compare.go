@@ -61,6 +61,10 @@ func init() {
 			Inputs: []InputSpec{{Name: "self"}, {Name: "other"}},
 			Attrs: []AttrSpec{attr("rtol", AttrFloat, FloatAttr(1e-5), ">= 0"), attr("atol", AttrFloat, FloatAttr(1e-8), ">= 0"),
 				attr("equal_nan", AttrBool, BoolAttr(false), "NaNs compare equal")}, Outputs: 1},
+		Schema{Name: "isin", Doc: "whether each element of elements is among test_elements, compared at the promoted dtype; bool result of elements' shape. " +
+			"With assume_unique and as many test elements as PyTorch 1.13's sorting path takes, an element also counts as found where an equal element follows it (PyTorch's result for repeated elements)",
+			Inputs: []InputSpec{{Name: "elements", ScalarOK: true}, {Name: "test_elements", ScalarOK: true}},
+			Attrs:  []AttrSpec{attr("assume_unique", AttrBool, BoolAttr(false), ""), attr("invert", AttrBool, BoolAttr(false), "not in, instead of in")}, Outputs: 1},
 		predicate("signbit", "the sign bit of self is set (-0.0 and NaNs with the sign bit included; integers: self < 0)"),
 	)
 }

@@ -256,3 +256,43 @@ func iscloseOp(b *bound) (*framework.Plan, error) {
 	p.Bench = exactBench()
 	return p, nil
 }
+
+func init() {
+	def(isinOp, "elements, test_elements, *, assume_unique=False, invert=False", "Torch.isin")
+	usedOps = append(usedOps, "isin")
+}
+
+// isinOp lowers torch.isin: tensors or numbers, not two numbers, no bool.
+func isinOp(b *bound) (*framework.Plan, error) {
+	x, xi, err := b.operand("elements")
+	if err != nil {
+		return nil, err
+	}
+	y, yi, err := b.operand("test_elements")
+	if err != nil {
+		return nil, err
+	}
+	if !xi.isTensor && !yi.isTensor {
+		return nil, b.argErr("test_elements", "isin() received an invalid combination of arguments - got (%s, %s)", kindName(b.arg("elements")), kindName(b.arg("test_elements")))
+	}
+	for _, n := range []string{"elements", "test_elements"} {
+		info := map[string]operandInfo{"elements": xi, "test_elements": yi}[n]
+		switch {
+		case info.isBool():
+			return nil, b.argErr(n, "Unsupported input type encountered for isin(): Bool")
+		case info.isTensor && info.dtype == tensor.BFloat16:
+			return nil, b.argErr(n, "Unsupported input type encountered for isin(): BFloat16")
+		}
+	}
+	attrs := ops.Attrs{}
+	for _, n := range []string{"assume_unique", "invert"} {
+		v, err := b.boolean(n)
+		if err != nil {
+			return nil, err
+		}
+		attrs[n] = ops.BoolAttr(v)
+	}
+	p := newPlan("isin", attrs, x, y)
+	p.Bench = exactBench()
+	return p, nil
+}

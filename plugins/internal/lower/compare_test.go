@@ -124,6 +124,18 @@ func compareCases() []lcase {
 		lcase{name: "Torch.isclose", args: []framework.Arg{x, x2}, kwargs: []framework.NamedArg{kw("equal_nan", iv(1))}, err: `argument "equal_nan": expected bool, got int`},
 		lcase{name: "Torch.isclose", args: []framework.Arg{x, x2}, kwargs: []framework.NamedArg{out}, err: `unexpected keyword argument "out"`},
 	)
+	cs = append(cs,
+		lcase{name: "Torch.isin", args: []framework.Arg{xi, i64("args.1", 3)}, op: "isin", attrs: ops.Attrs{"assume_unique": ba(false), "invert": ba(false)}, in: []string{"args.0", "args.1"}},
+		lcase{name: "Torch.isin", args: []framework.Arg{x, fv(0.5)}, kwargs: []framework.NamedArg{kw("invert", bv(true)), kw("assume_unique", bv(true))}, op: "isin", attrs: ops.Attrs{"assume_unique": ba(true), "invert": ba(true)}, in: []string{"args.0", "float:0.5"}},
+		lcase{name: "Torch.isin", args: []framework.Arg{iv(3)}, kwargs: []framework.NamedArg{kw("test_elements", xi)}, op: "isin", in: []string{"int:3", "args.0"}},
+		lcase{name: "Torch.isin", args: []framework.Arg{iv(3), iv(4)}, err: `argument "test_elements": isin() received an invalid combination of arguments - got (int, int)`},
+		lcase{name: "Torch.isin", args: []framework.Arg{xb, xi}, err: `argument "elements": Unsupported input type encountered for isin(): Bool`},
+		lcase{name: "Torch.isin", args: []framework.Arg{xi, bv(true)}, err: `argument "test_elements": Unsupported input type encountered for isin(): Bool`},
+		lcase{name: "Torch.isin", args: []framework.Arg{fv(1), tn("args.1", tensor.BFloat16, 2)}, err: `argument "test_elements": Unsupported input type encountered for isin(): BFloat16`},
+		lcase{name: "Torch.isin", args: []framework.Arg{xi, sv("a")}, err: `argument "test_elements": expected tensor or number, got str`},
+		lcase{name: "Torch.isin", args: []framework.Arg{xi, xi}, kwargs: []framework.NamedArg{kw("invert", iv(1))}, err: `argument "invert": expected bool, got int`},
+		lcase{name: "Torch.isin", args: []framework.Arg{xi, xi, bv(true)}, err: "takes at most 2 positional arguments but 3 were given"},
+	)
 	return append(cs,
 		lcase{name: "Torch.eq", args: []framework.Arg{iv(1), x}, err: `argument "input": expected tensor, got int`},
 		lcase{name: "Torch.eq", args: []framework.Arg{x, sv("a")}, err: `argument "other": expected tensor or number, got str`},

@@ -83,6 +83,8 @@ OPS = {
     "isposinf": lambda c: torch.isposinf(c.inputs[0]),
     "isreal": lambda c: torch.isreal(c.inputs[0]),
     "signbit": lambda c: torch.signbit(c.inputs[0]),
+    "isin": lambda c: torch.isin(_num(c.inputs[0]), _num(c.inputs[1]), assume_unique=bool(c.attrs["assume_unique"]),
+                                 invert=bool(c.attrs["invert"])),
     "isclose": lambda c: torch.isclose(c.inputs[0], c.inputs[1], rtol=c.attrs["rtol"], atol=c.attrs["atol"],
                                        equal_nan=bool(c.attrs["equal_nan"])),
 }
@@ -112,6 +114,7 @@ SAMPLES = {
     "isreal": _s_unary,
     "signbit": _s_unary,
     "isclose": _s_binary,
+    "isin": lambda dt: None if dt == torch.bool else _s_binary(dt),
 }
 
 BACKWARD = set()

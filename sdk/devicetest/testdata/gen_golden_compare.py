@@ -371,6 +371,73 @@ def isclose_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# isin
+
+def isin_fn(assume_unique=False, invert=False):
+    return lambda e, t: torch.isin(e, t, assume_unique=assume_unique, invert=invert)
+
+
+def isin_cases():
+    cs = []
+    op = "isin"
+    r = R(op)
+    at = lambda au=False, inv=False: {"assume_unique": au, "invert": inv}
+    e = r.randint(0, 10, (3, 4))
+    t = torch.tensor([2, 5, 7])
+    for au in (False, True):
+        for inv in (False, True):
+            sfx = "%s%s" % ("_unique" if au else "", "_invert" if inv else "")
+            fn = isin_fn(au, inv)
+            cs.append(fwd(op + "/int64" + sfx, op, [e, t], fn, attrs=at(au, inv)))
+            # enough test elements for PyTorch's sorting path
+            big = r.randint(0, 40, (30,))
+            cs.append(fwd(op + "/int64_many" + sfx, op, [e, big], fn, attrs=at(au, inv)))
+            cs.append(fwd(op + "/float_nan" + sfx, op, [special(), torch.tensor([0.0, float("nan"), float("-inf"), 1.5], dtype=f64)], fn, attrs=at(au, inv)))
+            cs.append(fwd(op + "/float_nan_many" + sfx, op, [special(), torch.cat([torch.tensor([-0.0, float("nan"), float("inf")], dtype=f64), r.randn((40,))])], fn, attrs=at(au, inv)))
+            cs.append(fwd(op + "/scalar_test" + sfx, op, [e, 5], fn, attrs=at(au, inv)))
+            cs.append(fwd(op + "/scalar_elements" + sfx, op, [5, t], fn, attrs=at(au, inv)))
+    # repeated elements with assume_unique: PyTorch's sorting path finds
+    # an element followed by an equal one
+    rep = torch.tensor([1, 1, 2, 3, 3, 9, 9, 9])
+    cs.append(fwd(op + "/repeated_unique_sorting", op, [rep, torch.full((18,), 3)], isin_fn(True), attrs=at(True)))
+    cs.append(fwd(op + "/repeated_unique_sorting_invert", op, [rep, torch.full((18,), 3)], isin_fn(True, True), attrs=at(True, True)))
+    cs.append(fwd(op + "/repeated_unique_small", op, [rep, torch.tensor([3])], isin_fn(True), attrs=at(True)))
+    cs.append(fwd(op + "/repeated_float_sorting", op, [torch.tensor([0.5, -0.0, 0.0, 0.5, float("nan"), float("nan")], dtype=f64), torch.full((20,), 7.0, dtype=f64)],
+                  isin_fn(True), attrs=at(True)))
+    cs.append(fwd(op + "/0d", op, [torch.tensor(5), t], isin_fn(), attrs=at()))
+    cs.append(fwd(op + "/empty_elements", op, [r.randint(0, 3, (0, 2)), t], isin_fn(), attrs=at()))
+    cs.append(fwd(op + "/empty_test", op, [e, torch.tensor([], dtype=torch.int64)], isin_fn(), attrs=at()))
+    cs.append(fwd(op + "/2d_test", op, [e, torch.tensor([[1, 2], [3, 4]])], isin_fn(), attrs=at()))
+    # promotion: int elements vs float test, float16 vs float32, uint8 vs a wrapped negative int
+    cs.append(fwd(op + "/int_float", op, [torch.tensor([1, 2, 3]), torch.tensor([2.5, 3.0], dtype=f64)], isin_fn(), attrs=at()))
+    cs.append(fwd(op + "/float16_float32", op, [torch.tensor([0.1, 0.5], dtype=torch.float16), torch.tensor([0.1, 0.5], dtype=torch.float32)], isin_fn(), attrs=at()))
+    cs.append(fwd(op + "/float16_scalar_rounds", op, [torch.tensor([0.1, 0.5], dtype=torch.float16), 0.1], isin_fn(), attrs=at()))
+    cs.append(fwd(op + "/uint8_scalar_negative", op, [torch.tensor([1, 2], dtype=torch.uint8), -254], isin_fn(), attrs=at()))
+    cs.append(fwd(op + "/scalar_int_float_test", op, [1, torch.tensor([1.5, 1.0], dtype=f64)], isin_fn(), attrs=at()))
+    cs.append(fwd(op + "/scalar_float_int_test", op, [1.5, torch.tensor([1, 2])], isin_fn(), attrs=at()))
+    cs.append(fwd(op + "/int8_int32", op, [torch.tensor([-1, 100, 7], dtype=torch.int8), torch.tensor([255, 100], dtype=torch.int32)], isin_fn(), attrs=at()))
+    cs.append(error_case(op + "/bool_elements", op, [torch.tensor([True]), torch.tensor([1])], isin_fn(), attrs=at()))
+    cs.append(error_case(op + "/bool_test", op, [torch.tensor([1, 2]), torch.tensor([True])], isin_fn(), attrs=at()))
+    cs.append(error_case(op + "/bool_scalar", op, [torch.tensor([1, 2]), True], isin_fn(), attrs=at()))
+    cs.append(error_case(op + "/bfloat16", op, [torch.tensor([1.0], dtype=torch.bfloat16), torch.tensor([1.0], dtype=f64)], isin_fn(), attrs=at()))
+    cs.append(error_case(op + "/bfloat16_test", op, [1.0, torch.tensor([1.0], dtype=torch.bfloat16)], isin_fn(), attrs=at()))
+    cs.append(error_case(op + "/bfloat16_emulated", op, [(r.randint(-8, 8, (4,)).to(f64) / 4).to(torch.bfloat16), 0.25], isin_fn(), attrs=at(), mode="emulated"))
+    for dt in (torch.float32, torch.float16):
+        n = str(dt).split(".")[1]
+        el = (r.randint(-8, 8, (4, 5)).to(f64) / 4).to(dt)
+        tt = torch.tensor([0.25, -1.0, 0.1, float("nan")], dtype=f64).to(dt)
+        # PyTorch 1.13's CPU has no float16 isin kernel: membership of the
+        # float16 values computed in float32 is the same (the cast is exact)
+        via = (lambda f: lambda e, t: f(e.float(), t.float())) if dt == torch.float16 else (lambda f: f)
+        sfx = "_via_f32" if dt == torch.float16 else ""
+        cs.append(fwd("%s/%s%s" % (op, n, sfx), op, [el, tt], via(isin_fn()), attrs=at(), mode="emulated"))
+        cs.append(fwd("%s/%s_invert%s" % (op, n, sfx), op, [el, tt], via(isin_fn(invert=True)), attrs=at(False, True), mode="emulated"))
+        cs.append(fwd("%s/%s_many%s" % (op, n, sfx), op, [el, torch.cat([tt, (r.randn((30,)) * 2).to(dt)])], via(isin_fn()), attrs=at(), mode="emulated"))
+        cs.append(fwd("%s/%s_scalar" % (op, n), op, [el, 0.1], isin_fn(), attrs=at(), mode="emulated"))
+    return cs
+
+
 def main():
     cs = []
     cs += comparison_cases()
@@ -378,6 +445,7 @@ def main():
     cs += bitwise_cases()
     cs += predicate_cases()
     cs += isclose_cases()
+    cs += isin_cases()
     write_group("compare", cs)
 
 
