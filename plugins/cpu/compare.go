@@ -3,6 +3,7 @@ package cpu
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/probe-dev/probe/internal/parallel"
 	"github.com/probe-dev/probe/sdk/ops"
@@ -306,6 +307,16 @@ func init() {
 	supportDTypes("isin", tensor.Float64, tensor.Float32, tensor.Float16, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)
 	register("isclose", &kernel{forward: isclose})
 	supportDTypes("isclose", all...)
+	register("allclose", &kernel{forward: func(c *call) ([]*array, error) {
+		outs, err := isclose(c)
+		if err != nil {
+			return nil, err
+		}
+		return []*array{allTrue(outs[0].data)}, nil
+	}})
+	supportDTypes("allclose", all...)
+	register("equal", &kernel{forward: equal})
+	supportDTypes("equal", all...)
 	for _, op := range []string{"isnan", "isinf", "isfinite", "isneginf", "isposinf", "isreal", "signbit"} {
 		register(op, &kernel{forward: predicateKernel(op)})
 		supportDTypes(op, all...)
@@ -649,4 +660,35 @@ func isin(c *call) ([]*array, error) {
 		return nil
 	})
 	return []*array{out}, nil
+}
+
+// ---- equal, allclose ----
+
+// allTrue is a 0-d bool array: every value of v is non-zero (true when v
+// is empty).
+func allTrue(v []float64) *array {
+	out := newArray(tensor.Bool, nil)
+	out.data[0] = 1
+	for _, x := range v {
+		if x == 0 {
+			out.data[0] = 0
+			break
+		}
+	}
+	return out
+}
+
+// equal is torch.equal: false for different shapes (no broadcasting),
+// else every element equal at the promoted dtype (NaN is not).
+func equal(c *call) ([]*array, error) {
+	x, y := c.in[0], c.in[1]
+	if !slices.Equal(x.shape, y.shape) {
+		return []*array{newArray(tensor.Bool, nil)}, nil
+	}
+	dt := resultType(x, y)
+	eq, err := mapRows(x, y, castValues(x, dt), castValues(y, dt), tensor.Bool, cmpRun(cmpEq))
+	if err != nil {
+		return nil, err
+	}
+	return []*array{allTrue(eq.data)}, nil
 }

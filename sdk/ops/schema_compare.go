@@ -65,6 +65,12 @@ func init() {
 			"With assume_unique and as many test elements as PyTorch 1.13's sorting path takes, an element also counts as found where an equal element follows it (PyTorch's result for repeated elements)",
 			Inputs: []InputSpec{{Name: "elements", ScalarOK: true}, {Name: "test_elements", ScalarOK: true}},
 			Attrs:  []AttrSpec{attr("assume_unique", AttrBool, BoolAttr(false), ""), attr("invert", AttrBool, BoolAttr(false), "not in, instead of in")}, Outputs: 1},
+		Schema{Name: "equal", Doc: "torch.equal as a 0-d bool tensor (PyTorch returns a Python bool): same shape and every element equal at the promoted dtype",
+			Inputs: []InputSpec{{Name: "self"}, {Name: "other"}}, Outputs: 1},
+		Schema{Name: "allclose", Doc: "isclose(...).all() as a 0-d bool tensor (PyTorch returns a Python bool); attributes and errors as isclose",
+			Inputs: []InputSpec{{Name: "self"}, {Name: "other"}},
+			Attrs: []AttrSpec{attr("rtol", AttrFloat, FloatAttr(1e-5), ">= 0"), attr("atol", AttrFloat, FloatAttr(1e-8), ">= 0"),
+				attr("equal_nan", AttrBool, BoolAttr(false), "NaNs compare equal")}, Outputs: 1},
 		predicate("signbit", "the sign bit of self is set (-0.0 and NaNs with the sign bit included; integers: self < 0)"),
 	)
 }

@@ -219,12 +219,38 @@ func predicateOp(op string) lowerFunc {
 }
 
 func init() {
-	def(iscloseOp, "input, other, rtol=1e-05, atol=1e-08, equal_nan=False", "Torch.isclose", "Tensor.isclose")
-	usedOps = append(usedOps, "isclose")
+	def(iscloseOp("isclose"), "input, other, rtol=1e-05, atol=1e-08, equal_nan=False", "Torch.isclose", "Tensor.isclose")
+	// allclose and equal return a Python bool; msprobe compares it by
+	// equality (pytorch-precheck §5.3). Their ops give a 0-d bool tensor,
+	// judged by binary consistency: the same verdict.
+	def(iscloseOp("allclose"), "input, other, rtol=1e-05, atol=1e-08, equal_nan=False", "Tensor.allclose")
+	def(equalOp, "input, other", "Torch.equal", "Tensor.equal")
+	usedOps = append(usedOps, "isclose", "allclose", "equal")
+	cannot("returns a Python bool read from a one-element tensor, with nothing computed on the device to check", "Tensor.__bool__", "Tensor.__nonzero__")
 }
 
-// iscloseOp lowers isclose: two tensors of one dtype, tolerances >= 0.
-func iscloseOp(b *bound) (*framework.Plan, error) {
+// equalOp lowers torch.equal: two tensors.
+func equalOp(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	y, err := b.tensor("other")
+	if err != nil {
+		return nil, err
+	}
+	p := newPlan("equal", nil, tensorBinding(x), tensorBinding(y))
+	p.Bench = exactBench()
+	return p, nil
+}
+
+// iscloseOp lowers isclose and allclose: two tensors of one dtype,
+// tolerances >= 0.
+func iscloseOp(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) { return closeOp(op, b) }
+}
+
+func closeOp(op string, b *bound) (*framework.Plan, error) {
 	x, err := b.tensor("input")
 	if err != nil {
 		return nil, err
@@ -252,7 +278,7 @@ func iscloseOp(b *bound) (*framework.Plan, error) {
 		return nil, err
 	}
 	attrs["equal_nan"] = ops.BoolAttr(eqNaN)
-	p := newPlan("isclose", attrs, tensorBinding(x), tensorBinding(y))
+	p := newPlan(op, attrs, tensorBinding(x), tensorBinding(y))
 	p.Bench = exactBench()
 	return p, nil
 }

@@ -136,6 +136,16 @@ func compareCases() []lcase {
 		lcase{name: "Torch.isin", args: []framework.Arg{xi, xi}, kwargs: []framework.NamedArg{kw("invert", iv(1))}, err: `argument "invert": expected bool, got int`},
 		lcase{name: "Torch.isin", args: []framework.Arg{xi, xi, bv(true)}, err: "takes at most 2 positional arguments but 3 were given"},
 	)
+	cs = append(cs,
+		lcase{name: "Torch.equal", args: []framework.Arg{x, x2}, op: "equal", in: []string{"args.0", "args.1"}},
+		lcase{name: "Tensor.equal", args: []framework.Arg{xi, y}, op: "equal", in: []string{"args.0", "args.1"}},
+		lcase{name: "Torch.equal", args: []framework.Arg{x, fv(1)}, err: `argument "other": expected tensor, got float`},
+		lcase{name: "Torch.equal", args: []framework.Arg{x, x2}, kwargs: []framework.NamedArg{out}, err: `unexpected keyword argument "out"`},
+		lcase{name: "Tensor.allclose", args: []framework.Arg{x, x2}, op: "allclose", attrs: ops.Attrs{"rtol": fa(1e-5), "atol": fa(1e-8), "equal_nan": ba(false)}, in: []string{"args.0", "args.1"}},
+		lcase{name: "Tensor.allclose", args: []framework.Arg{x, x2, iv(0), fv(0.5), bv(true)}, op: "allclose", attrs: ops.Attrs{"rtol": fa(0), "atol": fa(0.5), "equal_nan": ba(true)}},
+		lcase{name: "Tensor.allclose", args: []framework.Arg{xi, x2}, err: `argument "other": Long did not match Float`},
+		lcase{name: "Tensor.allclose", args: []framework.Arg{x, x2}, kwargs: []framework.NamedArg{kw("rtol", fv(-0.5))}, err: `argument "rtol": rtol must be greater than or equal to zero, but got -0.5`},
+	)
 	return append(cs,
 		lcase{name: "Torch.eq", args: []framework.Arg{iv(1), x}, err: `argument "input": expected tensor, got int`},
 		lcase{name: "Torch.eq", args: []framework.Arg{x, sv("a")}, err: `argument "other": expected tensor or number, got str`},
@@ -153,5 +163,15 @@ func TestCompareExactBench(t *testing.T) {
 	}
 	if b := l.Plan.Bench; b == nil || len(b.Inputs) != 0 || len(b.Grads) != 0 || len(b.Attrs) != 0 {
 		t.Errorf("bench policy %+v, want one that raises nothing", b)
+	}
+}
+
+// __bool__ and __nonzero__ have a reason instead of a lowering.
+func TestCompareReasons(t *testing.T) {
+	for _, n := range []string{"__bool__", "__nonzero__"} {
+		r, ok := Reason(TensorMethod, n)
+		if !ok || Supported(TensorMethod, n) || r != "Tensor."+n+" returns a Python bool read from a one-element tensor, with nothing computed on the device to check" {
+			t.Errorf("%s: reason %q (%v)", n, r, ok)
+		}
 	}
 }

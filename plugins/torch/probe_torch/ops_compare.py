@@ -85,6 +85,9 @@ OPS = {
     "signbit": lambda c: torch.signbit(c.inputs[0]),
     "isin": lambda c: torch.isin(_num(c.inputs[0]), _num(c.inputs[1]), assume_unique=bool(c.attrs["assume_unique"]),
                                  invert=bool(c.attrs["invert"])),
+    "equal": lambda c: torch.tensor(torch.equal(c.inputs[0], c.inputs[1]), device=c.inputs[0].device),
+    "allclose": lambda c: torch.tensor(torch.allclose(c.inputs[0], c.inputs[1], rtol=c.attrs["rtol"], atol=c.attrs["atol"],
+                                                      equal_nan=bool(c.attrs["equal_nan"])), device=c.inputs[0].device),
     "isclose": lambda c: torch.isclose(c.inputs[0], c.inputs[1], rtol=c.attrs["rtol"], atol=c.attrs["atol"],
                                        equal_nan=bool(c.attrs["equal_nan"])),
 }
@@ -114,6 +117,8 @@ SAMPLES = {
     "isreal": _s_unary,
     "signbit": _s_unary,
     "isclose": _s_binary,
+    "equal": _s_binary,
+    "allclose": _s_binary,
     "isin": lambda dt: None if dt == torch.bool else _s_binary(dt),
 }
 

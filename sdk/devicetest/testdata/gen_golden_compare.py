@@ -438,6 +438,65 @@ def isin_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# equal and allclose: PyTorch returns a Python bool; the ops a 0-d bool tensor
+
+def as_tensor(f):
+    return lambda a, b: torch.tensor(f(a, b))
+
+
+def bool_result_cases():
+    cs = []
+    op, fn = "equal", as_tensor(torch.equal)
+    r = R(op)
+    x = grid(r, (3, 4))
+    y = x.clone()
+    y[1, 2] += 0.5
+    cs.append(fwd(op + "/true", op, [x, x.clone()], fn))
+    cs.append(fwd(op + "/false", op, [x, y], fn))
+    cs.append(fwd(op + "/shape_differs", op, [x, x[0]], fn))
+    cs.append(fwd(op + "/0d_vs_1d", op, [torch.tensor(1.0, dtype=f64), torch.tensor([1.0], dtype=f64)], fn))
+    cs.append(fwd(op + "/0d", op, [torch.tensor(1.5, dtype=f64), torch.tensor(1.5, dtype=f64)], fn))
+    cs.append(fwd(op + "/empty", op, [r.randn((0, 3)), r.randn((0, 3))], fn))
+    cs.append(fwd(op + "/nan", op, [special(), special()], fn))
+    cs.append(fwd(op + "/signed_zero", op, [torch.tensor([0.0, 1.0], dtype=f64), torch.tensor([-0.0, 1.0], dtype=f64)], fn))
+    cs.append(fwd(op + "/int_float", op, [torch.tensor([1, 2]), torch.tensor([1.0, 2.0], dtype=f64)], fn))
+    cs.append(fwd(op + "/float16_float32", op, [torch.tensor([0.1, 1.0], dtype=torch.float16), torch.tensor([0.1, 1.0], dtype=torch.float32)], fn))
+    cs.append(fwd(op + "/int8_uint8", op, [torch.tensor([1, -1], dtype=torch.int8), torch.tensor([1, 255], dtype=torch.uint8)], fn))
+    cs.append(fwd(op + "/bool", op, [torch.tensor([True, False]), torch.tensor([True, False])], fn))
+    cs.append(fwd(op + "/int64", op, [torch.tensor([3, 4, 5]), torch.tensor([3, 4, 6])], fn))
+    for dt in NARROW:
+        n = str(dt).split(".")[1]
+        a = r.randn((3, 4)).to(dt)
+        b = a.clone()
+        b[0, 0] = -b[0, 0] + 1
+        cs.append(fwd("%s/%s_true" % (op, n), op, [a, a.clone()], fn, mode="emulated"))
+        cs.append(fwd("%s/%s_false" % (op, n), op, [a, b], fn, mode="emulated"))
+
+    op = "allclose"
+    r = R(op)
+    tol = lambda rt, at, en=False: {"rtol": rt, "atol": at, "equal_nan": en}
+    ac = lambda rt=1e-05, at=1e-08, en=False: as_tensor(lambda a, b: torch.allclose(a, b, rtol=rt, atol=at, equal_nan=en))
+    x = r.randn((4, 5))
+    cs.append(fwd(op + "/true", op, [x, near(r, x, 1e-7)], ac(), attrs=tol(1e-05, 1e-08)))
+    cs.append(fwd(op + "/false", op, [x, near(r, x, 1e-3)], ac(), attrs=tol(1e-05, 1e-08)))
+    cs.append(fwd(op + "/rtol", op, [x, near(r, x, 1e-4)], ac(1e-2), attrs=tol(1e-2, 1e-08)))
+    cs.append(fwd(op + "/broadcast", op, [x, near(r, x[0], 1e-9)], ac(), attrs=tol(1e-05, 1e-08)))
+    cs.append(fwd(op + "/empty", op, [r.randn((0, 3)), r.randn((0, 3))], ac(), attrs=tol(1e-05, 1e-08)))
+    cs.append(fwd(op + "/nan", op, [special(), special()], ac(), attrs=tol(1e-05, 1e-08)))
+    cs.append(fwd(op + "/nan_equal_nan", op, [special(), special()], ac(en=True), attrs=tol(1e-05, 1e-08, True)))
+    cs.append(fwd(op + "/int", op, [torch.tensor([3, 250]), torch.tensor([5, 251])], ac(at=2.0), attrs=tol(1e-05, 2.0)))
+    cs.append(error_case(op + "/dtype_mismatch", op, [torch.tensor([1]), torch.tensor([1.0], dtype=f64)], ac(), attrs=tol(1e-05, 1e-08)))
+    cs.append(error_case(op + "/bad_broadcast", op, [x, x[:, :2]], ac(), attrs=tol(1e-05, 1e-08)))
+    cs.append(error_case(op + "/negative_rtol", op, [x, x], ac(-1.0), attrs=tol(-1.0, 1e-08)))
+    for dt in NARROW:
+        n = str(dt).split(".")[1]
+        a = (r.randn((16,)) * 3).to(dt)
+        cs.append(fwd("%s/%s_true" % (op, n), op, [a, near(r, a.to(f64), 1e-3, dt)], ac(1e-2, 1e-3), attrs=tol(1e-2, 1e-3), mode="emulated"))
+        cs.append(fwd("%s/%s_false" % (op, n), op, [a, near(r, a.to(f64), 1e-1, dt)], ac(1e-2, 1e-3), attrs=tol(1e-2, 1e-3), mode="emulated"))
+    return cs
+
+
 def main():
     cs = []
     cs += comparison_cases()
@@ -446,6 +505,7 @@ def main():
     cs += predicate_cases()
     cs += isclose_cases()
     cs += isin_cases()
+    cs += bool_result_cases()
     write_group("compare", cs)
 
 
