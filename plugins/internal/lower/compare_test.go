@@ -175,3 +175,27 @@ func TestCompareReasons(t *testing.T) {
 		}
 	}
 }
+
+// Every name of the compare family in msprobe's tensor and torch lists
+// (pytorch-precheck Appendix A) has a lowering or a reason.
+func TestCompareFamilyCovered(t *testing.T) {
+	tensorNames := []string{"__and__", "__bool__", "__eq__", "__ge__", "__gt__", "__iand__", "__ilshift__", "__ior__",
+		"__irshift__", "__ixor__", "__le__", "__lshift__", "__lt__", "__ne__", "__nonzero__", "__or__", "__ror__", "__rshift__",
+		"__rxor__", "__xor__", "allclose", "bitwise_and", "bitwise_and_", "bitwise_left_shift", "bitwise_left_shift_",
+		"bitwise_not", "bitwise_not_", "bitwise_or", "bitwise_or_", "bitwise_right_shift", "bitwise_right_shift_",
+		"bitwise_xor", "bitwise_xor_", "eq", "eq_", "equal", "ge", "ge_", "greater", "greater_", "greater_equal",
+		"greater_equal_", "gt", "gt_", "isclose", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "le",
+		"le_", "less", "less_", "less_equal", "less_equal_", "logical_and", "logical_and_", "logical_not", "logical_not_",
+		"logical_or", "logical_or_", "logical_xor", "logical_xor_", "lt", "lt_", "ne", "ne_", "not_equal", "not_equal_", "signbit"}
+	torchNames := []string{"bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "eq", "equal", "ge", "greater",
+		"greater_equal", "gt", "isclose", "isfinite", "isin", "isinf", "isnan", "isneginf", "isposinf", "le", "less",
+		"less_equal", "logical_and", "logical_not", "logical_or", "logical_xor", "lt", "ne", "not_equal", "signbit"}
+	for ns, names := range map[Namespace][]string{TensorMethod: tensorNames, Torch: torchNames} {
+		for _, n := range names {
+			_, why := Reason(ns, n)
+			if !Supported(ns, n) && !why {
+				t.Errorf("%s.%s has neither a lowering nor a reason", ns, n)
+			}
+		}
+	}
+}
