@@ -1,6 +1,10 @@
 package cpu
 
 import (
+	"fmt"
+	"math"
+	"slices"
+
 	"github.com/probe-dev/probe/internal/parallel"
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -298,6 +302,25 @@ func init() {
 	supportDTypes("bitwise_right_shift", intDTypes[:5]...)
 	register("bitwise_not", &kernel{forward: bitwiseNot})
 	supportDTypes("bitwise_not", intDTypes...)
+	register("isin", &kernel{forward: isin})
+	// PyTorch refuses bool and bfloat16 inputs of isin
+	supportDTypes("isin", tensor.Float64, tensor.Float32, tensor.Float16, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)
+	register("isclose", &kernel{forward: isclose})
+	supportDTypes("isclose", all...)
+	register("allclose", &kernel{forward: func(c *call) ([]*array, error) {
+		outs, err := isclose(c)
+		if err != nil {
+			return nil, err
+		}
+		return []*array{allTrue(outs[0].data)}, nil
+	}})
+	supportDTypes("allclose", all...)
+	register("equal", &kernel{forward: equal})
+	supportDTypes("equal", all...)
+	for _, op := range []string{"isnan", "isinf", "isfinite", "isneginf", "isposinf", "isreal", "signbit"} {
+		register(op, &kernel{forward: predicateKernel(op)})
+		supportDTypes(op, all...)
+	}
 }
 
 // logicalNot is self == 0 (NaN is not zero).
@@ -434,4 +457,238 @@ func bitwiseNot(c *call) ([]*array, error) {
 		roundSlice(tensor.Uint8, out.data)
 	}
 	return []*array{out}, nil
+}
+
+// ---- predicates ----
+
+// predicateKernel is an elementwise test with a bool result. Integer and
+// bool values are never NaN or infinite, and never -0.
+func predicateKernel(op string) func(c *call) ([]*array, error) {
+	return func(c *call) ([]*array, error) {
+		x := c.in[0]
+		out := newArray(tensor.Bool, x.shape)
+		forChunks(len(x.data), func(from, to int) error {
+			dst, src := out.data[from:to], x.data[from:to]
+			switch op {
+			case "isnan":
+				for i, v := range src {
+					dst[i] = b2f(v != v)
+				}
+			case "isinf":
+				for i, v := range src {
+					dst[i] = b2f(math.IsInf(v, 0))
+				}
+			case "isfinite":
+				for i, v := range src {
+					dst[i] = b2f(v-v == 0) // false for NaN and ±inf
+				}
+			case "isneginf":
+				for i, v := range src {
+					dst[i] = b2f(math.IsInf(v, -1))
+				}
+			case "isposinf":
+				for i, v := range src {
+					dst[i] = b2f(math.IsInf(v, 1))
+				}
+			case "isreal":
+				for i := range dst {
+					dst[i] = 1
+				}
+			case "signbit":
+				for i, v := range src {
+					dst[i] = b2f(math.Signbit(v))
+				}
+			}
+			return nil
+		})
+		return []*array{out}, nil
+	}
+}
+
+// ---- isclose ----
+
+// expanded returns v (an operand's values) broadcast to shape out, from
+// the arena.
+func expanded(a *array, v []float64, out []int) []float64 {
+	n := tensor.NumElements(out)
+	if len(v) == n {
+		return v
+	}
+	res := float64sFor(n)
+	if len(v) == 1 {
+		for i := range res {
+			res[i] = v[0]
+		}
+		return res
+	}
+	m := ops.BroadcastIndex(a.shape, out)
+	forChunks(n, func(from, to int) error {
+		for k := from; k < to; k++ {
+			res[k] = v[m[k]]
+		}
+		return nil
+	})
+	return res
+}
+
+// isclose is ATen's composite isclose of PyTorch 1.13: close = self ==
+// other (or both NaN with equal_nan); unless rtol and atol are both zero,
+// also where |self - other| is finite and <= atol + |rtol * other|. Each
+// step is one ATen op at the dtype of the inputs, so its result is
+// rounded to it (rtol and atol first, as wrapped numbers); integer and
+// bool inputs compute the errors in float32, PyTorch's default dtype
+// (other is cast to it first).
+func isclose(c *call) ([]*array, error) {
+	x, y := c.in[0], c.in[1]
+	if x.dtype != y.dtype {
+		return nil, fmt.Errorf("%s did not match %s", ops.TypeName(x.dtype), ops.TypeName(y.dtype))
+	}
+	rtol, atol := c.attrs.Float("rtol", 1e-5), c.attrs.Float("atol", 1e-8)
+	if rtol < 0 {
+		return nil, fmt.Errorf("rtol must be greater than or equal to zero, but got %g", rtol)
+	}
+	if atol < 0 {
+		return nil, fmt.Errorf("atol must be greater than or equal to zero, but got %g", atol)
+	}
+	out, err := mapRows(x, y, x.data, y.data, tensor.Bool, cmpRun(cmpEq))
+	if err != nil {
+		return nil, err
+	}
+	n := len(out.data)
+	d := x.dtype
+	if c.attrs.Bool("equal_nan", false) && d.IsFloat() {
+		xs, ys := expanded(x, x.data, out.shape), expanded(y, y.data, out.shape)
+		forChunks(n, func(from, to int) error {
+			for i := from; i < to; i++ {
+				if xs[i] != xs[i] && ys[i] != ys[i] {
+					out.data[i] = 1
+				}
+			}
+			return nil
+		})
+	}
+	if rtol == 0 && atol == 0 {
+		return []*array{out}, nil
+	}
+	cd := d
+	if !d.IsFloat() {
+		cd = ops.DefaultFloat
+	}
+	xs, ys := expanded(x, castValues(x, cd), out.shape), expanded(y, castValues(y, cd), out.shape)
+	r, a := roundTo(cd, rtol), roundTo(cd, atol)
+	allowed, actual := float64sFor(n), float64sFor(n)
+	forChunks(n, func(from, to int) error {
+		al, ac := allowed[from:to], actual[from:to]
+		for i := range al {
+			al[i] = r * ys[from+i] // exact in float64 for operands of 24 bits
+			ac[i] = xs[from+i] - ys[from+i]
+		}
+		roundSlice(cd, al)
+		roundSlice(cd, ac)
+		for i := range al {
+			al[i] = a + math.Abs(al[i])
+		}
+		roundSlice(cd, al)
+		o := out.data[from:to]
+		for i, v := range ac {
+			v = math.Abs(v)
+			if v-v == 0 && v <= al[i] {
+				o[i] = 1
+			}
+		}
+		return nil
+	})
+	return []*array{out}, nil
+}
+
+// ---- isin ----
+
+// isin is membership at the promoted dtype (a number as a wrapped
+// scalar); bool and bfloat16 inputs are refused. PyTorch 1.13's CPU has
+// no float16 kernel but its CUDA has: membership of float16 values is
+// exact, so probe computes it. PyTorch 1.13 takes a sorting path when test_elements has at
+// least int64(10·n^0.145) elements (n: the elements' count); with
+// assume_unique it skips unique(), and an element is then found also
+// where an equal element follows it in elements (its stable sort sees a
+// duplicate). NaN is never found.
+func isin(c *call) ([]*array, error) {
+	x, y := c.in[0], c.in[1]
+	for _, a := range []*array{x, y} {
+		if d := operandDType(a); d == tensor.Bool || d == tensor.BFloat16 {
+			return nil, fmt.Errorf("Unsupported input type encountered for isin(): %s", ops.TypeName(d))
+		}
+	}
+	if x.scalar && y.scalar {
+		return nil, fmt.Errorf("isin() received an invalid combination of arguments - got (Number, Number)")
+	}
+	dt := resultType(x, y)
+	xv, yv := castValues(x, dt), castValues(y, dt)
+	invert := c.attrs.Bool("invert", false)
+	test := make(map[float64]struct{}, len(yv))
+	for _, v := range yv {
+		if v == v {
+			test[v] = struct{}{} // +0 and -0 are one key
+		}
+	}
+	out := newArray(tensor.Bool, x.shape)
+	hit, miss := b2f(!invert), b2f(invert)
+	n := len(xv)
+	sorting := c.attrs.Bool("assume_unique", false) && !y.scalar && len(yv) >= int(10*math.Pow(float64(n), 0.145))
+	if sorting {
+		later := make(map[float64]struct{}, n)
+		for i := n - 1; i >= 0; i-- {
+			v := xv[i]
+			_, inTest := test[v]
+			_, dup := later[v]
+			out.data[i] = miss
+			if inTest || dup {
+				out.data[i] = hit
+			}
+			if v == v {
+				later[v] = struct{}{}
+			}
+		}
+		return []*array{out}, nil
+	}
+	forChunks(n, func(from, to int) error {
+		for i := from; i < to; i++ {
+			out.data[i] = miss
+			if _, ok := test[xv[i]]; ok {
+				out.data[i] = hit
+			}
+		}
+		return nil
+	})
+	return []*array{out}, nil
+}
+
+// ---- equal, allclose ----
+
+// allTrue is a 0-d bool array: every value of v is non-zero (true when v
+// is empty).
+func allTrue(v []float64) *array {
+	out := newArray(tensor.Bool, nil)
+	out.data[0] = 1
+	for _, x := range v {
+		if x == 0 {
+			out.data[0] = 0
+			break
+		}
+	}
+	return out
+}
+
+// equal is torch.equal: false for different shapes (no broadcasting),
+// else every element equal at the promoted dtype (NaN is not).
+func equal(c *call) ([]*array, error) {
+	x, y := c.in[0], c.in[1]
+	if !slices.Equal(x.shape, y.shape) {
+		return []*array{newArray(tensor.Bool, nil)}, nil
+	}
+	dt := resultType(x, y)
+	eq, err := mapRows(x, y, castValues(x, dt), castValues(y, dt), tensor.Bool, cmpRun(cmpEq))
+	if err != nil {
+		return nil, err
+	}
+	return []*array{allTrue(eq.data)}, nil
 }

@@ -193,3 +193,132 @@ func bitwiseNot(b *bound) (*framework.Plan, error) {
 	p.Bench = exactBench()
 	return p, nil
 }
+
+func init() {
+	def(predicateOp("isnan"), "input", "Torch.isnan", "Tensor.isnan")
+	def(predicateOp("isinf"), "input", "Torch.isinf", "Tensor.isinf")
+	def(predicateOp("isfinite"), "input", "Torch.isfinite", "Tensor.isfinite")
+	def(predicateOp("isneginf"), "input, *, out=None", "Torch.isneginf", "Tensor.isneginf")
+	def(predicateOp("isposinf"), "input, *, out=None", "Torch.isposinf", "Tensor.isposinf")
+	def(predicateOp("isreal"), "input", "Tensor.isreal")
+	def(predicateOp("signbit"), "input, *, out=None", "Torch.signbit", "Tensor.signbit")
+	usedOps = append(usedOps, "isnan", "isinf", "isfinite", "isneginf", "isposinf", "isreal", "signbit")
+}
+
+// predicateOp lowers an elementwise test of one tensor.
+func predicateOp(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		p := newPlan(op, nil, tensorBinding(x))
+		p.Bench = exactBench()
+		return p, nil
+	}
+}
+
+func init() {
+	def(iscloseOp("isclose"), "input, other, rtol=1e-05, atol=1e-08, equal_nan=False", "Torch.isclose", "Tensor.isclose")
+	// allclose and equal return a Python bool; msprobe compares it by
+	// equality (pytorch-precheck §5.3). Their ops give a 0-d bool tensor,
+	// judged by binary consistency: the same verdict.
+	def(iscloseOp("allclose"), "input, other, rtol=1e-05, atol=1e-08, equal_nan=False", "Tensor.allclose")
+	def(equalOp, "input, other", "Torch.equal", "Tensor.equal")
+	usedOps = append(usedOps, "isclose", "allclose", "equal")
+	cannot("returns a Python bool read from a one-element tensor, with nothing computed on the device to check", "Tensor.__bool__", "Tensor.__nonzero__")
+}
+
+// equalOp lowers torch.equal: two tensors.
+func equalOp(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	y, err := b.tensor("other")
+	if err != nil {
+		return nil, err
+	}
+	p := newPlan("equal", nil, tensorBinding(x), tensorBinding(y))
+	p.Bench = exactBench()
+	return p, nil
+}
+
+// iscloseOp lowers isclose and allclose: two tensors of one dtype,
+// tolerances >= 0.
+func iscloseOp(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) { return closeOp(op, b) }
+}
+
+func closeOp(op string, b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	y, err := b.tensor("other")
+	if err != nil {
+		return nil, err
+	}
+	if x.DType != y.DType {
+		return nil, b.argErr("other", "%s did not match %s", ops.TypeName(x.DType), ops.TypeName(y.DType))
+	}
+	attrs := ops.Attrs{}
+	for _, name := range []string{"rtol", "atol"} {
+		v, err := b.float(name)
+		if err != nil {
+			return nil, err
+		}
+		if v < 0 {
+			return nil, b.argErr(name, "%s must be greater than or equal to zero, but got %g", name, v)
+		}
+		attrs[name] = ops.FloatAttr(v)
+	}
+	eqNaN, err := b.boolean("equal_nan")
+	if err != nil {
+		return nil, err
+	}
+	attrs["equal_nan"] = ops.BoolAttr(eqNaN)
+	p := newPlan(op, attrs, tensorBinding(x), tensorBinding(y))
+	p.Bench = exactBench()
+	return p, nil
+}
+
+func init() {
+	def(isinOp, "elements, test_elements, *, assume_unique=False, invert=False", "Torch.isin")
+	usedOps = append(usedOps, "isin")
+}
+
+// isinOp lowers torch.isin: tensors or numbers, not two numbers, no bool.
+func isinOp(b *bound) (*framework.Plan, error) {
+	x, xi, err := b.operand("elements")
+	if err != nil {
+		return nil, err
+	}
+	y, yi, err := b.operand("test_elements")
+	if err != nil {
+		return nil, err
+	}
+	if !xi.isTensor && !yi.isTensor {
+		return nil, b.argErr("test_elements", "isin() received an invalid combination of arguments - got (%s, %s)", kindName(b.arg("elements")), kindName(b.arg("test_elements")))
+	}
+	for _, n := range []string{"elements", "test_elements"} {
+		info := map[string]operandInfo{"elements": xi, "test_elements": yi}[n]
+		switch {
+		case info.isBool():
+			return nil, b.argErr(n, "Unsupported input type encountered for isin(): Bool")
+		case info.isTensor && info.dtype == tensor.BFloat16:
+			return nil, b.argErr(n, "Unsupported input type encountered for isin(): BFloat16")
+		}
+	}
+	attrs := ops.Attrs{}
+	for _, n := range []string{"assume_unique", "invert"} {
+		v, err := b.boolean(n)
+		if err != nil {
+			return nil, err
+		}
+		attrs[n] = ops.BoolAttr(v)
+	}
+	p := newPlan("isin", attrs, x, y)
+	p.Bench = exactBench()
+	return p, nil
+}

@@ -76,6 +76,20 @@ OPS = {
     "bitwise_left_shift": _integral("bitwise_left_shift", _binary("bitwise_left_shift")),
     "bitwise_right_shift": _integral("bitwise_right_shift", _binary("bitwise_right_shift")),
     "bitwise_not": _integral("bitwise_not", _unary("bitwise_not")),
+    "isnan": lambda c: torch.isnan(c.inputs[0]),
+    "isinf": lambda c: torch.isinf(c.inputs[0]),
+    "isfinite": lambda c: torch.isfinite(c.inputs[0]),
+    "isneginf": lambda c: torch.isneginf(c.inputs[0]),
+    "isposinf": lambda c: torch.isposinf(c.inputs[0]),
+    "isreal": lambda c: torch.isreal(c.inputs[0]),
+    "signbit": lambda c: torch.signbit(c.inputs[0]),
+    "isin": lambda c: torch.isin(_num(c.inputs[0]), _num(c.inputs[1]), assume_unique=bool(c.attrs["assume_unique"]),
+                                 invert=bool(c.attrs["invert"])),
+    "equal": lambda c: torch.tensor(torch.equal(c.inputs[0], c.inputs[1]), device=c.inputs[0].device),
+    "allclose": lambda c: torch.tensor(torch.allclose(c.inputs[0], c.inputs[1], rtol=c.attrs["rtol"], atol=c.attrs["atol"],
+                                                      equal_nan=bool(c.attrs["equal_nan"])), device=c.inputs[0].device),
+    "isclose": lambda c: torch.isclose(c.inputs[0], c.inputs[1], rtol=c.attrs["rtol"], atol=c.attrs["atol"],
+                                       equal_nan=bool(c.attrs["equal_nan"])),
 }
 
 SAMPLES = {
@@ -95,6 +109,17 @@ SAMPLES = {
     "bitwise_left_shift": _s_shift,
     "bitwise_right_shift": _s_shift,
     "bitwise_not": _s_int(_s_unary),
+    "isnan": _s_unary,
+    "isinf": _s_unary,
+    "isfinite": _s_unary,
+    "isneginf": _s_unary,
+    "isposinf": _s_unary,
+    "isreal": _s_unary,
+    "signbit": _s_unary,
+    "isclose": _s_binary,
+    "equal": _s_binary,
+    "allclose": _s_binary,
+    "isin": lambda dt: None if dt == torch.bool else _s_binary(dt),
 }
 
 BACKWARD = set()
