@@ -292,3 +292,375 @@ func init() {
 		supportDTypes(n, all...)
 	}
 }
+
+// ---- index_add, index_copy, index_fill ----
+//
+// Self is seen as [outer, n, inner] around dim, source as [outer, m,
+// inner] with m the number of indices; index k addresses self's slice
+// index[k]. Slices are applied in index order (the last copy wins, sums
+// accumulate in that order), as ATen's CPU kernels do.
+
+type sliceLayout struct {
+	outer, n, inner, m int
+	idx                []int
+}
+
+// sliceLayoutOf lays out self and index along dim; wrap allows negative
+// indices (index_fill); outOfRange makes the error for a bad index.
+func sliceLayoutOf(c *call, wrap bool, outOfRange func(v int64, dim, n int) error) (*sliceLayout, error) {
+	x, index := c.in[0], c.in[1]
+	dim, err := normDim(c.attrs.Int("dim", 0), x.rank())
+	if err != nil {
+		return nil, err
+	}
+	xs := nonEmpty(x.shape)
+	l := &sliceLayout{outer: 1, inner: 1, n: xs[dim], m: len(index.data)}
+	for d, s := range xs {
+		switch {
+		case d < dim:
+			l.outer *= s
+		case d > dim:
+			l.inner *= s
+		}
+	}
+	l.idx = make([]int, l.m)
+	for k, v := range index.data {
+		if v < 0 && wrap && v >= -float64(l.n) {
+			v += float64(l.n)
+		}
+		if v < 0 || v >= float64(l.n) {
+			return nil, outOfRange(int64(index.data[k]), dim, l.n)
+		}
+		l.idx[k] = int(v)
+	}
+	return l, nil
+}
+
+// checkSource checks source against self as the lowering does (probe
+// takes sources of self's shape apart from dim).
+func checkSource(api string, x, source *array, dim, m int) error {
+	xs, ss := nonEmpty(x.shape), nonEmpty(source.shape)
+	if len(ss) <= dim || ss[dim] != m {
+		got := 1
+		if len(ss) > dim {
+			got = ss[dim]
+		}
+		if api == "index_add_" {
+			return fmt.Errorf("index_add_(): Number of indices (%d) should be equal to source.size(dim): (%d), for dim: %d", m, got, dim)
+		}
+		return fmt.Errorf("%s(): Number of indices (%d) should be equal to source.size(dim) (%d)", api, m, got)
+	}
+	if len(ss) != len(xs) {
+		return fmt.Errorf("%s(): source of rank %d for a self of rank %d is not supported", api, source.rank(), x.rank())
+	}
+	for d := range xs {
+		if d != dim && xs[d] != ss[d] {
+			return fmt.Errorf("%s(): source shape %s does not match self %s apart from dimension %d", api, ops.ShapeList(source.shape), ops.ShapeList(x.shape), dim)
+		}
+	}
+	return nil
+}
+
+func indexAddLayout(c *call) (*sliceLayout, error) {
+	x, index, source := c.in[0], c.in[1], c.in[2]
+	dim, err := normDim(c.attrs.Int("dim", 0), x.rank())
+	if err != nil {
+		return nil, err
+	}
+	if index.rank() > 1 {
+		return nil, fmt.Errorf("index_add_(): Index is supposed to be a vector, but got dim: %d with type: %s and size: %s",
+			index.rank(), ops.TypeName(index.dtype), ops.ShapeList(index.shape))
+	}
+	if index.dtype != tensor.Int64 && index.dtype != tensor.Int32 {
+		return nil, fmt.Errorf("index_add_(): Expected dtype int32/int64 for index but got: %s", ops.TypeName(index.dtype))
+	}
+	if source.dtype != x.dtype {
+		return nil, fmt.Errorf("index_add_(): self (%s) and source (%s) must have the same scalar type", ops.TypeName(x.dtype), ops.TypeName(source.dtype))
+	}
+	if err := checkSource("index_add_", x, source, dim, len(index.data)); err != nil {
+		return nil, err
+	}
+	return sliceLayoutOf(c, false, func(int64, int, int) error { return errors.New("index out of range in self") })
+}
+
+func indexCopyLayout(c *call) (*sliceLayout, error) {
+	x, index, source := c.in[0], c.in[1], c.in[2]
+	dim, err := normDim(c.attrs.Int("dim", 0), x.rank())
+	if err != nil {
+		return nil, err
+	}
+	if index.rank() > 1 {
+		return nil, fmt.Errorf("index_copy_(): Index should have dimension 1 or 0 (got %d)", index.rank())
+	}
+	if index.dtype != tensor.Int64 {
+		return nil, fmt.Errorf("index_copy_(): Expected a long tensor for index, but got %s", ops.TypeName(index.dtype))
+	}
+	if source.dtype != x.dtype {
+		return nil, fmt.Errorf("index_copy_(): self and source expected to have the same dtype, but got (self) %s and (source) %s",
+			ops.TypeName(x.dtype), ops.TypeName(source.dtype))
+	}
+	if x.rank() > 0 && source.rank() > 0 && x.rank() != source.rank() {
+		return nil, fmt.Errorf("index_copy_(): When source and destination are not scalars, their dimensionality must match. Source dimensionality (%d), destination dimensionality (%d)",
+			source.rank(), x.rank())
+	}
+	if err := checkSource("index_copy_", x, source, dim, len(index.data)); err != nil {
+		return nil, err
+	}
+	return sliceLayoutOf(c, false, func(v int64, dim, n int) error {
+		return fmt.Errorf("index_copy_(): index %d is out of bounds for dimension %d with size %d", v, dim, n)
+	})
+}
+
+func indexFillLayout(c *call) (*sliceLayout, error) {
+	x, index, value := c.in[0], c.in[1], c.in[2]
+	if _, err := normDim(c.attrs.Int("dim", 0), x.rank()); err != nil {
+		return nil, err
+	}
+	if index.dtype != tensor.Int64 {
+		return nil, errors.New("index_fill_(): Expected dtype int64 for index.")
+	}
+	if index.rank() > 1 {
+		return nil, errors.New("Index has to be a vector/scalar")
+	}
+	if !value.scalar && value.rank() > 0 {
+		return nil, fmt.Errorf("index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", value.rank())
+	}
+	return sliceLayoutOf(c, true, func(v int64, dim, n int) error {
+		return fmt.Errorf("index %d is out of bounds for dimension %d with size %d", v, dim, n)
+	})
+}
+
+// slices calls fn(dst, src) with the offsets of each (outer, k) pair's
+// slices of self and source, in index order.
+func (l *sliceLayout) each(fn func(dst, src int)) {
+	for o := 0; o < l.outer; o++ {
+		for k, t := range l.idx {
+			fn((o*l.n+t)*l.inner, (o*l.m+k)*l.inner)
+		}
+	}
+}
+
+// zeroSlices zeroes self's slices that the index addresses.
+func (l *sliceLayout) zeroSlices(g []float64) {
+	l.each(func(dst, _ int) { clear(g[dst : dst+l.inner]) })
+}
+
+// selectSlices is g.index_select(dim, index) times alpha, source-shaped.
+func (l *sliceLayout) selectSlices(g []float64, alpha float64) []float64 {
+	out := float64sFor(l.outer * l.m * l.inner)
+	l.each(func(dst, src int) {
+		o, in := out[src:src+l.inner], g[dst:dst+l.inner]
+		for j, v := range in {
+			o[j] = alpha * v
+		}
+	})
+	return out
+}
+
+func indexAddKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x, source := c.in[0], c.in[2]
+			l, err := indexAddLayout(c)
+			if err != nil {
+				return nil, err
+			}
+			dt := x.dtype
+			alpha := c.attrs.Float("alpha", 1)
+			out := float64sFor(len(x.data))
+			copy(out, x.data)
+			s := source.data
+			switch {
+			case dt == tensor.Float64:
+				l.each(func(dst, src int) {
+					d, sv := out[dst:dst+l.inner], s[src:src+l.inner]
+					for j, v := range sv {
+						d[j] += alpha * v
+					}
+				})
+			case dt == tensor.Bool:
+				if alpha != 0 {
+					l.each(func(dst, src int) {
+						d, sv := out[dst:dst+l.inner], s[src:src+l.inner]
+						for j, v := range sv {
+							if v != 0 {
+								d[j] = 1
+							}
+						}
+					})
+				}
+			case !dt.IsFloat():
+				a := math.Trunc(alpha)
+				l.each(func(dst, src int) {
+					d, sv := out[dst:dst+l.inner], s[src:src+l.inner]
+					for j, v := range sv {
+						d[j] = wrapInt(dt, d[j]+a*v)
+					}
+				})
+			case x.rank() <= 1 && dt != tensor.Float32:
+				// ATen's 1-d loop computes in scalar_t: alpha, the
+				// product and the sum are each rounded to dt
+				a := roundTo(dt, alpha)
+				l.each(func(dst, src int) {
+					d, sv := out[dst:dst+l.inner], s[src:src+l.inner]
+					for j, v := range sv {
+						d[j] = roundTo(dt, d[j]+roundTo(dt, a*v))
+					}
+				})
+			default:
+				// add_ with alpha in float opmath, then rounded to dt
+				a := float64(float32(alpha))
+				l.each(func(dst, src int) {
+					d, sv := out[dst:dst+l.inner], s[src:src+l.inner]
+					for j, v := range sv {
+						d[j] = roundTo(dt, float64(float32(d[j]+float64(float32(a*v)))))
+					}
+				})
+			}
+			return []*array{{shape: append([]int{}, x.shape...), data: out, dtype: dt}}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x, source := c.in[0], c.in[2]
+			l, err := indexAddLayout(c)
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], len(x.data))
+			res := make([]*array, 3)
+			if c.requiresGrad[0] {
+				gs := float64sFor(len(g))
+				copy(gs, g)
+				res[0] = &array{shape: append([]int{}, x.shape...), data: gs, dtype: x.dtype}
+			}
+			if c.requiresGrad[2] {
+				res[2] = &array{shape: append([]int{}, source.shape...), data: l.selectSlices(g, c.attrs.Float("alpha", 1)), dtype: source.dtype}
+			}
+			return res, nil
+		},
+	}
+}
+
+func indexCopyKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x, source := c.in[0], c.in[2]
+			l, err := indexCopyLayout(c)
+			if err != nil {
+				return nil, err
+			}
+			out := float64sFor(len(x.data))
+			copy(out, x.data)
+			l.each(func(dst, src int) { copy(out[dst:dst+l.inner], source.data[src:src+l.inner]) })
+			return []*array{{shape: append([]int{}, x.shape...), data: out, dtype: x.dtype}}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x, source := c.in[0], c.in[2]
+			l, err := indexCopyLayout(c)
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], len(x.data))
+			res := make([]*array, 3)
+			if c.requiresGrad[0] {
+				gs := float64sFor(len(g))
+				copy(gs, g)
+				l.zeroSlices(gs)
+				res[0] = &array{shape: append([]int{}, x.shape...), data: gs, dtype: x.dtype}
+			}
+			if c.requiresGrad[2] {
+				res[2] = &array{shape: append([]int{}, source.shape...), data: l.selectSlices(g, 1), dtype: source.dtype}
+			}
+			return res, nil
+		},
+	}
+}
+
+// fillValue is index_fill's value as a number: a 0-d tensor's item().
+func fillValue(v *array) *array {
+	if v.scalar {
+		return v
+	}
+	kind := ops.ScalarFloat
+	switch {
+	case v.dtype == tensor.Bool:
+		kind = ops.ScalarBool
+	case !v.dtype.IsFloat():
+		kind = ops.ScalarInt
+	}
+	return &array{data: v.data, scalar: true, scalarKind: kind, dtype: v.dtype}
+}
+
+func indexFillKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			l, err := indexFillLayout(c)
+			if err != nil {
+				return nil, err
+			}
+			v, err := scatterValue(fillValue(c.in[2]), x.dtype)
+			if err != nil {
+				return nil, err
+			}
+			out := float64sFor(len(x.data))
+			copy(out, x.data)
+			l.each(func(dst, _ int) {
+				d := out[dst : dst+l.inner]
+				for j := range d {
+					d[j] = v
+				}
+			})
+			return []*array{{shape: append([]int{}, x.shape...), data: out, dtype: x.dtype}}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x, index, value := c.in[0], c.in[1], c.in[2]
+			l, err := indexFillLayout(c)
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], len(x.data))
+			res := make([]*array, 3)
+			if c.requiresGrad[0] {
+				gs := float64sFor(len(g))
+				copy(gs, g)
+				l.zeroSlices(gs)
+				res[0] = &array{shape: append([]int{}, x.shape...), data: gs, dtype: x.dtype}
+			}
+			if !value.scalar && c.requiresGrad[2] {
+				// grad.index_select(dim, unique(index)).sum(): a negative
+				// index fails there
+				for _, v := range index.data {
+					if v < 0 {
+						return nil, errors.New("index out of range in self")
+					}
+				}
+				seen := make([]bool, l.n)
+				sum := 0.0
+				for o := 0; o < l.outer; o++ {
+					clear(seen)
+					for _, t := range l.idx {
+						if seen[t] {
+							continue
+						}
+						seen[t] = true
+						for _, v := range g[(o*l.n+t)*l.inner : (o*l.n+t+1)*l.inner] {
+							sum += v
+						}
+					}
+				}
+				res[2] = &array{shape: []int{}, data: []float64{sum}, dtype: value.dtype}
+			}
+			return res, nil
+		},
+	}
+}
+
+func init() {
+	register("index_add", indexAddKernel())
+	register("index_copy", indexCopyKernel())
+	register("index_fill", indexFillKernel())
+	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
+	for _, n := range []string{"index_add", "index_copy", "index_fill"} {
+		supportDTypes(n, all...)
+	}
+}

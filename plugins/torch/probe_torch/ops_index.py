@@ -1,10 +1,12 @@
 """The index family (sdk/ops/schema_index.go): scatter (src tensor or
-number, reduce add/multiply), scatter_add; each run with torch, the
+number, reduce add/multiply), scatter_add, index_add, index_copy,
+index_fill; each run with torch, the
 in-place variants on input 0 (a copy the runner made)."""
 
 import torch
 
-from .ops import _is_t, _num, _x
+from .ops import _int_if_integral, _is_t, _num, _x
+from .wire import Scalar
 
 
 def _scatter(c):
@@ -24,12 +26,39 @@ def _scatter_add(c):
     return torch.scatter_add(x, c.attrs["dim"], index, src)
 
 
+def _index_add(c):
+    x, index, source = c.inputs
+    alpha = _int_if_integral(c.attrs["alpha"])
+    kw = {} if alpha == 1 else {"alpha": alpha}
+    if c.attrs["inplace"]:
+        return x.index_add_(c.attrs["dim"], index, source, **kw)
+    return torch.index_add(x, c.attrs["dim"], index, source, **kw)
+
+
+def _index_copy(c):
+    x, index, source = c.inputs
+    if c.attrs["inplace"]:
+        return x.index_copy_(c.attrs["dim"], index, source)
+    return torch.index_copy(x, c.attrs["dim"], index, source)
+
+
+def _index_fill(c):
+    x, index, value = c.inputs
+    value = value if _is_t(value) else _num(value)
+    if c.attrs["inplace"]:
+        return x.index_fill_(c.attrs["dim"], index, value)
+    return torch.index_fill(x, c.attrs["dim"], index, value)
+
+
 OPS = {
     "scatter": _scatter,
     "scatter_add": _scatter_add,
+    "index_add": _index_add,
+    "index_copy": _index_copy,
+    "index_fill": _index_fill,
 }
 
-BACKWARD = {"scatter", "scatter_add"}
+BACKWARD = set(OPS)
 
 
 def _index():
@@ -47,3 +76,22 @@ SAMPLES = {
     "scatter": _s_scatter,
     "scatter_add": lambda dt: None if _s_scatter(dt) is None else ([_x(dt), _index(), _x(dt)], {"dim": 1, "inplace": False}),
 }
+
+
+def _s_slices(dt):
+    if dt.is_floating_point or dt == torch.int64:
+        return [_x(dt), torch.tensor([1, 0]), _x(dt)], {"dim": 0}
+    return None
+
+
+def _s_index_fill(dt):
+    if dt.is_floating_point or dt == torch.int64:
+        return [_x(dt), torch.tensor([1]), Scalar(True) if dt == torch.bool else Scalar(1)], {"dim": 1}
+    return None
+
+
+SAMPLES.update({
+    "index_add": _s_slices,
+    "index_copy": _s_slices,
+    "index_fill": _s_index_fill,
+})

@@ -1,5 +1,5 @@
 """Golden cases of the index family: scatter (src tensor or number, reduce
-add/multiply, in place) and scatter_add. Group "index".
+add/multiply, in place), scatter_add, index_add, index_copy, index_fill. Group "index".
 
     cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_index.py
 
@@ -152,11 +152,108 @@ def scatter_add_cases(C):
              sa(0), a(0), mode="emulated")
 
 
+def index_add_cases(C):
+    r = R("index_add")
+    x = r.randn((4, 3))
+
+    def ia(dim, alpha=None, inplace=False):
+        kw = {} if alpha is None else {"alpha": alpha}
+        if inplace:
+            return lambda s, i, v: s.clone().index_add_(dim, i, v, **kw)
+        return lambda s, i, v: torch.index_add(s, dim, i, v, **kw)
+
+    def a(dim, alpha=1.0, inplace=False):
+        return {"dim": dim, "alpha": float(alpha), "inplace": inplace}
+    C.ok("index_add/dim0_repeat", "index_add", [x, L([3, 0, 3, 3]), r.randn((4, 3))], ia(0), a(0))
+    C.ok("index_add/dim1_neg_alpha", "index_add", [x, L([2, 0]), r.randn((4, 2))], ia(-1, 2.5), a(-1, 2.5))
+    C.ok("index_add/int32_index", "index_add", [x, L([1, 1]).int(), r.randn((2, 3))], ia(0, -0.5), a(0, -0.5))
+    C.ok("index_add/3d", "index_add", [r.randn((2, 3, 4)), L([2, 0, 2]), r.randn((2, 3, 4))], ia(1), a(1))
+    C.ok("index_add/inplace", "index_add", [x, L([1, 2]), r.randn((2, 3))], ia(0, 3, True), a(0, 3, True))
+    C.ok("index_add/0d", "index_add", [r.randn(()), L(0), r.randn(())], ia(0, 2), a(0, 2))
+    C.ok("index_add/0d_index", "index_add", [x, L(2), r.randn((1, 3))], ia(0), a(0))
+    C.ok("index_add/1d", "index_add", [r.randn((5,)), L([4, 0, 4]), r.randn((3,))], ia(0, 1.5), a(0, 1.5))
+    C.ok("index_add/empty_index", "index_add", [x, torch.zeros((0,), dtype=torch.int64), r.randn((0, 3))], ia(0), a(0))
+    C.ok("index_add/special", "index_add", [special(), L([1, 1]), special()], ia(0), a(0))
+    C.ok("index_add/int64_alpha", "index_add", [r.randint(-50, 50, (3, 2)), L([0, 0]), r.randint(-50, 50, (2, 2))], ia(0, 3), a(0, 3), backward=False)
+    C.ok("index_add/int8_wraps", "index_add", [r.randint(-100, 100, (3, 2), torch.int8), L([1, 1]), r.randint(60, 100, (2, 2), torch.int8)],
+         ia(0), a(0), backward=False)
+    C.ok("index_add/bool", "index_add", [r.bool((3, 2), 0.2), L([1, 0]), r.bool((2, 2))], ia(0), a(0), backward=False)
+    C.err("index_add/out_of_range", "index_add", [x, L([4]), r.randn((1, 3))], ia(0), a(0))
+    C.err("index_add/negative", "index_add", [x, L([-1]), r.randn((1, 3))], ia(0), a(0))
+    C.err("index_add/float_index", "index_add", [x, torch.tensor([0.0]), r.randn((1, 3))], ia(0), a(0))
+    C.err("index_add/matrix_index", "index_add", [x, L([[0]]), r.randn((1, 3))], ia(0), a(0))
+    C.err("index_add/source_dtype", "index_add", [x, L([0]), r.randn((1, 3), torch.float32)], ia(0), a(0))
+    C.err("index_add/count", "index_add", [x, L([0, 1]), r.randn((1, 3))], ia(0), a(0))
+    C.err("index_add/dim", "index_add", [x, L([0]), r.randn((1, 3))], ia(2), a(2))
+    for dn, dt in NARROW.items():
+        C.ok("index_add/" + dn, "index_add", [x.to(dt) * 100, L([3, 0, 3, 3]), r.randn((4, 3), dt)], ia(0), a(0), mode="emulated")
+        C.ok("index_add/1d_" + dn, "index_add", [r.randn((5,), dt) * 100, L([4, 0, 4]), r.randn((3,), dt)], ia(0, 2), a(0, 2), mode="emulated")
+
+    r = R("index_copy")
+
+    def icp(dim, inplace=False):
+        if inplace:
+            return lambda s, i, v: s.clone().index_copy_(dim, i, v)
+        return lambda s, i, v: torch.index_copy(s, dim, i, v)
+
+    def b(dim, inplace=False):
+        return {"dim": dim, "inplace": inplace}
+    C.ok("index_copy/dim0", "index_copy", [x, L([3, 0]), r.randn((2, 3))], icp(0), b(0))
+    C.ok("index_copy/dim1_neg", "index_copy", [x, L([2, 0]), r.randn((4, 2))], icp(-1), b(-1))
+    C.ok("index_copy/3d", "index_copy", [r.randn((2, 3, 4)), L([3, 1]), r.randn((2, 3, 2))], icp(2), b(2))
+    C.ok("index_copy/inplace", "index_copy", [x, L([1, 2]), r.randn((2, 3))], icp(0, True), b(0, True))
+    C.ok("index_copy/0d", "index_copy", [r.randn(()), L(0), r.randn(())], icp(0), b(0))
+    C.ok("index_copy/0d_index", "index_copy", [x, L(2), r.randn((1, 3))], icp(0), b(0))
+    C.ok("index_copy/empty_index", "index_copy", [x, torch.zeros((0,), dtype=torch.int64), r.randn((0, 3))], icp(0), b(0))
+    C.ok("index_copy/special", "index_copy", [special(), L([1, 0]), special()], icp(0), b(0))
+    C.ok("index_copy/int64", "index_copy", [r.randint(-50, 50, (3, 2)), L([2, 0]), r.randint(-50, 50, (2, 2))], icp(0), b(0), backward=False)
+    C.ok("index_copy/bool", "index_copy", [r.bool((3, 2)), L([1]), r.bool((3, 1))], icp(1), b(1), backward=False)
+    C.err("index_copy/out_of_range", "index_copy", [x, L([4]), r.randn((1, 3))], icp(0), b(0))
+    C.err("index_copy/negative", "index_copy", [x, L([-1]), r.randn((1, 3))], icp(0), b(0))
+    C.err("index_copy/int32_index", "index_copy", [x, L([0]).int(), r.randn((1, 3))], icp(0), b(0))
+    C.err("index_copy/matrix_index", "index_copy", [x, L([[0]]), r.randn((1, 3))], icp(0), b(0))
+    C.err("index_copy/source_dtype", "index_copy", [x, L([0]), r.randn((1, 3), torch.float32)], icp(0), b(0))
+    C.err("index_copy/count", "index_copy", [x, L([0, 1, 2]), r.randn((2, 3))], icp(0), b(0))
+    C.err("index_copy/rank", "index_copy", [x, L([0, 1, 2]), r.randn((3,))], icp(0), b(0))
+    for dn, dt in NARROW.items():
+        C.ok("index_copy/" + dn, "index_copy", [x.to(dt), L([3, 0]), r.randn((2, 3), dt)], icp(0), b(0), mode="emulated")
+
+    r = R("index_fill")
+
+    def ifl(dim, inplace=False):
+        if inplace:
+            return lambda s, i, v: s.clone().index_fill_(dim, i, v)
+        return lambda s, i, v: torch.index_fill(s, dim, i, v)
+    C.ok("index_fill/dim0", "index_fill", [x, L([3, 0, 3]), 2.5], ifl(0), b(0))
+    C.ok("index_fill/dim1_neg_index", "index_fill", [x, L([-1, 0]), -1], ifl(-1), b(-1))
+    C.ok("index_fill/tensor_value", "index_fill", [x, L([1, 1, 2]), r.randn(())], ifl(0), b(0))
+    C.ok("index_fill/tensor_value_neg_index", "index_fill", [x, L([-1]), r.randn(())], ifl(0), b(0), requires_grad=[True, False, False])
+    C.ok("index_fill/3d", "index_fill", [r.randn((2, 3, 4)), L([2, 0]), r.randn(())], ifl(1), b(1))
+    C.ok("index_fill/inplace", "index_fill", [x, L([1, 2]), 0.5], ifl(0, True), b(0, True))
+    C.ok("index_fill/0d", "index_fill", [r.randn(()), L(-1), 3.0], ifl(0), b(0))
+    C.ok("index_fill/empty_index", "index_fill", [x, torch.zeros((0,), dtype=torch.int64), 1.0], ifl(0), b(0))
+    C.ok("index_fill/nan", "index_fill", [special(), L([1]), float("nan")], ifl(1), b(1))
+    C.ok("index_fill/int64", "index_fill", [r.randint(-50, 50, (3, 2)), L([2, 0]), 7.9], ifl(0), b(0), backward=False)
+    C.ok("index_fill/uint8", "index_fill", [r.randint(0, 200, (3, 2), torch.uint8), L([1]), -2], ifl(0), b(0), backward=False)
+    C.ok("index_fill/bool", "index_fill", [r.bool((3, 2)), L([1]), 0.5], ifl(1), b(1), backward=False)
+    C.ok("index_fill/int_tensor_value", "index_fill", [x, L([1]), torch.tensor(3)], ifl(0), b(0))
+    C.err("index_fill/out_of_range", "index_fill", [x, L([4]), 1.0], ifl(0), b(0))
+    C.err("index_fill/negative", "index_fill", [x, L([-5]), 1.0], ifl(0), b(0))
+    C.err("index_fill/int32_index", "index_fill", [x, L([0]).int(), 1.0], ifl(0), b(0))
+    C.err("index_fill/matrix_index", "index_fill", [x, L([[0]]), 1.0], ifl(0), b(0))
+    C.err("index_fill/value_1d", "index_fill", [x, L([0]), r.randn((1,))], ifl(0), b(0))
+    C.err("index_fill/overflow", "index_fill", [r.randint(0, 5, (3,), torch.int32), L([1]), 2 ** 40], ifl(0), b(0))
+    C.err("index_fill/dim", "index_fill", [x, L([0]), 1.0], ifl(2), b(2))
+    for dn, dt in NARROW.items():
+        C.ok("index_fill/" + dn, "index_fill", [x.to(dt), L([3, 0]), 0.1], ifl(0), b(0), mode="emulated")
+
+
 def main():
     torch.manual_seed(0)
     C = Cases()
     scatter_cases(C)
     scatter_add_cases(C)
+    index_add_cases(C)
     write_group("index", C.cs)
 
 
