@@ -3,6 +3,7 @@ package cpu
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/probe-dev/probe/internal/parallel"
@@ -831,14 +832,15 @@ func countNonzeroKernel() *kernel {
 	}
 }
 
-// lines calls fn for every line of a dimPlan (base offset, stride), in
-// parallel over fixed chunks of lines.
-func (p dimPlan) lines(fn func(base, stride int)) {
+// lines calls fn for every line of a dimPlan (line number l = outer
+// index × inner + inner index, base offset, stride), in parallel over fixed
+// chunks of lines.
+func (p dimPlan) lines(fn func(l, base, stride int)) {
 	per := max(1, chunkElems/max(1, p.size))
 	parallel.Chunks(p.outer*p.inner, per, func(from, to int) error {
 		for l := from; l < to; l++ {
 			o, in := l/p.inner, l%p.inner
-			fn(o*p.size*p.inner+in, p.inner)
+			fn(l, o*p.size*p.inner+in, p.inner)
 		}
 		return nil
 	})
@@ -866,7 +868,7 @@ func cumprodKernel() *kernel {
 			}
 			xv := castValues(x, dt)
 			out := newArray(dt, x.shape)
-			p.lines(func(b, st int) {
+			p.lines(func(_, b, st int) {
 				r := 1.0
 				for i := 0; i < p.size; i++ {
 					r *= xv[b+i*st]
@@ -886,7 +888,7 @@ func cumprodKernel() *kernel {
 			xv := castValues(x, outs[0].dtype)
 			g := gradData(gos[0], len(outs[0].data))
 			res := zeros(len(x.data))
-			p.lines(func(b, st int) {
+			p.lines(func(_, b, st int) {
 				t := 0.0
 				for i := p.size - 1; i >= 0; i-- {
 					if i+1 < p.size {
@@ -938,7 +940,7 @@ func logcumsumexpKernel() *kernel {
 				return nil, err
 			}
 			out := newArray(x.dtype, x.shape)
-			p.lines(func(b, st int) {
+			p.lines(func(_, b, st int) {
 				r := math.Inf(-1)
 				for i := 0; i < p.size; i++ {
 					r = logAddExp(r, x.data[b+i*st])
@@ -958,7 +960,7 @@ func logcumsumexpKernel() *kernel {
 			r := outs[0].data
 			g := gradData(gos[0], len(r))
 			res := zeros(len(x.data))
-			p.lines(func(b, st int) {
+			p.lines(func(_, b, st int) {
 				acc := 0.0
 				for i := p.size - 1; i >= 0; i-- {
 					k := b + i*st
@@ -1325,4 +1327,222 @@ func init() {
 	register("norm", normKernel())
 	register("aminmax", aminmaxKernel())
 	supportDTypes("aminmax", append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)...)
+}
+
+// ---- selection: argmax/argmin, sort, topk, kthvalue ----
+
+func argMaxMinKernel(isMax bool) *kernel {
+	name := "argmin"
+	if isMax {
+		name = "argmax"
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			if x.dtype == tensor.Bool {
+				return nil, notImplemented(name+"_cpu", x.dtype)
+			}
+			p, err := groupsOf(c, c.attrs.Bool("keepdim", false))
+			if err != nil {
+				return nil, err
+			}
+			if err := checkNonEmptyReduction(c, name); err != nil {
+				return nil, err
+			}
+			out := newArray(tensor.Int64, p.outShape)
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b := p.base[j]
+					best, bi := x.data[b], 0
+					for k, o := range p.offs {
+						v := x.data[b+o]
+						if best != best {
+							break
+						}
+						if v != v || isMax && v > best || !isMax && v < best {
+							best, bi = v, k
+						}
+					}
+					out.data[j] = float64(bi)
+				}
+			})
+			return []*array{out}, nil
+		},
+	}
+}
+
+// sortLine returns the positions 0..n-1 of a line ordered stably by value,
+// ascending or descending, NaN above every number.
+func sortLine(v []float64, b, st, n int, descending bool) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	at := func(i int) float64 { return v[b+i*st] }
+	if descending {
+		slices.SortStableFunc(idx, func(i, j int) int {
+			a, c := at(i), at(j)
+			switch {
+			case a > c || a != a && c == c:
+				return -1
+			case c > a || c != c && a == a:
+				return 1
+			}
+			return 0
+		})
+	} else {
+		slices.SortStableFunc(idx, func(i, j int) int {
+			a, c := at(i), at(j)
+			switch {
+			case a < c || c != c && a == a:
+				return -1
+			case c < a || a != a && c == c:
+				return 1
+			}
+			return 0
+		})
+	}
+	return idx
+}
+
+// selectBackward scatters the values' gradient g (laid out outer × m ×
+// inner) to the input positions its indices name.
+func selectBackward(c *call, p dimPlan, m int, idx, g []float64) *array {
+	x := c.in[0]
+	res := zeros(len(x.data))
+	for l := 0; l < p.outer*p.inner; l++ {
+		o, in := l/p.inner, l%p.inner
+		for i := 0; i < m; i++ {
+			k := o*m*p.inner + i*p.inner + in
+			res[o*p.size*p.inner+int(idx[k])*p.inner+in] += g[k]
+		}
+	}
+	return gradFor(c, 0, res, x.shape)
+}
+
+// selectPlan reads the dim attribute of a selection op.
+func selectPlan(c *call) (dimPlan, error) {
+	x := c.in[0]
+	dim, err := normDim(c.attrs.Int("dim", -1), x.rank())
+	if err != nil {
+		return dimPlan{}, err
+	}
+	return newDimPlan(x.shape, dim), nil
+}
+
+func sortKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, err := selectPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			desc := c.attrs.Bool("descending", false)
+			vals, idx := newArray(x.dtype, x.shape), newArray(tensor.Int64, x.shape)
+			p.lines(func(_, b, st int) {
+				for i, k := range sortLine(x.data, b, st, p.size, desc) {
+					vals.data[b+i*st] = x.data[b+k*st]
+					idx.data[b+i*st] = float64(k)
+				}
+			})
+			return []*array{vals, idx}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			p, err := selectPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			return []*array{selectBackward(c, p, p.size, outs[1].data, gradData(gos[0], len(outs[0].data)))}, nil
+		},
+	}
+}
+
+// keptShape is shape with dim's size replaced by m (a 0-d shape stays 0-d).
+func keptShape(shape []int, dim, m int) []int {
+	out := append([]int{}, shape...)
+	if len(out) > 0 {
+		out[dim] = m
+	}
+	return out
+}
+
+func topkKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, err := selectPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			k := c.attrs.Int("k", 0)
+			if k < 0 || k > int64(p.size) {
+				return nil, fmt.Errorf("selected index k out of range")
+			}
+			m := int(k)
+			shape := keptShape(x.shape, p.dim, m)
+			vals, idx := newArray(x.dtype, shape), newArray(tensor.Int64, shape)
+			largest := c.attrs.Bool("largest", true)
+			p.lines(func(l, b, st int) {
+				o, in := l/p.inner, l%p.inner
+				for i, pos := range sortLine(x.data, b, st, p.size, largest)[:m] {
+					j := o*m*p.inner + i*p.inner + in
+					vals.data[j] = x.data[b+pos*st]
+					idx.data[j] = float64(pos)
+				}
+			})
+			return []*array{vals, idx}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			p, err := selectPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			m := int(c.attrs.Int("k", 0))
+			return []*array{selectBackward(c, p, m, outs[1].data, gradData(gos[0], len(outs[0].data)))}, nil
+		},
+	}
+}
+
+func kthvalueKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, err := selectPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			k := c.attrs.Int("k", 0)
+			if k < 1 || k > int64(p.size) {
+				return nil, fmt.Errorf("kthvalue(): selected number k out of range for dimension %d", p.dim)
+			}
+			shape := reducedShape(x.shape, p.dim, c.attrs.Bool("keepdim", false))
+			vals, idx := newArray(x.dtype, shape), newArray(tensor.Int64, shape)
+			p.lines(func(l, b, st int) {
+				pos := sortLine(x.data, b, st, p.size, false)[k-1]
+				vals.data[l], idx.data[l] = x.data[b+pos*st], float64(pos)
+			})
+			return []*array{vals, idx}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			p, err := selectPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			return []*array{selectBackward(c, p, 1, outs[1].data, gradData(gos[0], len(outs[0].data)))}, nil
+		},
+	}
+}
+
+func init() {
+	register("argmax", argMaxMinKernel(true))
+	register("argmin", argMaxMinKernel(false))
+	register("sort", sortKernel())
+	register("topk", topkKernel())
+	register("kthvalue", kthvalueKernel())
+	noBool := append(append([]tensor.DType(nil), floatDTypes...), intDTypes[:len(intDTypes)-1]...)
+	for _, n := range []string{"argmax", "argmin", "topk", "kthvalue"} {
+		supportDTypes(n, noBool...)
+	}
+	supportDTypes("sort", append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)...)
 }

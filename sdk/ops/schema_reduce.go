@@ -37,3 +37,20 @@ func init() {
 			Attrs: []AttrSpec{attr("dim", AttrInt, NoneAttr(), "dimension to reduce; None reduces all"), keepdim}, Outputs: 2},
 	)
 }
+
+// Selection: argmax/argmin, sort, topk, kthvalue.
+func init() {
+	dimLast := attr("dim", AttrInt, IntAttr(-1), "")
+	addSchemas(
+		reduceOp("argmax", "index of the first maximum (the first NaN when there is one) along dim, or in the flattened input when dim is None; int64",
+			attr("dim", AttrInt, NoneAttr(), ""), keepdim),
+		reduceOp("argmin", "index of the first minimum (the first NaN when there is one); int64", attr("dim", AttrInt, NoneAttr(), ""), keepdim),
+		Schema{Name: "sort", Doc: "(values, indices) sorted along dim, stably (equal values keep their order), NaN greater than every number; argsort and msort use one of the outputs",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{dimLast, attr("descending", AttrBool, BoolAttr(false), ""),
+				attr("stable", AttrBool, BoolAttr(false), "recorded; the result is always the stable order")}, Outputs: 2},
+		Schema{Name: "topk", Doc: "(values, indices) of the k largest (or smallest) along dim, always sorted (PyTorch leaves the order of sorted=False unspecified); NaN is the largest",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("k", AttrInt, ""), dimLast, attr("largest", AttrBool, BoolAttr(true), "")}, Outputs: 2},
+		Schema{Name: "kthvalue", Doc: "(values, indices) of the k-th smallest (1-based) along dim",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("k", AttrInt, ""), dimLast, keepdim}, Outputs: 2},
+	)
+}

@@ -494,3 +494,157 @@ func aminmax(b *bound) (*framework.Plan, error) {
 	}
 	return newPlan("aminmax", ops.Attrs{"dim": dim, "keepdim": ops.BoolAttr(keep)}, tensorBinding(x)), nil
 }
+
+// ---- selection ----
+
+func init() {
+	def(argMaxMin("argmax"), "input, dim=None, keepdim=False", "Torch.argmax", "Tensor.argmax")
+	def(argMaxMin("argmin"), "input, dim=None, keepdim=False", "Torch.argmin", "Tensor.argmin")
+	defMulti(sortAPI("sort"), "input, dim=-1, descending=False, *, stable=False, out=None", "Torch.sort", "Tensor.sort")
+	def(sortAPI("argsort"), "input, dim=-1, descending=False, *, stable=False", "Torch.argsort", "Tensor.argsort")
+	def(sortAPI("msort"), "input, *, out=None", "Torch.msort", "Tensor.msort")
+	defMulti(topk, "input, k, dim=-1, largest=True, sorted=True, *, out=None", "Torch.topk", "Tensor.topk")
+	defMulti(kthvalue, "input, k, dim=-1, keepdim=False, *, out=None", "Torch.kthvalue", "Tensor.kthvalue")
+	usedOps = append(usedOps, "argmax", "argmin", "sort", "topk", "kthvalue")
+}
+
+// argMaxMin lowers argmax/argmin(input, dim=None, keepdim=False).
+func argMaxMin(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		dim, err := b.optDim("dim", x)
+		if err != nil {
+			return nil, err
+		}
+		keep, err := b.boolean("keepdim")
+		if err != nil {
+			return nil, err
+		}
+		return newPlan(op, ops.Attrs{"dim": dim, "keepdim": ops.BoolAttr(keep)}, tensorBinding(x)), nil
+	}
+}
+
+// optDim reads an optional single dim, checked against x's rank.
+func (b *bound) optDim(name string, x framework.Arg) (ops.Attr, error) {
+	if b.isNone(name) {
+		return ops.NoneAttr(), nil
+	}
+	d, err := b.integer(name)
+	if err != nil {
+		return ops.Attr{}, err
+	}
+	if _, err := b.wrapDim(name, d, len(x.Shape)); err != nil {
+		return ops.Attr{}, err
+	}
+	return ops.IntAttr(d), nil
+}
+
+// sortAPI lowers sort, argsort (the indices of sort) and msort (the
+// values of sort along dim 0).
+func sortAPI(api string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		attrs := ops.Attrs{"dim": ops.IntAttr(0), "descending": ops.BoolAttr(false), "stable": ops.BoolAttr(false)}
+		if api != "msort" {
+			dim, err := b.integer("dim")
+			if err != nil {
+				return nil, err
+			}
+			if _, err := b.wrapDim("dim", dim, len(x.Shape)); err != nil {
+				return nil, err
+			}
+			desc, err := b.boolean("descending")
+			if err != nil {
+				return nil, err
+			}
+			stable, _, err := b.optBool("stable")
+			if err != nil {
+				return nil, err
+			}
+			attrs = ops.Attrs{"dim": ops.IntAttr(dim), "descending": ops.BoolAttr(desc), "stable": ops.BoolAttr(stable)}
+		}
+		p := newPlan("sort", attrs, tensorBinding(x))
+		switch api {
+		case "argsort":
+			p.Compare = []int{1}
+		case "msort":
+			p.Compare = []int{0}
+		}
+		return p, nil
+	}
+}
+
+// topk lowers topk(input, k, dim=-1, largest=True, sorted=True): the op
+// always sorts (PyTorch leaves the order of sorted=False unspecified, so
+// the values are compared in sorted order).
+func topk(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	k, err := b.integer("k")
+	if err != nil {
+		return nil, err
+	}
+	dim, err := b.integer("dim")
+	if err != nil {
+		return nil, err
+	}
+	w, err := b.wrapDim("dim", dim, len(x.Shape))
+	if err != nil {
+		return nil, err
+	}
+	size := int64(1)
+	if len(x.Shape) > 0 {
+		size = int64(x.Shape[w])
+	}
+	if k < 0 || k > size {
+		return nil, b.argErr("k", "selected index k out of range (k = %d, dim size %d)", k, size)
+	}
+	largest, err := b.boolean("largest")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := b.boolean("sorted"); err != nil {
+		return nil, err
+	}
+	return newPlan("topk", ops.Attrs{"k": ops.IntAttr(k), "dim": ops.IntAttr(dim), "largest": ops.BoolAttr(largest)}, tensorBinding(x)), nil
+}
+
+// kthvalue lowers kthvalue(input, k, dim=-1, keepdim=False).
+func kthvalue(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	k, err := b.integer("k")
+	if err != nil {
+		return nil, err
+	}
+	dim, err := b.integer("dim")
+	if err != nil {
+		return nil, err
+	}
+	w, err := b.wrapDim("dim", dim, len(x.Shape))
+	if err != nil {
+		return nil, err
+	}
+	size := int64(1)
+	if len(x.Shape) > 0 {
+		size = int64(x.Shape[w])
+	}
+	if k < 1 || k > size {
+		return nil, b.argErr("k", "kthvalue(): selected number k out of range for dimension %d", w)
+	}
+	keep, err := b.boolean("keepdim")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("kthvalue", ops.Attrs{"k": ops.IntAttr(k), "dim": ops.IntAttr(dim), "keepdim": ops.BoolAttr(keep)}, tensorBinding(x)), nil
+}

@@ -2,6 +2,8 @@ package lower
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/probe-dev/probe/sdk/framework"
@@ -104,6 +106,40 @@ func reduceFamilyCases() []lcase {
 		{name: "Tensor.aminmax", args: a(xi), kwargs: kws("dim", iv(-1), "keepdim", bv(true)), op: "aminmax", multi: true, attrs: attrsOf("dim", ia(-1), "keepdim", ba(true))},
 		{name: "Torch.aminmax", args: a(x, iv(0)), err: "takes at most 1 positional arguments"},
 		{name: "Torch.aminmax", args: a(x), kwargs: kws("dim", ints(0, 1)), err: `argument "dim": expected int, got list`},
+		// argmax / argmin
+		{name: "Torch.argmax", args: a(x), op: "argmax", attrs: attrsOf("dim", na(), "keepdim", ba(false))},
+		{name: "Tensor.argmin", args: a(x, iv(-1), bv(true)), op: "argmin", attrs: attrsOf("dim", ia(-1), "keepdim", ba(true))},
+		{name: "Tensor.argmax", args: a(x), kwargs: kws("keepdim", bv(true)), op: "argmax", attrs: attrsOf("dim", na(), "keepdim", ba(true))},
+		{name: "Torch.argmax", args: a(x, ints(0)), err: `argument "dim": expected int, got list`},
+		{name: "Torch.argmin", args: a(x, iv(3)), err: `argument "dim": dimension out of range`},
+		// sort / argsort / msort
+		{name: "Torch.sort", args: a(x), op: "sort", multi: true, attrs: attrsOf("dim", ia(-1), "descending", ba(false), "stable", ba(false))},
+		{name: "Tensor.sort", args: a(x, iv(0), bv(true)), kwargs: kws("stable", bv(true)), op: "sort", multi: true, attrs: attrsOf("dim", ia(0), "descending", ba(true), "stable", ba(true))},
+		{name: "Torch.sort", args: a(x), kwargs: kws("stable", nv(), "dim", iv(1)), op: "sort", multi: true, attrs: attrsOf("dim", ia(1), "stable", ba(false))},
+		{name: "Torch.sort", args: a(x, iv(0), bv(true), bv(true)), err: "takes at most 3 positional arguments"},
+		{name: "Torch.argsort", args: a(x, iv(1)), op: "sort", attrs: attrsOf("dim", ia(1))},
+		{name: "Tensor.argsort", args: a(xi), kwargs: kws("descending", bv(true)), op: "sort", attrs: attrsOf("dim", ia(-1), "descending", ba(true))},
+		{name: "Torch.msort", args: a(x), op: "sort", attrs: attrsOf("dim", ia(0), "descending", ba(false))},
+		{name: "Tensor.msort", args: a(x, iv(1)), err: "takes at most 1 positional arguments"},
+		{name: "Torch.argsort", args: a(x, iv(4)), err: `argument "dim": dimension out of range`},
+		// topk / kthvalue
+		{name: "Torch.topk", args: a(x, iv(2)), op: "topk", multi: true, attrs: attrsOf("k", ia(2), "dim", ia(-1), "largest", ba(true))},
+		{name: "Tensor.topk", args: a(x, iv(3), iv(1), bv(false), bv(false)), op: "topk", multi: true, attrs: attrsOf("k", ia(3), "dim", ia(1), "largest", ba(false))},
+		{name: "Torch.topk", args: a(x, iv(5)), err: `argument "k": selected index k out of range (k = 5, dim size 4)`},
+		{name: "Torch.topk", args: a(x, iv(-1)), err: `argument "k": selected index k out of range`},
+		{name: "Torch.topk", args: a(x), err: `missing required argument "k"`},
+		{name: "Torch.kthvalue", args: a(x, iv(1)), op: "kthvalue", multi: true, attrs: attrsOf("k", ia(1), "dim", ia(-1), "keepdim", ba(false))},
+		{name: "Tensor.kthvalue", args: a(x, iv(2), iv(0), bv(true)), op: "kthvalue", multi: true, attrs: attrsOf("k", ia(2), "dim", ia(0), "keepdim", ba(true))},
+		{name: "Torch.kthvalue", args: a(x, iv(0)), err: `argument "k": kthvalue(): selected number k out of range for dimension 2`},
+		{name: "Torch.kthvalue", args: a(x0, iv(1)), op: "kthvalue", multi: true},
+		// every spelling of max/min with a dim is max_dim/min_dim
+		{name: "Torch.max", args: a(x, iv(1)), op: "max_dim", multi: true, attrs: attrsOf("dim", ia(1), "keepdim", ba(false))},
+		{name: "Torch.max", args: a(x), kwargs: kws("dim", iv(-1), "keepdim", bv(true)), op: "max_dim", multi: true, attrs: attrsOf("dim", ia(-1), "keepdim", ba(true))},
+		{name: "Tensor.max", args: a(x, iv(0), bv(true)), op: "max_dim", multi: true},
+		{name: "Tensor.min", args: a(x), kwargs: kws("dim", iv(2)), op: "min_dim", multi: true},
+		{name: "Torch.min", args: a(x, iv(0), bv(false)), op: "min_dim", multi: true},
+		{name: "Torch.max", args: a(x), op: "max"},
+		{name: "Tensor.min", args: a(x, f32("args.1", 2, 3, 4)), op: "minimum"},
 	}
 }
 
@@ -123,4 +159,20 @@ func kws(kv ...any) []framework.NamedArg {
 		out = append(out, kw(kv[i].(string), kv[i+1].(framework.Arg)))
 	}
 	return out
+}
+
+// TestSortOutputs: argsort compares sort's indices, msort its values
+// along dim 0 (the gradient goes to the values).
+func TestSortOutputs(t *testing.T) {
+	x := f32("args.0", 3, 4)
+	for name, want := range map[string][]int{"Torch.argsort": {1}, "Tensor.msort": {0}, "Torch.sort": nil} {
+		prefix, short, _ := strings.Cut(name, ".")
+		l, err := lower(&Call{API: name + ".0", Namespace: nsByPrefix[prefix], Name: short, Args: []framework.Arg{x}})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !slices.Equal(l.Plan.Compare, want) || l.Plan.GradOutput != 0 {
+			t.Errorf("%s: compare %v grad output %d, want %v and 0", name, l.Plan.Compare, l.Plan.GradOutput, want)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 """The reduce family (sdk/ops/schema_reduce.go): prod, nansum, nanmean,
 amax/amin, logsumexp, all/any, count_nonzero, cumprod, logcumsumexp,
-var/std (and with the mean), norm, aminmax."""
+var/std (and with the mean), norm, aminmax; selection: argmax/argmin,
+sort, topk, kthvalue."""
 
 import torch
 
@@ -103,6 +104,29 @@ def _aminmax(c):
     return list(torch.aminmax(x, dim=c.attrs["dim"], keepdim=keepdim))
 
 
+def _arg(fn):
+    def f(c):
+        x, dim, keepdim = c.inputs[0], c.attrs["dim"], bool(c.attrs["keepdim"])
+        if dim is None:
+            out = fn(x)
+            return out.reshape([1] * x.dim()) if keepdim else out
+        return fn(x, dim, keepdim)
+    return f
+
+
+def _sort(c):
+    # always the stable order: the canonical op's contract
+    return list(torch.sort(c.inputs[0], dim=c.attrs["dim"], descending=bool(c.attrs["descending"]), stable=True))
+
+
+def _topk(c):
+    return list(torch.topk(c.inputs[0], c.attrs["k"], c.attrs["dim"], bool(c.attrs["largest"]), True))
+
+
+def _kthvalue(c):
+    return list(torch.kthvalue(c.inputs[0], c.attrs["k"], c.attrs["dim"], bool(c.attrs["keepdim"])))
+
+
 OPS = {
     "prod": _prod,
     "nansum": _nan_reduce(torch.nansum),
@@ -121,10 +145,15 @@ OPS = {
     "std_mean": _var(torch.std_mean, True),
     "norm": _norm,
     "aminmax": _aminmax,
+    "argmax": _arg(torch.argmax),
+    "argmin": _arg(torch.argmin),
+    "sort": _sort,
+    "topk": _topk,
+    "kthvalue": _kthvalue,
 }
 
 BACKWARD = {"prod", "nansum", "nanmean", "amax", "amin", "logsumexp", "cumprod", "logcumsumexp",
-            "var", "std", "var_mean", "std_mean", "norm"}
+            "var", "std", "var_mean", "std_mean", "norm", "sort", "topk", "kthvalue"}
 
 
 def _s_all(dt):
@@ -149,4 +178,9 @@ SAMPLES = {
     "std_mean": _s_float_only(_s_sum),
     "norm": _s_float_only(_s_sum),
     "aminmax": _s_dim,
+    "argmax": _s_dim,
+    "argmin": _s_dim,
+    "sort": _s_dim,
+    "topk": lambda dt: ([_x(dt)], {"k": 1, "dim": 1}),
+    "kthvalue": lambda dt: ([_x(dt)], {"k": 1, "dim": 1}),
 }

@@ -1,7 +1,13 @@
 """Golden cases of the reduce family (sdk/ops/schema_reduce.go): prod,
 nansum, nanmean, amax/amin, logsumexp, all/any, count_nonzero, cumprod,
 logcumsumexp, var/std/var_mean/std_mean, norm (torch.linalg.vector_norm),
-aminmax.
+aminmax; selection: argmax/argmin, sort, topk, kthvalue.
+
+Ties in selection: argmax/argmin take the first extreme (the first NaN),
+as PyTorch 1.13's CPU kernels do; sort is the stable order (cases with
+ties run torch.sort with stable=True: the default CPU sort is unstable
+on long rows); topk and kthvalue cases have no ties (PyTorch leaves the
+index among equal values unspecified).
 
     cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_reduce.py
 
@@ -309,6 +315,81 @@ def reduce_family_cases():
     cs.append(error_case("aminmax/empty_dim", "aminmax", [r.randn((0, 3))], lambda x: am(x, dim=0), attrs={"dim": 0}))
     cs.append(error_case("aminmax/dim_range", "aminmax", [x], lambda x: am(x, dim=3), attrs={"dim": 3}))
     narrow(cs, "aminmax/dim1", "aminmax", [x[0]], lambda x: am(x, dim=1), attrs={"dim": 1}, backward=False)
+
+    # ---- argmax, argmin
+    tiesn = torch.tensor([[1.0, 3.0, 3.0, 0.5], [2.0, float("nan"), 2.0, float("nan")], [-1.0, -1.0, -4.0, -4.0]], dtype=f64)
+    for op, f in (("argmax", torch.argmax), ("argmin", torch.argmin)):
+        def fn(x, dim=None, keepdim=False, f=f):
+            if dim is None:
+                out = f(x)
+                return out.reshape([1] * x.dim()) if keepdim else out
+            return f(x, dim, keepdim)
+        cs.append(case(op + "/all", op, [x], fn, backward=False))
+        cs.append(case(op + "/all_keepdim", op, [x], lambda x: fn(x, None, True), attrs={"keepdim": True}, backward=False))
+        cs.append(case(op + "/dim1", op, [x], lambda x: fn(x, 1), attrs={"dim": 1}, backward=False))
+        cs.append(case(op + "/dim_neg_keepdim", op, [x], lambda x: fn(x, -1, True), attrs={"dim": -1, "keepdim": True}, backward=False))
+        cs.append(case(op + "/ties_nan_dim1", op, [tiesn], lambda x: fn(x, 1), attrs={"dim": 1}, backward=False))
+        cs.append(case(op + "/ties_nan_all", op, [tiesn], fn, backward=False))
+        cs.append(case(op + "/ties_dim0", op, [tiesn.t().contiguous()], lambda x: fn(x, 0), attrs={"dim": 0}, backward=False))
+        cs.append(case(op + "/inf", op, [special()[3:]], fn, backward=False))
+        cs.append(case(op + "/0d", op, [r.randn(())], fn, backward=False))
+        cs.append(case(op + "/0d_dim", op, [r.randn(())], lambda x: fn(x, 0, True), attrs={"dim": 0, "keepdim": True}, backward=False))
+        cs.append(case(op + "/empty_other_dim", op, [r.randn((0, 3))], lambda x: fn(x, 1), attrs={"dim": 1}, backward=False))
+        cs.append(case(op + "/int32", op, [xi], lambda x: fn(x, 0), attrs={"dim": 0}, backward=False))
+        cs.append(case(op + "/uint8", op, [r.randint(0, 3, (2, 6), torch.uint8)], lambda x: fn(x, 1), attrs={"dim": 1}, backward=False))
+        cs.append(error_case(op + "/empty", op, [r.randn((0, 3))], fn))
+        cs.append(error_case(op + "/empty_dim", op, [r.randn((0, 3))], lambda x: fn(x, 0), attrs={"dim": 0}))
+        cs.append(error_case(op + "/dim_range", op, [x], lambda x: fn(x, 3), attrs={"dim": 3}))
+        narrow(cs, op + "/dim1", op, [distinct(r, (3, 5))], lambda x: fn(x, 1), attrs={"dim": 1}, backward=False)
+
+    # ---- sort
+    sx = distinct(r, (3, 5))
+    def srt(x, dim=-1, descending=False, stable=False):
+        return torch.sort(x, dim=dim, descending=descending, stable=stable)
+    cs.append(case("sort/last", "sort", [sx], srt))
+    cs.append(case("sort/dim0_desc", "sort", [sx], lambda x: srt(x, 0, True), attrs={"dim": 0, "descending": True}))
+    cs.append(case("sort/3d_dim1", "sort", [distinct(r, (2, 4, 3))], lambda x: srt(x, 1), attrs={"dim": 1}))
+    st = torch.tensor([3.0, 1.0, 3.0, float("nan"), 1.0, 2.0, float("nan"), 3.0, float("-inf"), float("inf"), -0.0, 0.0], dtype=f64)
+    cs.append(case("sort/stable_ties_nan", "sort", [st], lambda x: srt(x, stable=True), attrs={"stable": True}, backward=False))
+    cs.append(case("sort/stable_ties_nan_desc", "sort", [st], lambda x: srt(x, descending=True, stable=True), attrs={"descending": True, "stable": True}, backward=False))
+    cs.append(case("sort/stable_ties_grad", "sort", [torch.tensor([[2.0, 1.0, 2.0, 0.5, 1.0]], dtype=f64)], lambda x: srt(x, stable=True), attrs={"stable": True}))
+    long_ties = torch.tensor([1.0, 0.0] * 40, dtype=f64)
+    cs.append(case("sort/stable_long_ties", "sort", [long_ties], lambda x: srt(x, stable=True), attrs={"stable": True}, backward=False))
+    cs.append(case("sort/stable_long_ties_desc", "sort", [long_ties], lambda x: srt(x, descending=True, stable=True), attrs={"descending": True, "stable": True}, backward=False))
+    cs.append(case("sort/0d", "sort", [r.randn(())], lambda x: srt(x, 0), attrs={"dim": 0}))
+    cs.append(case("sort/empty", "sort", [r.randn((0, 3))], lambda x: srt(x, 0), attrs={"dim": 0}))
+    cs.append(case("sort/int32_stable", "sort", [xi], lambda x: srt(x, 1, stable=True), attrs={"dim": 1, "stable": True}, backward=False))
+    cs.append(case("sort/bool_stable", "sort", [xb], lambda x: srt(x, 0, True, stable=True), attrs={"dim": 0, "descending": True, "stable": True}, backward=False))
+    cs.append(error_case("sort/dim_range", "sort", [sx], lambda x: srt(x, 2), attrs={"dim": 2}))
+    narrow(cs, "sort/last", "sort", [sx], srt)
+
+    # ---- topk
+    def tk(x, k, dim=-1, largest=True):
+        return torch.topk(x, k, dim, largest, True)
+    cs.append(case("topk/k2", "topk", [sx], lambda x: tk(x, 2), attrs={"k": 2}))
+    cs.append(case("topk/k2_smallest_dim0", "topk", [sx], lambda x: tk(x, 2, 0, False), attrs={"k": 2, "dim": 0, "largest": False}))
+    cs.append(case("topk/k_all", "topk", [sx], lambda x: tk(x, 5), attrs={"k": 5}))
+    cs.append(case("topk/k0", "topk", [sx], lambda x: tk(x, 0), attrs={"k": 0}))
+    cs.append(case("topk/nan_inf", "topk", [torch.tensor([1.0, float("nan"), float("inf"), -2.0, float("-inf")], dtype=f64)], lambda x: tk(x, 3), attrs={"k": 3}, backward=False))
+    cs.append(case("topk/nan_smallest", "topk", [torch.tensor([1.0, float("nan"), float("inf"), -2.0, float("-inf")], dtype=f64)], lambda x: tk(x, 5, largest=False), attrs={"k": 5, "largest": False}, backward=False))
+    cs.append(case("topk/0d", "topk", [r.randn(())], lambda x: tk(x, 1), attrs={"k": 1}))
+    cs.append(case("topk/int32", "topk", [torch.tensor([[4, -1, 7, 2], [0, 9, -3, 5]], dtype=torch.int32)], lambda x: tk(x, 2), attrs={"k": 2}, backward=False))
+    cs.append(error_case("topk/k_range", "topk", [sx], lambda x: tk(x, 6), attrs={"k": 6}))
+    cs.append(error_case("topk/dim_range", "topk", [sx], lambda x: tk(x, 1, 2), attrs={"k": 1, "dim": 2}))
+    narrow(cs, "topk/k3", "topk", [sx], lambda x: tk(x, 3), attrs={"k": 3})
+
+    # ---- kthvalue
+    def kth(x, k, dim=-1, keepdim=False):
+        return torch.kthvalue(x, k, dim, keepdim)
+    cs.append(case("kthvalue/k2", "kthvalue", [sx], lambda x: kth(x, 2), attrs={"k": 2}))
+    cs.append(case("kthvalue/k3_dim0_keepdim", "kthvalue", [sx], lambda x: kth(x, 3, 0, True), attrs={"k": 3, "dim": 0, "keepdim": True}))
+    cs.append(case("kthvalue/k_last", "kthvalue", [sx], lambda x: kth(x, 5), attrs={"k": 5}))
+    cs.append(case("kthvalue/nan", "kthvalue", [torch.tensor([1.0, float("nan"), -2.0, 4.0], dtype=f64)], lambda x: kth(x, 4), attrs={"k": 4}, backward=False))
+    cs.append(case("kthvalue/0d", "kthvalue", [r.randn(())], lambda x: kth(x, 1), attrs={"k": 1}))
+    cs.append(case("kthvalue/int32", "kthvalue", [torch.tensor([[4, -1, 7, 2], [0, 9, -3, 5]], dtype=torch.int32)], lambda x: kth(x, 2), attrs={"k": 2}, backward=False))
+    cs.append(error_case("kthvalue/k_range", "kthvalue", [sx], lambda x: kth(x, 6), attrs={"k": 6}))
+    cs.append(error_case("kthvalue/k0", "kthvalue", [sx], lambda x: kth(x, 0), attrs={"k": 0}))
+    narrow(cs, "kthvalue/k2", "kthvalue", [sx], lambda x: kth(x, 2), attrs={"k": 2})
     return cs
 
 
