@@ -1546,3 +1546,195 @@ func init() {
 	}
 	supportDTypes("sort", append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)...)
 }
+
+// ---- medians, mode, cummax/cummin ----
+
+// medianOf returns the lower median of the n values v[b+i*st] and its
+// position: with a NaN (and not ignoreNaN) the first NaN; with ignoreNaN
+// the lower median of the non-NaN values, the middle position when all are
+// NaN.
+func medianOf(v []float64, b, st, n int, ignoreNaN bool) (float64, int) {
+	m, firstNaN := 0, -1
+	for i := 0; i < n; i++ {
+		if x := v[b+i*st]; x != x {
+			if firstNaN < 0 {
+				firstNaN = i
+			}
+		} else {
+			m++
+		}
+	}
+	switch {
+	case firstNaN >= 0 && !ignoreNaN:
+		return math.NaN(), firstNaN
+	case m == 0:
+		// all NaN: PyTorch's nanmedian picks the middle position
+		return math.NaN(), (n - 1) / 2
+	}
+	pos := sortLine(v, b, st, n, false)[(m-1)/2]
+	return v[b+pos*st], pos
+}
+
+func medianKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			if x.dtype == tensor.Bool {
+				return nil, notImplemented("median_cpu", x.dtype)
+			}
+			out := newArray(x.dtype, nil)
+			out.data[0] = math.NaN()
+			if n := len(x.data); n > 0 {
+				out.data[0], _ = medianOf(x.data, 0, 1, n, c.attrs.Bool("ignore_nan", false))
+			}
+			return []*array{out}, nil
+		},
+		// evenly_distribute_backward, as the full max/min.
+		backward: fullMaxMinKernel(true).backward,
+	}
+}
+
+func medianDimKernel() *kernel {
+	plan := func(c *call) (dimPlan, error) {
+		x := c.in[0]
+		dim, err := normDim(c.attrs.Int("dim", 0), x.rank())
+		if err != nil {
+			return dimPlan{}, err
+		}
+		return newDimPlan(x.shape, dim), nil
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			ignore := c.attrs.Bool("ignore_nan", false)
+			name := "median"
+			if ignore {
+				name = "nanmedian"
+			}
+			if x.dtype == tensor.Bool {
+				return nil, notImplemented(name+"_out", x.dtype)
+			}
+			p, err := plan(c)
+			if err != nil {
+				return nil, err
+			}
+			if p.size == 0 {
+				return nil, fmt.Errorf("%s(): Expected reduction dim %d to have non-zero size.", name, p.dim)
+			}
+			shape := reducedShape(x.shape, p.dim, c.attrs.Bool("keepdim", false))
+			vals, idx := newArray(x.dtype, shape), newArray(tensor.Int64, shape)
+			p.lines(func(l, b, st int) {
+				v, pos := medianOf(x.data, b, st, p.size, ignore)
+				vals.data[l], idx.data[l] = v, float64(pos)
+			})
+			return []*array{vals, idx}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			p, err := plan(c)
+			if err != nil {
+				return nil, err
+			}
+			return []*array{selectBackward(c, p, 1, outs[1].data, gradData(gos[0], len(outs[0].data)))}, nil
+		},
+	}
+}
+
+func modeKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, err := selectPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			if p.size == 0 {
+				return nil, fmt.Errorf("mode(): Expected reduction dim %d to have non-zero size.", p.dim)
+			}
+			shape := reducedShape(x.shape, p.dim, c.attrs.Bool("keepdim", false))
+			vals, idx := newArray(x.dtype, shape), newArray(tensor.Int64, shape)
+			p.lines(func(l, b, st int) {
+				order := sortLine(x.data, b, st, p.size, false)
+				best, bestPos, run := 0, 0, 0
+				for i, pos := range order {
+					run++
+					if i == len(order)-1 || x.data[b+pos*st] != x.data[b+order[i+1]*st] {
+						if run > best {
+							best, bestPos = run, pos
+						}
+						run = 0
+					}
+				}
+				vals.data[l], idx.data[l] = x.data[b+bestPos*st], float64(bestPos)
+			})
+			return []*array{vals, idx}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			p, err := selectPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			return []*array{selectBackward(c, p, 1, outs[1].data, gradData(gos[0], len(outs[0].data)))}, nil
+		},
+	}
+}
+
+func cumMaxMinKernel(isMax bool) *kernel {
+	plan := func(c *call) (dimPlan, error) {
+		x := c.in[0]
+		dim, err := normDim(c.attrs.Int("dim", 0), x.rank())
+		if err != nil {
+			return dimPlan{}, err
+		}
+		return newDimPlan(x.shape, dim), nil
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, err := plan(c)
+			if err != nil {
+				return nil, err
+			}
+			vals, idx := newArray(x.dtype, x.shape), newArray(tensor.Int64, x.shape)
+			p.lines(func(_, b, st int) {
+				best, bi := 0.0, 0
+				for i := 0; i < p.size; i++ {
+					v := x.data[b+i*st]
+					// an equal value or a NaN takes over (PyTorch's >= / <=)
+					if i == 0 || v != v || best == best && (isMax && v >= best || !isMax && v <= best) {
+						best, bi = v, i
+					}
+					vals.data[b+i*st], idx.data[b+i*st] = best, float64(bi)
+				}
+			})
+			return []*array{vals, idx}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x := c.in[0]
+			p, err := plan(c)
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], len(outs[0].data))
+			ix := outs[1].data
+			res := zeros(len(x.data))
+			p.lines(func(_, b, st int) {
+				for i := 0; i < p.size; i++ {
+					res[b+int(ix[b+i*st])*st] += g[b+i*st]
+				}
+			})
+			return []*array{gradFor(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+func init() {
+	register("median", medianKernel())
+	register("median_dim", medianDimKernel())
+	register("mode", modeKernel())
+	register("cummax", cumMaxMinKernel(true))
+	register("cummin", cumMaxMinKernel(false))
+	noBool := append(append([]tensor.DType(nil), floatDTypes...), intDTypes[:len(intDTypes)-1]...)
+	for _, n := range []string{"median", "median_dim", "mode", "cummax", "cummin"} {
+		supportDTypes(n, noBool...)
+	}
+}

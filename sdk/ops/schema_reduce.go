@@ -54,3 +54,20 @@ func init() {
 			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("k", AttrInt, ""), dimLast, keepdim}, Outputs: 2},
 	)
 }
+
+// Selection: medians, mode, cumulative max/min.
+func init() {
+	ignoreNaN := attr("ignore_nan", AttrBool, BoolAttr(false), "nanmedian: the median of the non-NaN values (NaN only when all are); otherwise NaN wins")
+	addSchemas(
+		reduceOp("median", "lower median of every element ((n-1)/2-th smallest); NaN when an element is NaN (unless ignore_nan); NaN when empty; "+
+			"the gradient is shared evenly by the elements equal to the result", ignoreNaN),
+		Schema{Name: "median_dim", Doc: "(values, indices): the lower median along dim; the index of the first NaN when a NaN wins",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("dim", AttrInt, ""), keepdim, ignoreNaN}, Outputs: 2},
+		Schema{Name: "mode", Doc: "(values, indices): the most frequent value along dim (the smallest of equally frequent ones) and the last index holding it",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{attr("dim", AttrInt, IntAttr(-1), ""), keepdim}, Outputs: 2},
+		Schema{Name: "cummax", Doc: "(values, indices): running maximum along dim; an equal value or a NaN takes over the index",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("dim", AttrInt, "")}, Outputs: 2},
+		Schema{Name: "cummin", Doc: "(values, indices): running minimum along dim; an equal value or a NaN takes over the index",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("dim", AttrInt, "")}, Outputs: 2},
+	)
+}

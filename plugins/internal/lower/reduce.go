@@ -648,3 +648,81 @@ func kthvalue(b *bound) (*framework.Plan, error) {
 	}
 	return newPlan("kthvalue", ops.Attrs{"k": ops.IntAttr(k), "dim": ops.IntAttr(dim), "keepdim": ops.BoolAttr(keep)}, tensorBinding(x)), nil
 }
+
+func init() {
+	const medianSig = "input, dim=None, keepdim=False, *, out=None"
+	def(median(false), medianSig, "Torch.median", "Tensor.median")
+	def(median(true), medianSig, "Torch.nanmedian", "Tensor.nanmedian")
+	defMulti(mode, "input, dim=-1, keepdim=False, *, out=None", "Torch.mode", "Tensor.mode")
+	defMulti(cumMaxMin("cummax"), "input, dim, *, out=None", "Torch.cummax", "Tensor.cummax")
+	defMulti(cumMaxMin("cummin"), "input, dim, *, out=None", "Torch.cummin", "Tensor.cummin")
+	usedOps = append(usedOps, "median", "median_dim", "mode", "cummax", "cummin")
+}
+
+// median lowers median/nanmedian(input) (the 0-d median) and (input, dim,
+// keepdim=False) (values and indices).
+func median(ignoreNaN bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		keep, err := b.boolean("keepdim")
+		if err != nil {
+			return nil, err
+		}
+		if b.isNone("dim") {
+			if b.given["keepdim"] {
+				return nil, b.argErr("keepdim", "%s() takes keepdim only with a dim", b.name)
+			}
+			return newPlan("median", ops.Attrs{"ignore_nan": ops.BoolAttr(ignoreNaN)}, tensorBinding(x)), nil
+		}
+		dim, err := b.integer("dim")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := b.wrapDim("dim", dim, len(x.Shape)); err != nil {
+			return nil, err
+		}
+		b.multi = true
+		return newPlan("median_dim", ops.Attrs{"dim": ops.IntAttr(dim), "keepdim": ops.BoolAttr(keep), "ignore_nan": ops.BoolAttr(ignoreNaN)}, tensorBinding(x)), nil
+	}
+}
+
+// mode lowers mode(input, dim=-1, keepdim=False).
+func mode(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	dim, err := b.integer("dim")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := b.wrapDim("dim", dim, len(x.Shape)); err != nil {
+		return nil, err
+	}
+	keep, err := b.boolean("keepdim")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("mode", ops.Attrs{"dim": ops.IntAttr(dim), "keepdim": ops.BoolAttr(keep)}, tensorBinding(x)), nil
+}
+
+// cumMaxMin lowers cummax/cummin(input, dim).
+func cumMaxMin(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		dim, err := b.integer("dim")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := b.wrapDim("dim", dim, len(x.Shape)); err != nil {
+			return nil, err
+		}
+		return newPlan(op, ops.Attrs{"dim": ops.IntAttr(dim)}, tensorBinding(x)), nil
+	}
+}

@@ -1,7 +1,7 @@
 """The reduce family (sdk/ops/schema_reduce.go): prod, nansum, nanmean,
 amax/amin, logsumexp, all/any, count_nonzero, cumprod, logcumsumexp,
 var/std (and with the mean), norm, aminmax; selection: argmax/argmin,
-sort, topk, kthvalue."""
+sort, topk, kthvalue, median/nanmedian, mode, cummax/cummin."""
 
 import torch
 
@@ -127,6 +127,16 @@ def _kthvalue(c):
     return list(torch.kthvalue(c.inputs[0], c.attrs["k"], c.attrs["dim"], bool(c.attrs["keepdim"])))
 
 
+def _median(c):
+    fn = torch.nanmedian if c.attrs["ignore_nan"] else torch.median
+    return fn(c.inputs[0])
+
+
+def _median_dim(c):
+    fn = torch.nanmedian if c.attrs["ignore_nan"] else torch.median
+    return list(fn(c.inputs[0], c.attrs["dim"], bool(c.attrs["keepdim"])))
+
+
 OPS = {
     "prod": _prod,
     "nansum": _nan_reduce(torch.nansum),
@@ -150,10 +160,16 @@ OPS = {
     "sort": _sort,
     "topk": _topk,
     "kthvalue": _kthvalue,
+    "median": _median,
+    "median_dim": _median_dim,
+    "mode": lambda c: list(torch.mode(c.inputs[0], c.attrs["dim"], bool(c.attrs["keepdim"]))),
+    "cummax": lambda c: list(torch.cummax(c.inputs[0], c.attrs["dim"])),
+    "cummin": lambda c: list(torch.cummin(c.inputs[0], c.attrs["dim"])),
 }
 
 BACKWARD = {"prod", "nansum", "nanmean", "amax", "amin", "logsumexp", "cumprod", "logcumsumexp",
-            "var", "std", "var_mean", "std_mean", "norm", "sort", "topk", "kthvalue"}
+            "var", "std", "var_mean", "std_mean", "norm", "sort", "topk", "kthvalue",
+            "median", "median_dim", "mode", "cummax", "cummin"}
 
 
 def _s_all(dt):
@@ -183,4 +199,9 @@ SAMPLES = {
     "sort": _s_dim,
     "topk": lambda dt: ([_x(dt)], {"k": 1, "dim": 1}),
     "kthvalue": lambda dt: ([_x(dt)], {"k": 1, "dim": 1}),
+    "median": _s_all,
+    "median_dim": _s_dim,
+    "mode": _s_dim,
+    "cummax": _s_dim,
+    "cummin": _s_dim,
 }

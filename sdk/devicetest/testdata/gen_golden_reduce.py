@@ -1,13 +1,17 @@
 """Golden cases of the reduce family (sdk/ops/schema_reduce.go): prod,
 nansum, nanmean, amax/amin, logsumexp, all/any, count_nonzero, cumprod,
 logcumsumexp, var/std/var_mean/std_mean, norm (torch.linalg.vector_norm),
-aminmax; selection: argmax/argmin, sort, topk, kthvalue.
+aminmax; selection: argmax/argmin, sort, topk, kthvalue, median/nanmedian
+(op median without a dim, median_dim with one), mode, cummax/cummin.
 
 Ties in selection: argmax/argmin take the first extreme (the first NaN),
 as PyTorch 1.13's CPU kernels do; sort is the stable order (cases with
 ties run torch.sort with stable=True: the default CPU sort is unstable
 on long rows); topk and kthvalue cases have no ties (PyTorch leaves the
-index among equal values unspecified).
+index among equal values unspecified), nor have median_dim's (CPU
+median picks with nth_element); mode's rows are shorter than 16, where
+std::sort is an insertion sort and the mode's index is the last one
+holding it; cummax/cummin hand the index to an equal value or a NaN.
 
     cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_reduce.py
 
@@ -390,6 +394,62 @@ def reduce_family_cases():
     cs.append(error_case("kthvalue/k_range", "kthvalue", [sx], lambda x: kth(x, 6), attrs={"k": 6}))
     cs.append(error_case("kthvalue/k0", "kthvalue", [sx], lambda x: kth(x, 0), attrs={"k": 0}))
     narrow(cs, "kthvalue/k2", "kthvalue", [sx], lambda x: kth(x, 2), attrs={"k": 2})
+
+    # ---- median, nanmedian
+    for op_name, f, ign in (("median", torch.median, False), ("nanmedian", torch.nanmedian, True)):
+        a = {"ignore_nan": ign}
+        cs.append(case(op_name + "/all_odd", "median", [distinct(r, (3, 5))], f, attrs=a))
+        cs.append(case(op_name + "/all_even", "median", [distinct(r, (2, 3))], f, attrs=a))
+        cs.append(case(op_name + "/ties", "median", [torch.tensor([[1.0, 3.0, 3.0], [2.0, 3.0, 0.5]], dtype=f64)], f, attrs=a))
+        cs.append(case(op_name + "/nan", "median", [nanx], f, attrs=a, backward=False))
+        cs.append(case(op_name + "/all_nan", "median", [torch.full((3,), float("nan"), dtype=f64)], f, attrs=a, backward=False))
+        cs.append(case(op_name + "/inf", "median", [special()[3:]], f, attrs=a, backward=False))
+        cs.append(case(op_name + "/0d", "median", [r.randn(())], f, attrs=a))
+        cs.append(case(op_name + "/empty", "median", [r.randn((0, 3))], f, attrs=a, backward=False))
+        cs.append(case(op_name + "/int32", "median", [xi], f, attrs=a, backward=False))
+        narrow(cs, op_name + "/all", "median", [distinct(r, (3, 5))], f, attrs=a)
+        d = dict(a)
+        def fd(x, dim, keepdim=False, f=f):
+            return f(x, dim, keepdim)
+        dx = distinct(r, (3, 5))
+        cs.append(case(op_name + "_dim/dim1", "median_dim", [dx], lambda x: fd(x, 1), attrs=dict(d, dim=1)))
+        cs.append(case(op_name + "_dim/dim0_keepdim", "median_dim", [dx], lambda x: fd(x, 0, True), attrs=dict(d, dim=0, keepdim=True)))
+        cs.append(case(op_name + "_dim/dim_neg_even", "median_dim", [distinct(r, (2, 3, 4))], lambda x: fd(x, -1), attrs=dict(d, dim=-1)))
+        nanrow = torch.tensor([[1.0, float("nan"), 3.0, -0.5, 2.0], [float("nan")] * 5, [2.0, -1.0, float("nan"), 0.25, float("nan")]], dtype=f64)
+        cs.append(case(op_name + "_dim/nan", "median_dim", [nanrow], lambda x: fd(x, 1), attrs=dict(d, dim=1), backward=False))
+        cs.append(case(op_name + "_dim/0d", "median_dim", [r.randn(())], lambda x: fd(x, 0), attrs=dict(d, dim=0)))
+        cs.append(case(op_name + "_dim/empty_other_dim", "median_dim", [r.randn((0, 3))], lambda x: fd(x, 1), attrs=dict(d, dim=1)))
+        cs.append(case(op_name + "_dim/int32", "median_dim", [torch.tensor([[4, -1, 7, 2, 0], [0, 9, -3, 5, 1]], dtype=torch.int32)], lambda x: fd(x, 1), attrs=dict(d, dim=1), backward=False))
+        cs.append(error_case(op_name + "_dim/empty_dim", "median_dim", [r.randn((0, 3))], lambda x: fd(x, 0), attrs=dict(d, dim=0)))
+        cs.append(error_case(op_name + "_dim/dim_range", "median_dim", [dx], lambda x: fd(x, 2), attrs=dict(d, dim=2)))
+        narrow(cs, op_name + "_dim/dim1", "median_dim", [dx], lambda x: fd(x, 1), attrs=dict(d, dim=1))
+
+    # ---- mode
+    def md(x, dim=-1, keepdim=False):
+        return torch.mode(x, dim, keepdim)
+    mx = torch.tensor([[1.0, 3.0, 3.0, 2.0, 1.0], [4.0, 4.0, 1.0, 1.0, 0.0], [-1.0, 2.0, 0.5, 2.0, 2.0]], dtype=f64)
+    cs.append(case("mode/last", "mode", [mx], md))
+    cs.append(case("mode/dim0_keepdim", "mode", [mx.t().contiguous()], lambda x: md(x, 0, True), attrs={"dim": 0, "keepdim": True}))
+    cs.append(case("mode/distinct", "mode", [distinct(r, (2, 4))], md))
+    cs.append(case("mode/0d", "mode", [r.randn(())], lambda x: md(x, 0), attrs={"dim": 0}))
+    cs.append(case("mode/inf", "mode", [torch.tensor([float("inf"), 1.0, float("inf"), float("-inf")], dtype=f64)], md, backward=False))
+    cs.append(case("mode/int32", "mode", [r.randint(0, 3, (3, 6), torch.int32)], md, backward=False))
+    cs.append(case("mode/empty_other_dim", "mode", [r.randn((0, 3))], md))
+    cs.append(error_case("mode/dim_range", "mode", [mx], lambda x: md(x, 2), attrs={"dim": 2}))
+    narrow(cs, "mode/last", "mode", [mx], md)
+
+    # ---- cummax, cummin
+    cx = torch.tensor([[1.0, 3.0, 3.0, 2.0, float("nan"), 5.0, float("nan")], [0.5, -1.0, 0.5, -1.0, 2.0, 2.0, -3.0]], dtype=f64)
+    for op, f in (("cummax", torch.cummax), ("cummin", torch.cummin)):
+        cs.append(case(op + "/dim1", op, [sx], lambda x, f=f: f(x, 1), attrs={"dim": 1}))
+        cs.append(case(op + "/dim0", op, [sx], lambda x, f=f: f(x, 0), attrs={"dim": 0}))
+        cs.append(case(op + "/ties", op, [cx[1:]], lambda x, f=f: f(x, 1), attrs={"dim": 1}))
+        cs.append(case(op + "/nan_ties", op, [cx], lambda x, f=f: f(x, -1), attrs={"dim": -1}, backward=False))
+        cs.append(case(op + "/0d", op, [r.randn(())], lambda x, f=f: f(x, 0), attrs={"dim": 0}))
+        cs.append(case(op + "/empty", op, [r.randn((0, 3))], lambda x, f=f: f(x, 0), attrs={"dim": 0}))
+        cs.append(case(op + "/int32", op, [xi], lambda x, f=f: f(x, 1), attrs={"dim": 1}, backward=False))
+        cs.append(error_case(op + "/dim_range", op, [sx], lambda x, f=f: f(x, 2), attrs={"dim": 2}))
+        narrow(cs, op + "/dim1", op, [sx], lambda x, f=f: f(x, 1), attrs={"dim": 1})
     return cs
 
 
