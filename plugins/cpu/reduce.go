@@ -1738,3 +1738,187 @@ func init() {
 		supportDTypes(n, noBool...)
 	}
 }
+
+// ---- quantile / nanquantile ----
+
+// lerp is PyTorch's lerp: exact at both ends.
+func lerp(a, b, w float64) float64 {
+	if math.Abs(w) < 0.5 {
+		return a + w*(b-a)
+	}
+	return b - (b-a)*(1-w)
+}
+
+// quantileSetup checks a quantile call the way PyTorch 1.13 does, in its
+// order, and returns the q values and the reduction layout.
+func quantileSetup(c *call) (qs []float64, p dimPlan, outShape []int, err error) {
+	x, q := c.in[0], c.in[1]
+	if len(x.data) == 0 {
+		return nil, p, nil, fmt.Errorf("quantile() input tensor must be non-empty")
+	}
+	if !q.scalar && q.rank() > 1 {
+		return nil, p, nil, fmt.Errorf("quantile() q must be a scalar or 1D tensor")
+	}
+	if x.dtype != tensor.Float32 && x.dtype != tensor.Float64 {
+		return nil, p, nil, fmt.Errorf("quantile() input tensor must be either float or double dtype")
+	}
+	if !q.scalar && q.dtype != x.dtype {
+		return nil, p, nil, fmt.Errorf("quantile() q tensor must be same dtype as the input tensor")
+	}
+	for _, v := range q.data {
+		if !(v >= 0 && v <= 1) {
+			if q.scalar {
+				return nil, p, nil, fmt.Errorf("quantile() q must be in the range [0, 1] but got %s", strconv.FormatFloat(v, 'g', -1, 64))
+			}
+			return nil, p, nil, fmt.Errorf("quantile() q values must be in the range [0, 1]")
+		}
+	}
+	switch m := c.attrs.Str("interpolation", "linear"); m {
+	case "linear", "lower", "higher", "midpoint", "nearest":
+	default:
+		return nil, p, nil, fmt.Errorf("quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, but got %s", m)
+	}
+	keep := c.attrs.Bool("keepdim", false)
+	if c.attrs.IsNone("dim") {
+		p = dimPlan{outer: 1, size: len(x.data), inner: 1}
+		outShape = []int{}
+		if keep {
+			for range x.shape {
+				outShape = append(outShape, 1)
+			}
+		}
+	} else {
+		dim, err := normDim(c.attrs.Int("dim", 0), x.rank())
+		if err != nil {
+			return nil, p, nil, err
+		}
+		p = newDimPlan(x.shape, dim)
+		outShape = reducedShape(x.shape, dim, keep)
+		if x.rank() == 0 {
+			outShape = []int{}
+		}
+	}
+	if !q.scalar && q.rank() == 1 {
+		outShape = append([]int{len(q.data)}, outShape...)
+	}
+	return q.data, p, outShape, nil
+}
+
+// quantilePick is one quantile of a sorted line: the sorted positions
+// below and above it and the weight of above; fixed reports that q has no
+// gradient (a NaN result forced, or a rank clamped at 0).
+func quantilePick(sv []float64, qv float64, ignoreNaN bool, mode string) (below, above int, w float64, scale float64, fixed bool) {
+	n := len(sv)
+	var rank float64
+	if ignoreNaN {
+		k := 0
+		for _, v := range sv {
+			if v == v {
+				k++
+			}
+		}
+		scale = float64(k - 1)
+		rank = qv * scale
+		if rank < 0 {
+			rank, fixed = 0, true
+		}
+	} else {
+		scale = float64(n - 1)
+		rank = qv * scale
+		if sv[n-1] != sv[n-1] {
+			rank, fixed = float64(n-1), true
+		}
+	}
+	switch mode {
+	case "lower":
+		i := int(math.Floor(rank))
+		return i, i, 0, scale, true
+	case "higher":
+		i := int(math.Ceil(rank))
+		return i, i, 0, scale, true
+	case "nearest":
+		i := int(math.RoundToEven(rank))
+		return i, i, 0, scale, true
+	}
+	below, above = int(rank), int(math.Ceil(rank))
+	w = rank - float64(below)
+	if mode == "midpoint" {
+		fixed = true
+		if w > 0 {
+			w = 0.5
+		}
+	}
+	return below, above, w, scale, fixed
+}
+
+func quantileKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			qs, p, shape, err := quantileSetup(c)
+			if err != nil {
+				return nil, err
+			}
+			ignore, mode := c.attrs.Bool("ignore_nan", false), c.attrs.Str("interpolation", "linear")
+			out := newArray(x.dtype, shape)
+			lines := p.outer * p.inner
+			p.lines(func(l, b, st int) {
+				sv := make([]float64, p.size)
+				for i, pos := range sortLine(x.data, b, st, p.size, false) {
+					sv[i] = x.data[b+pos*st]
+				}
+				for qi, qv := range qs {
+					lo, hi, w, _, _ := quantilePick(sv, qv, ignore, mode)
+					out.data[qi*lines+l] = lerp(sv[lo], sv[hi], w)
+				}
+			})
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x, q := c.in[0], c.in[1]
+			qs, p, _, err := quantileSetup(c)
+			if err != nil {
+				return nil, err
+			}
+			ignore, mode := c.attrs.Bool("ignore_nan", false), c.attrs.Str("interpolation", "linear")
+			g := gradData(gos[0], len(outs[0].data))
+			lines := p.outer * p.inner
+			res := zeros(len(x.data))
+			// q's gradient sums over every line: kept per line, added in
+			// line order so that it never depends on the core count.
+			dq := make([]float64, lines*len(qs))
+			p.lines(func(l, b, st int) {
+				order := sortLine(x.data, b, st, p.size, false)
+				sv := make([]float64, p.size)
+				for i, pos := range order {
+					sv[i] = x.data[b+pos*st]
+				}
+				for qi, qv := range qs {
+					gv := g[qi*lines+l]
+					lo, hi, w, scale, fixed := quantilePick(sv, qv, ignore, mode)
+					res[b+order[lo]*st] += gv * (1 - w)
+					res[b+order[hi]*st] += gv * w
+					if !fixed {
+						dq[l*len(qs)+qi] = gv * (sv[hi] - sv[lo]) * scale
+					}
+				}
+			})
+			grads := []*array{gradFor(c, 0, res, x.shape), nil}
+			if !q.scalar {
+				gq := make([]float64, len(qs))
+				for l := 0; l < lines; l++ {
+					for qi := range qs {
+						gq[qi] += dq[l*len(qs)+qi]
+					}
+				}
+				grads[1] = gradFor(c, 1, gq, q.shape)
+			}
+			return grads, nil
+		},
+	}
+}
+
+func init() {
+	register("quantile", quantileKernel())
+	supportDTypes("quantile", tensor.Float64, tensor.Float32)
+}

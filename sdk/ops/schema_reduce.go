@@ -71,3 +71,15 @@ func init() {
 			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("dim", AttrInt, "")}, Outputs: 2},
 	)
 }
+
+// Quantiles.
+func init() {
+	addSchemas(Schema{Name: "quantile",
+		Doc: "torch.quantile / nanquantile: q a number or a 0-d/1-D tensor of the input's dtype (a 1-D q adds a leading dim of its length); " +
+			"sorts along dim (None: every element) and interpolates between the ranks below and above q·(n−1), n counting the non-NaN values with ignore_nan",
+		Inputs: []InputSpec{in("self"), {Name: "q", ScalarOK: true, Differentiable: true}},
+		Attrs: []AttrSpec{attr("dim", AttrInt, NoneAttr(), ""), keepdim,
+			attr("interpolation", AttrString, StringAttr("linear"), "linear, lower, higher, midpoint or nearest"),
+			attr("ignore_nan", AttrBool, BoolAttr(false), "nanquantile: NaN values are left out (a NaN result only when all are NaN)")},
+		Outputs: 1})
+}

@@ -726,3 +726,63 @@ func cumMaxMin(op string) lowerFunc {
 		return newPlan(op, ops.Attrs{"dim": ops.IntAttr(dim)}, tensorBinding(x)), nil
 	}
 }
+
+func init() {
+	const qSig = "input, q, dim=None, keepdim=False, *, interpolation='linear', out=None"
+	def(quantile(false), qSig, "Torch.quantile", "Tensor.quantile")
+	def(quantile(true), qSig, "Torch.nanquantile", "Tensor.nanquantile")
+	usedOps = append(usedOps, "quantile")
+}
+
+// quantile lowers quantile/nanquantile: q a number or a tensor.
+func quantile(ignoreNaN bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		if x.DType != tensor.Float32 && x.DType != tensor.Float64 {
+			return nil, b.errf("quantile() input tensor must be either float or double dtype")
+		}
+		var q framework.Binding
+		switch a := b.arg("q"); a.Kind {
+		case framework.ArgTensor:
+			if q, _, err = b.operand("q"); err != nil {
+				return nil, err
+			}
+			if len(a.Shape) > 1 {
+				return nil, b.argErr("q", "quantile() q must be a scalar or 1D tensor")
+			}
+			if a.DType != x.DType {
+				return nil, b.argErr("q", "quantile() q tensor must be same dtype as the input tensor")
+			}
+		case framework.ArgFloat, framework.ArgInt:
+			v, _ := b.float("q")
+			if !(v >= 0 && v <= 1) {
+				return nil, b.argErr("q", "quantile() q must be in the range [0, 1] but got %g", v)
+			}
+			q = scalarBinding(ops.Scalar{Kind: ops.ScalarFloat, F: v})
+		default:
+			return nil, b.argErr("q", "expected float or tensor, got %s", kindName(a))
+		}
+		dim, err := b.optDim("dim", x)
+		if err != nil {
+			return nil, err
+		}
+		keep, err := b.boolean("keepdim")
+		if err != nil {
+			return nil, err
+		}
+		mode, err := b.str("interpolation")
+		if err != nil {
+			return nil, err
+		}
+		switch mode {
+		case "linear", "lower", "higher", "midpoint", "nearest":
+		default:
+			return nil, b.argErr("interpolation", "quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, but got %s", mode)
+		}
+		return newPlan("quantile", ops.Attrs{"dim": dim, "keepdim": ops.BoolAttr(keep), "interpolation": ops.StringAttr(mode), "ignore_nan": ops.BoolAttr(ignoreNaN)},
+			tensorBinding(x), q), nil
+	}
+}

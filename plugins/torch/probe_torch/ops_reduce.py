@@ -1,11 +1,11 @@
 """The reduce family (sdk/ops/schema_reduce.go): prod, nansum, nanmean,
 amax/amin, logsumexp, all/any, count_nonzero, cumprod, logcumsumexp,
 var/std (and with the mean), norm, aminmax; selection: argmax/argmin,
-sort, topk, kthvalue, median/nanmedian, mode, cummax/cummin."""
+sort, topk, kthvalue, median/nanmedian, mode, cummax/cummin, quantile."""
 
 import torch
 
-from .ops import _dtype, _int_if_integral, _ints, _s_dim, _s_float_only, _s_sum, _x
+from .ops import _dtype, _num, _t, _int_if_integral, _ints, _s_dim, _s_float_only, _s_sum, _x
 from .wire import ArgumentError
 
 
@@ -137,6 +137,18 @@ def _median_dim(c):
     return list(fn(c.inputs[0], c.attrs["dim"], bool(c.attrs["keepdim"])))
 
 
+def _quantile(c):
+    x, q = c.inputs
+    fn = torch.nanquantile if c.attrs["ignore_nan"] else torch.quantile
+    return fn(x, _num(q), c.attrs["dim"], bool(c.attrs["keepdim"]), interpolation=c.attrs["interpolation"])
+
+
+def _s_quantile(dt):
+    if dt not in (torch.float32, torch.float64):
+        return None
+    return [_x(dt), _t([0.25, 0.5], dt)], {"dim": 1}
+
+
 OPS = {
     "prod": _prod,
     "nansum": _nan_reduce(torch.nansum),
@@ -165,11 +177,12 @@ OPS = {
     "mode": lambda c: list(torch.mode(c.inputs[0], c.attrs["dim"], bool(c.attrs["keepdim"]))),
     "cummax": lambda c: list(torch.cummax(c.inputs[0], c.attrs["dim"])),
     "cummin": lambda c: list(torch.cummin(c.inputs[0], c.attrs["dim"])),
+    "quantile": _quantile,
 }
 
 BACKWARD = {"prod", "nansum", "nanmean", "amax", "amin", "logsumexp", "cumprod", "logcumsumexp",
             "var", "std", "var_mean", "std_mean", "norm", "sort", "topk", "kthvalue",
-            "median", "median_dim", "mode", "cummax", "cummin"}
+            "median", "median_dim", "mode", "cummax", "cummin", "quantile"}
 
 
 def _s_all(dt):
@@ -204,4 +217,5 @@ SAMPLES = {
     "mode": _s_dim,
     "cummax": _s_dim,
     "cummin": _s_dim,
+    "quantile": _s_quantile,
 }

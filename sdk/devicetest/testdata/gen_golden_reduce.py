@@ -2,7 +2,9 @@
 nansum, nanmean, amax/amin, logsumexp, all/any, count_nonzero, cumprod,
 logcumsumexp, var/std/var_mean/std_mean, norm (torch.linalg.vector_norm),
 aminmax; selection: argmax/argmin, sort, topk, kthvalue, median/nanmedian
-(op median without a dim, median_dim with one), mode, cummax/cummin.
+(op median without a dim, median_dim with one), mode, cummax/cummin,
+quantile/nanquantile (float32 and float64 only in PyTorch 1.13: the
+narrow-dtype cases are float32, and errors at float16 and bfloat16).
 
 Ties in selection: argmax/argmin take the first extreme (the first NaN),
 as PyTorch 1.13's CPU kernels do; sort is the stable order (cases with
@@ -450,6 +452,40 @@ def reduce_family_cases():
         cs.append(case(op + "/int32", op, [xi], lambda x, f=f: f(x, 1), attrs={"dim": 1}, backward=False))
         cs.append(error_case(op + "/dim_range", op, [sx], lambda x, f=f: f(x, 2), attrs={"dim": 2}))
         narrow(cs, op + "/dim1", op, [sx], lambda x, f=f: f(x, 1), attrs={"dim": 1})
+
+    # ---- quantile, nanquantile
+    qx = distinct(r, (3, 5))
+    qnan = torch.tensor([[1.0, float("nan"), 3.0, -0.5, 2.0], [float("nan")] * 5, [2.0, -1.0, float("nan"), 0.25, 4.0]], dtype=f64)
+    q2 = torch.tensor([0.1, 0.45, 0.7, 0.95], dtype=f64)  # inside (0, 1): the gradient check moves q
+    for name, f, ign in (("quantile", torch.quantile, False), ("nanquantile", torch.nanquantile, True)):
+        def fq(x, q, dim=None, keepdim=False, interpolation="linear", f=f):
+            return f(x, q, dim, keepdim, interpolation=interpolation)
+        def a(**kw):
+            kw["ignore_nan"] = ign
+            return kw
+        cs.append(case(name + "/scalar_all", "quantile", [qx, 0.3], fq, attrs=a()))
+        cs.append(case(name + "/scalar_dim1", "quantile", [qx, 0.6], lambda x, q: fq(x, q, 1), attrs=a(dim=1)))
+        cs.append(case(name + "/tensor_dim0_keepdim", "quantile", [qx, q2], lambda x, q: fq(x, q, 0, True), attrs=a(dim=0, keepdim=True)))
+        cs.append(case(name + "/tensor_all_keepdim", "quantile", [qx, q2], lambda x, q: fq(x, q, None, True), attrs=a(keepdim=True)))
+        cs.append(case(name + "/q0d_dim_neg", "quantile", [qx, torch.tensor(0.4, dtype=f64)], lambda x, q: fq(x, q, -1), attrs=a(dim=-1)))
+        for interp in ("lower", "higher", "midpoint", "nearest"):
+            qn = torch.tensor([0.05, 0.125, 0.375, 0.5, 0.625, 0.875, 0.95], dtype=f64)
+            cs.append(case(name + "/" + interp, "quantile", [qx[:, :4].contiguous(), qn], lambda x, q, i=interp: fq(x, q, 1, interpolation=i), attrs=a(dim=1, interpolation=interp)))
+        cs.append(case(name + "/q_ends", "quantile", [qx, torch.tensor([0.0, 1.0], dtype=f64)], lambda x, q: fq(x, q, 1), attrs=a(dim=1), backward=False))
+        cs.append(case(name + "/nan", "quantile", [qnan, q2], lambda x, q: fq(x, q, 1), attrs=a(dim=1), backward=False))
+        cs.append(case(name + "/nan_all", "quantile", [qnan, 0.5], fq, attrs=a(), backward=False))
+        cs.append(case(name + "/0d", "quantile", [r.randn(()), 0.5], fq, attrs=a()))
+        cs.append(case(name + "/0d_dim", "quantile", [r.randn(()), q2], lambda x, q: fq(x, q, 0), attrs=a(dim=0)))
+        cs.append(case(name + "/float32", "quantile", [qx.float(), q2.float()], lambda x, q: fq(x, q, 1), attrs=a(dim=1), mode="emulated", ulp=4))
+        cs.append(error_case(name + "/float16", "quantile", [qx.half(), 0.5], fq, attrs=a()))
+        cs.append(error_case(name + "/bfloat16", "quantile", [qx.bfloat16(), 0.5], fq, attrs=a()))
+        cs.append(error_case(name + "/empty", "quantile", [r.randn((0, 3)), 0.5], lambda x, q: fq(x, q, 0), attrs=a(dim=0)))
+        cs.append(error_case(name + "/q_range", "quantile", [qx, 1.5], fq, attrs=a()))
+        cs.append(error_case(name + "/q_tensor_range", "quantile", [qx, torch.tensor([0.5, -0.1], dtype=f64)], fq, attrs=a()))
+        cs.append(error_case(name + "/q_2d", "quantile", [qx, torch.tensor([[0.5]], dtype=f64)], fq, attrs=a()))
+        cs.append(error_case(name + "/q_dtype", "quantile", [qx, torch.tensor([0.5])], fq, attrs=a()))
+        cs.append(error_case(name + "/int32", "quantile", [xi, 0.5], fq, attrs=a()))
+        cs.append(error_case(name + "/interpolation", "quantile", [qx, 0.5], lambda x, q: fq(x, q, interpolation="cubic"), attrs=a(interpolation="cubic")))
     return cs
 
 
