@@ -1922,3 +1922,217 @@ func init() {
 	register("quantile", quantileKernel())
 	supportDTypes("quantile", tensor.Float64, tensor.Float32)
 }
+
+// ---- histc, bincount, searchsorted ----
+
+// roundFunc returns rounding to dtype d of one value (the identity for
+// float64), for kernels that emulate arithmetic at the input's dtype.
+func roundFunc(d tensor.DType) func(float64) float64 {
+	switch d {
+	case tensor.Float32:
+		return func(v float64) float64 { return float64(float32(v)) }
+	case tensor.Float16, tensor.BFloat16:
+		return func(v float64) float64 {
+			s := []float64{v}
+			roundSlice(d, s)
+			return s[0]
+		}
+	}
+	return func(v float64) float64 { return v }
+}
+
+// formatEdge prints a histogram edge as C++'s ostream does.
+func formatEdge(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "nan"
+	case math.IsInf(v, 0):
+		return formatOrder(v)
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
+func histcKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			lo, hi := c.attrs.Float("min", 0), c.attrs.Float("max", 0)
+			if !x.dtype.IsFloat() {
+				return nil, notImplemented("histogram_cpu", x.dtype)
+			}
+			if x.dtype == tensor.Float16 {
+				if lo == hi {
+					return nil, notImplemented("aminmax_cpu", x.dtype)
+				}
+				return nil, notImplemented("histogram_cpu", x.dtype)
+			}
+			bins := c.attrs.Int("bins", 100)
+			if bins <= 0 {
+				return nil, fmt.Errorf("torch.histogram(): bins must be > 0, but got %d for dimension 0", bins)
+			}
+			if lo == hi && len(x.data) > 0 {
+				lo, hi = x.data[0], x.data[0]
+				for _, v := range x.data {
+					if v != v {
+						lo, hi = v, v
+						break
+					}
+					lo, hi = math.Min(lo, v), math.Max(hi, v)
+				}
+			}
+			if lo == hi {
+				lo, hi = lo-1, hi+1
+			}
+			if lo > hi {
+				return nil, fmt.Errorf("torch.histc: max must be larger than min")
+			}
+			if !finite(lo) || !finite(hi) {
+				return nil, fmt.Errorf("torch.histc: range of [%s, %s] is not finite", formatEdge(lo), formatEdge(hi))
+			}
+			// PyTorch bins at the input's dtype, rounding every step.
+			rnd := roundFunc(x.dtype)
+			lo, hi = rnd(lo), rnd(hi)
+			width, nb := rnd(hi-lo), rnd(float64(bins))
+			out := newArray(x.dtype, []int{int(bins)})
+			for _, v := range x.data {
+				if v < lo || v > hi {
+					continue
+				}
+				// PyTorch 1.13's range test lets NaN through, and its
+				// bin position lands in bin 0.
+				pos := int64(0)
+				if v == v {
+					pos = int64(rnd(rnd(rnd(v-lo)*nb) / width))
+				}
+				if pos == bins {
+					pos--
+				}
+				out.data[pos]++
+			}
+			return []*array{out}, nil
+		},
+	}
+}
+
+func finite(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
+
+func bincountKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x, w := c.in[0], c.in[1]
+			if x.dtype.IsFloat() || x.dtype == tensor.Bool {
+				return nil, notImplemented("bincount_cpu", x.dtype)
+			}
+			minlength := c.attrs.Int("minlength", 0)
+			if minlength < 0 {
+				return nil, fmt.Errorf("minlength should be >= 0")
+			}
+			if x.rank() == 1 && len(x.data) == 0 {
+				return []*array{newArray(tensor.Int64, []int{int(minlength)})}, nil
+			}
+			n := minlength
+			for _, v := range x.data {
+				if v < 0 || x.rank() != 1 {
+					return nil, fmt.Errorf("bincount only supports 1-d non-negative integral inputs.")
+				}
+				n = max(n, int64(v)+1)
+			}
+			dt := tensor.Int64
+			if w != nil {
+				if w.rank() != 1 || len(w.data) != len(x.data) {
+					return nil, fmt.Errorf("weights should be 1-d and have the same length as input")
+				}
+				dt = tensor.Float64
+				if w.dtype == tensor.Float32 {
+					dt = tensor.Float32
+				}
+			}
+			out := newArray(dt, []int{int(n)})
+			for i, v := range x.data {
+				if w == nil {
+					out.data[int(v)]++
+				} else {
+					out.data[int(v)] += w.data[i]
+				}
+			}
+			return []*array{out}, nil
+		},
+	}
+}
+
+func searchsortedKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			seq, v, sorter := c.in[0], c.in[1], c.in[2]
+			if seq.rank() > 1 {
+				vs := v.shape
+				if v.scalar {
+					vs = nil
+				}
+				if len(vs) != seq.rank() || !slices.Equal(vs[:len(vs)-1], seq.shape[:seq.rank()-1]) {
+					return nil, fmt.Errorf("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match, but we got boundaries tensor %s and input value tensor %s",
+						ops.ShapeList(seq.shape), ops.ShapeList(vs))
+				}
+			}
+			if sorter != nil && !slices.Equal(sorter.shape, seq.shape) {
+				return nil, fmt.Errorf("torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor %s and got sorter tensor %s",
+					ops.ShapeList(seq.shape), ops.ShapeList(sorter.shape))
+			}
+			L := 1
+			if seq.rank() > 0 {
+				L = seq.shape[seq.rank()-1]
+			}
+			if seq.rank() == 0 {
+				return nil, fmt.Errorf("torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension")
+			}
+			dt := tensor.Int64
+			if c.attrs.Bool("out_int32", false) {
+				dt = tensor.Int32
+			}
+			shape := v.shape
+			if v.scalar {
+				shape = []int{}
+			}
+			right := c.attrs.Bool("right", false)
+			out := newArray(dt, shape)
+			lastV := 1
+			if len(shape) > 0 {
+				lastV = shape[len(shape)-1]
+			}
+			for k, val := range v.data {
+				base := 0
+				if seq.rank() > 1 {
+					base = (k / lastV) * L
+				}
+				at := func(i int) float64 {
+					if sorter != nil {
+						return seq.data[base+int(sorter.data[base+i])]
+					}
+					return seq.data[base+i]
+				}
+				lo, hi := 0, L
+				for lo < hi {
+					mid := (lo + hi) / 2
+					s := at(mid)
+					if right && !(s > val) || !right && !(s >= val) {
+						lo = mid + 1
+					} else {
+						hi = mid
+					}
+				}
+				out.data[k] = float64(lo)
+			}
+			return []*array{out}, nil
+		},
+	}
+}
+
+func init() {
+	register("histc", histcKernel())
+	register("bincount", bincountKernel())
+	register("searchsorted", searchsortedKernel())
+	supportDTypes("histc", tensor.Float64, tensor.Float32, tensor.BFloat16)
+	noBool := append(append([]tensor.DType(nil), floatDTypes...), intDTypes[:len(intDTypes)-1]...)
+	supportDTypes("bincount", noBool...)
+	supportDTypes("searchsorted", noBool...)
+}

@@ -83,3 +83,18 @@ func init() {
 			attr("ignore_nan", AttrBool, BoolAttr(false), "nanquantile: NaN values are left out (a NaN result only when all are NaN)")},
 		Outputs: 1})
 }
+
+// Counting and searching: histc, bincount, searchsorted (bucketize).
+func init() {
+	addSchemas(
+		reduceOp("histc", "histogram of bins equal-width bins over [min, max] (min = max: the data's range, widened by 1 each side when flat); "+
+			"elements outside are not counted, NaN counts in bin 0 (PyTorch 1.13); the result has the input's dtype; no gradient",
+			attr("bins", AttrInt, IntAttr(100), ""), attr("min", AttrFloat, FloatAttr(0), ""), attr("max", AttrFloat, FloatAttr(0), "")),
+		Schema{Name: "bincount", Doc: "occurrences (or summed weights) of every value of a 1-D non-negative integer tensor; int64, or float32 for float32 weights, float64 for other weights",
+			Inputs: []InputSpec{idx("self"), {Name: "weights", Optional: true}}, Attrs: []AttrSpec{attr("minlength", AttrInt, IntAttr(0), "")}, Outputs: 1},
+		Schema{Name: "searchsorted", Doc: "for every value, the insertion index into the innermost dim of sorted_sequence (1-D, or with the values' leading dims): " +
+			"the first element >= the value (> with right); sorter reorders the sequence; bucketize(input, boundaries) is searchsorted(boundaries, input)",
+			Inputs: []InputSpec{idx("sorted_sequence"), {Name: "self", ScalarOK: true}, {Name: "sorter", Optional: true}},
+			Attrs:  []AttrSpec{attr("out_int32", AttrBool, BoolAttr(false), "int32 result instead of int64"), attr("right", AttrBool, BoolAttr(false), "")}, Outputs: 1},
+	)
+}

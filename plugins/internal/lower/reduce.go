@@ -2,6 +2,7 @@ package lower
 
 import (
 	"math"
+	"slices"
 
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/ops"
@@ -785,4 +786,145 @@ func quantile(ignoreNaN bool) lowerFunc {
 		return newPlan("quantile", ops.Attrs{"dim": dim, "keepdim": ops.BoolAttr(keep), "interpolation": ops.StringAttr(mode), "ignore_nan": ops.BoolAttr(ignoreNaN)},
 			tensorBinding(x), q), nil
 	}
+}
+
+func init() {
+	def(histc, "input, bins=100, min=0, max=0, *, out=None", "Torch.histc", "Tensor.histc")
+	def(bincount, "input, weights=None, minlength=0", "Torch.bincount", "Tensor.bincount")
+	def(searchsorted(true), "input, boundaries, *, out_int32=False, right=False, out=None", "Torch.bucketize")
+	def(searchsorted(false), "sorted_sequence, input, *, out_int32=False, right=False, side=None, out=None, sorter=None", "Torch.searchsorted")
+	usedOps = append(usedOps, "histc", "bincount", "searchsorted")
+}
+
+// histc lowers histc(input, bins=100, min=0, max=0).
+func histc(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	bins, err := b.integer("bins")
+	if err != nil {
+		return nil, err
+	}
+	if bins <= 0 {
+		return nil, b.argErr("bins", "torch.histogram(): bins must be > 0, but got %d for dimension 0", bins)
+	}
+	lo, err := b.float("min")
+	if err != nil {
+		return nil, err
+	}
+	hi, err := b.float("max")
+	if err != nil {
+		return nil, err
+	}
+	if lo > hi {
+		return nil, b.argErr("max", "torch.histc: max must be larger than min")
+	}
+	if !finite(lo) || !finite(hi) {
+		return nil, b.argErr("min", "torch.histc: the range [%g, %g] is not finite", lo, hi)
+	}
+	return newPlan("histc", ops.Attrs{"bins": ops.IntAttr(bins), "min": ops.FloatAttr(lo), "max": ops.FloatAttr(hi)}, tensorBinding(x)), nil
+}
+
+// bincount lowers bincount(input, weights=None, minlength=0).
+func bincount(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	if x.DType.IsFloat() || x.DType == tensor.Bool || len(x.Shape) != 1 {
+		return nil, b.argErr("input", "bincount only supports 1-d non-negative integral inputs.")
+	}
+	w, hasW, err := b.optTensor("weights")
+	if err != nil {
+		return nil, err
+	}
+	if hasW && (len(w.Shape) != 1 || w.Shape[0] != x.Shape[0]) {
+		return nil, b.argErr("weights", "weights should be 1-d and have the same length as input")
+	}
+	minlength, err := b.integer("minlength")
+	if err != nil {
+		return nil, err
+	}
+	if minlength < 0 {
+		return nil, b.argErr("minlength", "minlength should be >= 0")
+	}
+	return newPlan("bincount", ops.Attrs{"minlength": ops.IntAttr(minlength)}, tensorBinding(x), optBinding(w, hasW)), nil
+}
+
+// searchsorted lowers torch.searchsorted and torch.bucketize (input,
+// boundaries): the values may be a Python number.
+func searchsorted(bucketize bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		seqName := "sorted_sequence"
+		if bucketize {
+			seqName = "boundaries"
+		}
+		seq, err := b.tensor(seqName)
+		if err != nil {
+			return nil, err
+		}
+		if bucketize && len(seq.Shape) != 1 {
+			return nil, b.argErr(seqName, "boundaries tensor must be 1 dimension, but got dim(%d)", len(seq.Shape))
+		}
+		if len(seq.Shape) == 0 {
+			return nil, b.argErr(seqName, "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension")
+		}
+		v, info, err := b.operand("input")
+		if err != nil {
+			return nil, err
+		}
+		if !info.isTensor && len(seq.Shape) > 1 {
+			return nil, b.argErr("input", "torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but we got boundaries tensor dim(%d)", len(seq.Shape))
+		}
+		if info.isTensor && len(seq.Shape) > 1 {
+			vs := b.arg("input").Shape
+			if len(vs) != len(seq.Shape) || !slices.Equal(vs[:len(vs)-1], seq.Shape[:len(seq.Shape)-1]) {
+				return nil, b.argErr("input", "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match")
+			}
+		}
+		out32, err := b.boolean("out_int32")
+		if err != nil {
+			return nil, err
+		}
+		right, err := b.boolean("right")
+		if err != nil {
+			return nil, err
+		}
+		sorter := noneBinding
+		if !bucketize {
+			if !b.isNone("side") {
+				side, err := b.str("side")
+				if err != nil {
+					return nil, err
+				}
+				if side != "left" && side != "right" {
+					return nil, b.argErr("side", "torch.searchsorted(): side can only be 'left' or 'right' but got %s", side)
+				}
+				if b.given["right"] && right != (side == "right") {
+					return nil, b.argErr("side", "torch.searchsorted(): side and right can't be set to opposites, got side of %s while right was %v", side, pyBool(right))
+				}
+				right = side == "right"
+			}
+			s, ok, err := b.optTensor("sorter")
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				if !slices.Equal(s.Shape, seq.Shape) {
+					return nil, b.argErr("sorter", "torch.searchsorted(): boundary and sorter must have the same size")
+				}
+				sorter = tensorBinding(s)
+			}
+		}
+		return newPlan("searchsorted", ops.Attrs{"out_int32": ops.BoolAttr(out32), "right": ops.BoolAttr(right)}, tensorBinding(seq), v, sorter), nil
+	}
+}
+
+// pyBool spells a bool as Python does.
+func pyBool(v bool) string {
+	if v {
+		return "True"
+	}
+	return "False"
 }

@@ -1,11 +1,12 @@
 """The reduce family (sdk/ops/schema_reduce.go): prod, nansum, nanmean,
 amax/amin, logsumexp, all/any, count_nonzero, cumprod, logcumsumexp,
 var/std (and with the mean), norm, aminmax; selection: argmax/argmin,
-sort, topk, kthvalue, median/nanmedian, mode, cummax/cummin, quantile."""
+sort, topk, kthvalue, median/nanmedian, mode, cummax/cummin, quantile,
+histc, bincount, searchsorted (bucketize)."""
 
 import torch
 
-from .ops import _dtype, _num, _t, _int_if_integral, _ints, _s_dim, _s_float_only, _s_sum, _x
+from .ops import _dtype, _num, _t, _tname, _int_if_integral, _ints, _s_dim, _s_float_only, _s_sum, _x
 from .wire import ArgumentError
 
 
@@ -149,6 +150,39 @@ def _s_quantile(dt):
     return [_x(dt), _t([0.25, 0.5], dt)], {"dim": 1}
 
 
+def _histc(c):
+    a = c.attrs
+    return torch.histc(c.inputs[0], a["bins"], a["min"], a["max"])
+
+
+def _searchsorted(c):
+    seq, v, sorter = c.inputs
+    return torch.searchsorted(seq, _num(v), out_int32=bool(c.attrs["out_int32"]), right=bool(c.attrs["right"]), sorter=sorter)
+
+
+def _bincount(c):
+    x, w = c.inputs
+    if x.dtype.is_floating_point or x.dtype == torch.bool:
+        # a float or bool input is the caller's mistake, whatever the
+        # weights' dtype that made the call dtype a float one
+        raise ArgumentError('"bincount_cpu" not implemented for \'%s\'' % _tname(x.dtype))
+    return torch.bincount(x, w, c.attrs["minlength"])
+
+
+def _s_bincount(dt):
+    if dt.is_floating_point:
+        return [torch.tensor([1, 0, 3]), _t([0.5, 1.0, 2.0], dt)], {}
+    if dt == torch.bool:
+        return None
+    return [torch.tensor([1, 0, 3], dtype=dt), None], {}
+
+
+def _s_searchsorted(dt):
+    if dt == torch.bool:
+        return None
+    return [_t([1, 2, 3], dt), _t([2, 0], dt), None], {}
+
+
 OPS = {
     "prod": _prod,
     "nansum": _nan_reduce(torch.nansum),
@@ -178,6 +212,9 @@ OPS = {
     "cummax": lambda c: list(torch.cummax(c.inputs[0], c.attrs["dim"])),
     "cummin": lambda c: list(torch.cummin(c.inputs[0], c.attrs["dim"])),
     "quantile": _quantile,
+    "histc": _histc,
+    "bincount": _bincount,
+    "searchsorted": _searchsorted,
 }
 
 BACKWARD = {"prod", "nansum", "nanmean", "amax", "amin", "logsumexp", "cumprod", "logcumsumexp",
@@ -218,4 +255,7 @@ SAMPLES = {
     "cummax": _s_dim,
     "cummin": _s_dim,
     "quantile": _s_quantile,
+    "histc": _s_float_only(lambda dt: ([_x(dt)], {"bins": 4, "min": 0.0, "max": 4.0})),
+    "bincount": _s_bincount,
+    "searchsorted": _s_searchsorted,
 }

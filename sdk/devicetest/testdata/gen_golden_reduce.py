@@ -4,7 +4,9 @@ logcumsumexp, var/std/var_mean/std_mean, norm (torch.linalg.vector_norm),
 aminmax; selection: argmax/argmin, sort, topk, kthvalue, median/nanmedian
 (op median without a dim, median_dim with one), mode, cummax/cummin,
 quantile/nanquantile (float32 and float64 only in PyTorch 1.13: the
-narrow-dtype cases are float32, and errors at float16 and bfloat16).
+narrow-dtype cases are float32, and errors at float16 and bfloat16),
+histc (no float16 kernel in 1.13), bincount, searchsorted (also
+bucketize's op).
 
 Ties in selection: argmax/argmin take the first extreme (the first NaN),
 as PyTorch 1.13's CPU kernels do; sort is the stable order (cases with
@@ -486,6 +488,64 @@ def reduce_family_cases():
         cs.append(error_case(name + "/q_dtype", "quantile", [qx, torch.tensor([0.5])], fq, attrs=a()))
         cs.append(error_case(name + "/int32", "quantile", [xi, 0.5], fq, attrs=a()))
         cs.append(error_case(name + "/interpolation", "quantile", [qx, 0.5], lambda x, q: fq(x, q, interpolation="cubic"), attrs=a(interpolation="cubic")))
+
+    # ---- histc (no gradient)
+    hx = torch.tensor([0.5, 1.0, 2.0, 3.0, -1.0, 4.0, 1.999999, 2.5, float("nan"), 0.0], dtype=f64)
+    def hc(x, bins=100, lo=0.0, hi=0.0):
+        return torch.histc(x, bins, lo, hi)
+    cs.append(case("histc/range", "histc", [hx], lambda x: hc(x, 4, 0.0, 4.0), attrs={"bins": 4, "min": 0.0, "max": 4.0}, backward=False))
+    cs.append(case("histc/data_range", "histc", [hx[:8]], lambda x: hc(x, 3), attrs={"bins": 3}, backward=False))
+    cs.append(case("histc/default_bins", "histc", [r.randn((50,))], hc, backward=False))
+    cs.append(case("histc/flat", "histc", [torch.full((4,), 2.0, dtype=f64)], lambda x: hc(x, 3), attrs={"bins": 3}, backward=False))
+    cs.append(case("histc/empty", "histc", [torch.zeros((0,), dtype=f64)], lambda x: hc(x, 3), attrs={"bins": 3}, backward=False))
+    cs.append(case("histc/0d", "histc", [torch.tensor(2.0, dtype=f64)], lambda x: hc(x, 3, 0.0, 4.0), attrs={"bins": 3, "min": 0.0, "max": 4.0}, backward=False))
+    cs.append(case("histc/2d_outside", "histc", [r.randn((3, 4)) * 3], lambda x: hc(x, 5, -1.0, 1.0), attrs={"bins": 5, "min": -1.0, "max": 1.0}, backward=False))
+    cs.append(case("histc/edges", "histc", [torch.tensor([0.0, 0.1, 0.2, 0.3, 0.7, 0.9, 1.0], dtype=f64)], lambda x: hc(x, 10, 0.0, 1.0), attrs={"bins": 10, "min": 0.0, "max": 1.0}, backward=False))
+    for d in (torch.float32, torch.bfloat16):
+        cs.append(case("histc/edges/" + NAMES[d], "histc", [torch.tensor([0.0, 0.1, 0.2, 0.3, 0.7, 0.9, 1.0, 0.6], dtype=d)], lambda x: hc(x, 10, 0.0, 1.0),
+                       attrs={"bins": 10, "min": 0.0, "max": 1.0}, backward=False, mode="emulated"))
+        cs.append(case("histc/data_range/" + NAMES[d], "histc", [(r.randn((40,)) * 2).to(d)], lambda x: hc(x, 7), attrs={"bins": 7}, backward=False, mode="emulated"))
+    cs.append(error_case("histc/float16", "histc", [hx.half()], lambda x: hc(x, 4, 0.0, 4.0), attrs={"bins": 4, "min": 0.0, "max": 4.0}))
+    cs.append(error_case("histc/int32", "histc", [xi], lambda x: hc(x, 4, 0.0, 4.0), attrs={"bins": 4, "min": 0.0, "max": 4.0}))
+    cs.append(error_case("histc/bins0", "histc", [hx], lambda x: hc(x, 0, 0.0, 4.0), attrs={"bins": 0, "min": 0.0, "max": 4.0}))
+    cs.append(error_case("histc/min_gt_max", "histc", [hx], lambda x: hc(x, 3, 2.0, 1.0), attrs={"bins": 3, "min": 2.0, "max": 1.0}))
+    cs.append(error_case("histc/inf_range", "histc", [torch.tensor([float("inf"), 1.0], dtype=f64)], lambda x: hc(x, 3), attrs={"bins": 3}))
+
+    # ---- bincount (no gradient)
+    bi = torch.tensor([1, 3, 3, 0, 7, 1, 1], dtype=torch.int64)
+    bw = r.randn((7,))
+    cs.append(case("bincount/plain", "bincount", [bi, None], lambda x, w: torch.bincount(x), backward=False))
+    cs.append(case("bincount/minlength", "bincount", [bi, None], lambda x, w: torch.bincount(x, minlength=10), attrs={"minlength": 10}, backward=False))
+    cs.append(case("bincount/weights", "bincount", [bi, bw], lambda x, w: torch.bincount(x, w), backward=False))
+    cs.append(case("bincount/weights_int", "bincount", [bi, torch.tensor([1, 2, 3, 4, 5, 6, 7])], lambda x, w: torch.bincount(x, w), backward=False))
+    cs.append(case("bincount/uint8", "bincount", [bi.to(torch.uint8), None], lambda x, w: torch.bincount(x), backward=False))
+    cs.append(case("bincount/int32_minlength_small", "bincount", [bi.int(), None], lambda x, w: torch.bincount(x, minlength=2), attrs={"minlength": 2}, backward=False))
+    cs.append(case("bincount/empty", "bincount", [torch.zeros((0,), dtype=torch.int64), None], lambda x, w: torch.bincount(x, minlength=3), attrs={"minlength": 3}, backward=False))
+    for d in NARROW:
+        cs.append(case("bincount/weights/" + NAMES[d], "bincount", [bi, bw.to(d)], lambda x, w: torch.bincount(x, w), backward=False, mode="emulated"))
+    cs.append(error_case("bincount/negative", "bincount", [torch.tensor([1, -3]), None], lambda x, w: torch.bincount(x)))
+    cs.append(error_case("bincount/2d", "bincount", [torch.tensor([[1, 3]]), None], lambda x, w: torch.bincount(x)))
+    cs.append(error_case("bincount/float", "bincount", [torch.tensor([1.0, 3.0], dtype=f64), None], lambda x, w: torch.bincount(x)))
+    cs.append(error_case("bincount/weights_len", "bincount", [bi, bw[:3]], lambda x, w: torch.bincount(x, w)))
+    cs.append(error_case("bincount/minlength_neg", "bincount", [bi, None], lambda x, w: torch.bincount(x, minlength=-1), attrs={"minlength": -1}))
+
+    # ---- searchsorted (bucketize's op)
+    bd = torch.tensor([1.0, 3.0, 3.0, 5.0, 7.0], dtype=f64)
+    vals = torch.tensor([[0.0, 1.0, 3.0, 4.0], [7.0, 8.0, float("nan"), float("-inf")]], dtype=f64)
+    def ss(seq, v, sorter, out_int32=False, right=False):
+        return torch.searchsorted(seq, v, out_int32=out_int32, right=right, sorter=sorter)
+    cs.append(case("searchsorted/left", "searchsorted", [bd, vals, None], ss, backward=False))
+    cs.append(case("searchsorted/right", "searchsorted", [bd, vals, None], lambda s, v, o: ss(s, v, o, right=True), attrs={"right": True}, backward=False))
+    cs.append(case("searchsorted/int32", "searchsorted", [bd, vals, None], lambda s, v, o: ss(s, v, o, out_int32=True), attrs={"out_int32": True}, backward=False))
+    cs.append(case("searchsorted/scalar", "searchsorted", [bd, 3.0, None], ss, backward=False))
+    cs.append(case("searchsorted/scalar_int_right", "searchsorted", [bd, 5, None], lambda s, v, o: ss(s, v, o, right=True), attrs={"right": True}, backward=False))
+    cs.append(case("searchsorted/batched", "searchsorted", [torch.tensor([[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]], dtype=f64), torch.tensor([[3.0, 6.5], [3.0, 0.0]], dtype=f64), None], ss, backward=False))
+    cs.append(case("searchsorted/sorter", "searchsorted", [torch.tensor([5.0, 1.0, 3.0, 7.0], dtype=f64), torch.tensor([2.0, 5.0, 9.0], dtype=f64), torch.tensor([1, 2, 0, 3])], ss, backward=False))
+    cs.append(case("searchsorted/int_mixed", "searchsorted", [torch.tensor([1, 3, 5]), torch.tensor([2.5, 3.0], dtype=f64), None], ss, backward=False))
+    cs.append(case("searchsorted/empty_values", "searchsorted", [bd, torch.zeros((0,), dtype=f64), None], ss, backward=False))
+    for d in NARROW:
+        cs.append(case("searchsorted/left/" + NAMES[d], "searchsorted", [bd.to(d), vals.to(d), None], ss, backward=False, mode="emulated"))
+    cs.append(error_case("searchsorted/batched_mismatch", "searchsorted", [torch.tensor([[1.0, 3.0], [2.0, 4.0]], dtype=f64), torch.tensor([2.0], dtype=f64), None], ss))
     return cs
 
 
