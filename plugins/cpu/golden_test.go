@@ -96,6 +96,7 @@ var dtypesExceptions = map[string]string{
 	"echo":     "measures tensor transport; no PyTorch op computes it",
 	"quantile": "PyTorch 1.13 computes quantiles in float32 and float64 only (float32 cases are in reduce_family)",
 	"histc":    "PyTorch 1.13 has no float16 histc on the CPU (float32 and bfloat16 cases are in reduce_family)",
+	"unique":   "PyTorch 1.13 has no float16 unique on the CPU (float32 and bfloat16 cases are in reduce_family)",
 }
 
 // nnErrorExceptions are nn kernels without an error golden case.

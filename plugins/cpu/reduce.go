@@ -2136,3 +2136,107 @@ func init() {
 	supportDTypes("bincount", noBool...)
 	supportDTypes("searchsorted", noBool...)
 }
+
+// ---- unique, unique_consecutive ----
+
+func uniqueKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			if x.dtype == tensor.Float16 {
+				return nil, notImplemented("unique", x.dtype)
+			}
+			consecutive := c.attrs.Bool("consecutive", false)
+			// slices: n slices of m elements, slice s element e at
+			// base(s) + e-th offset.
+			var p dimPlan
+			byDim := !c.attrs.IsNone("dim")
+			if byDim {
+				dim, err := normDim(c.attrs.Int("dim", 0), x.rank())
+				if err != nil {
+					return nil, err
+				}
+				for i, s := range x.shape {
+					if s == 0 && i != dim {
+						return nil, fmt.Errorf("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+					}
+				}
+				p = newDimPlan(x.shape, dim)
+			} else {
+				p = dimPlan{outer: 1, size: len(x.data), inner: 1}
+			}
+			n, m := p.size, p.outer*p.inner
+			at := func(s, e int) float64 { return x.data[(e/p.inner)*p.size*p.inner+s*p.inner+e%p.inner] }
+			cmp := func(a, b int) int {
+				for e := 0; e < m; e++ {
+					u, v := at(a, e), at(b, e)
+					switch {
+					case u < v || v != v && u == u:
+						return -1
+					case u > v || u != u && v == v:
+						return 1
+					}
+				}
+				return 0
+			}
+			same := func(a, b int) bool {
+				for e := 0; e < m; e++ {
+					if at(a, e) != at(b, e) {
+						return false
+					}
+				}
+				return true
+			}
+			order := make([]int, n)
+			for i := range order {
+				order[i] = i
+			}
+			if !consecutive {
+				slices.SortStableFunc(order, cmp)
+			}
+			inverse := newArray(tensor.Int64, []int{n})
+			var firsts, counts []int
+			for i, s := range order {
+				if i == 0 || !same(order[i-1], s) {
+					firsts = append(firsts, s)
+					counts = append(counts, 0)
+				}
+				counts[len(counts)-1]++
+				inverse.data[s] = float64(len(firsts) - 1)
+			}
+			u := len(firsts)
+			var vals *array
+			if byDim {
+				vals = newArray(x.dtype, keptShape(x.shape, p.dim, u))
+				for j, s := range firsts {
+					for e := 0; e < m; e++ {
+						vals.data[(e/p.inner)*u*p.inner+j*p.inner+e%p.inner] = at(s, e)
+					}
+				}
+			} else {
+				vals = newArray(x.dtype, []int{u})
+				inverse.shape = append([]int{}, x.shape...)
+				for j, s := range firsts {
+					vals.data[j] = x.data[s]
+				}
+			}
+			outs := []*array{vals}
+			if c.attrs.Bool("return_inverse", false) {
+				outs = append(outs, inverse)
+			}
+			if c.attrs.Bool("return_counts", false) {
+				cnt := newArray(tensor.Int64, []int{u})
+				for j, k := range counts {
+					cnt.data[j] = float64(k)
+				}
+				outs = append(outs, cnt)
+			}
+			return outs, nil
+		},
+	}
+}
+
+func init() {
+	register("unique", uniqueKernel())
+	supportDTypes("unique", append(append([]tensor.DType(nil), tensor.Float64, tensor.Float32, tensor.BFloat16), intDTypes...)...)
+}

@@ -98,3 +98,15 @@ func init() {
 			Attrs:  []AttrSpec{attr("out_int32", AttrBool, BoolAttr(false), "int32 result instead of int64"), attr("right", AttrBool, BoolAttr(false), "")}, Outputs: 1},
 	)
 }
+
+// unique, unique_consecutive.
+func init() {
+	addSchemas(Schema{Name: "unique",
+		Doc: "Tensor.unique / unique_consecutive: outputs (values, inverse if return_inverse, counts if return_counts); values of the flattened input " +
+			"(dim None) or slices along dim, sorted ascending (always: PyTorch leaves sorted=False's order unspecified) or, with consecutive, runs in order; " +
+			"NaN never equals NaN; no gradient",
+		Inputs: []InputSpec{in("self")},
+		Attrs: []AttrSpec{attr("dim", AttrInt, NoneAttr(), ""), attr("consecutive", AttrBool, BoolAttr(false), "unique_consecutive: collapse runs only"),
+			attr("return_inverse", AttrBool, BoolAttr(false), ""), attr("return_counts", AttrBool, BoolAttr(false), "")},
+		Outputs: -1})
+}

@@ -928,3 +928,41 @@ func pyBool(v bool) string {
 	}
 	return "False"
 }
+
+func init() {
+	def(unique(false), "input, sorted=True, return_inverse=False, return_counts=False, dim=None", "Tensor.unique")
+	def(unique(true), "input, return_inverse=False, return_counts=False, dim=None", "Torch.unique_consecutive", "Tensor.unique_consecutive")
+	usedOps = append(usedOps, "unique")
+}
+
+// unique lowers Tensor.unique and unique_consecutive; sorted=False is
+// checked in sorted order (PyTorch leaves its order unspecified). The API
+// returns a tuple when it returns inverse indices or counts.
+func unique(consecutive bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		if !consecutive {
+			if _, err := b.boolean("sorted"); err != nil {
+				return nil, err
+			}
+		}
+		inv, err := b.boolean("return_inverse")
+		if err != nil {
+			return nil, err
+		}
+		counts, err := b.boolean("return_counts")
+		if err != nil {
+			return nil, err
+		}
+		dim, err := b.optDim("dim", x)
+		if err != nil {
+			return nil, err
+		}
+		b.multi = inv || counts
+		return newPlan("unique", ops.Attrs{"dim": dim, "consecutive": ops.BoolAttr(consecutive), "return_inverse": ops.BoolAttr(inv), "return_counts": ops.BoolAttr(counts)},
+			tensorBinding(x)), nil
+	}
+}

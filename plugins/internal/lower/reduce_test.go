@@ -182,6 +182,14 @@ func reduceFamilyCases() []lcase {
 		{name: "Torch.searchsorted", args: a(f32("args.0", 5), x), kwargs: kws("side", sv("middle")), err: "side can only be 'left' or 'right' but got middle"},
 		{name: "Torch.searchsorted", args: a(f32("args.0", 5), x), kwargs: kws("sorter", i64("kwargs.sorter", 4)), err: `argument "sorter": torch.searchsorted(): boundary and sorter must have the same size`},
 		{name: "Torch.searchsorted", args: a(x0, x), err: "boundaries tensor should have positive dimension"},
+		// unique / unique_consecutive
+		{name: "Tensor.unique", args: a(x), op: "unique", attrs: attrsOf("dim", na(), "consecutive", ba(false), "return_inverse", ba(false), "return_counts", ba(false))},
+		{name: "Tensor.unique", args: a(x, bv(false), bv(true)), kwargs: kws("dim", iv(1)), op: "unique", multi: true, attrs: attrsOf("dim", ia(1), "return_inverse", ba(true))},
+		{name: "Torch.unique_consecutive", args: a(xi), kwargs: kws("return_counts", bv(true)), op: "unique", multi: true, attrs: attrsOf("consecutive", ba(true), "return_counts", ba(true))},
+		{name: "Tensor.unique_consecutive", args: a(x, bv(false), bv(false), iv(0)), op: "unique", attrs: attrsOf("dim", ia(0), "consecutive", ba(true))},
+		{name: "Tensor.unique", args: a(x), kwargs: kws("dim", iv(3)), err: `argument "dim": dimension out of range`},
+		{name: "Tensor.unique", args: a(x, iv(1)), err: `argument "sorted": expected bool, got int`},
+		{name: "Torch.unique_consecutive", args: a(x), kwargs: kws("sorted", bv(true)), err: `unexpected keyword argument "sorted"`},
 		// every spelling of max/min with a dim is max_dim/min_dim
 		{name: "Torch.max", args: a(x, iv(1)), op: "max_dim", multi: true, attrs: attrsOf("dim", ia(1), "keepdim", ba(false))},
 		{name: "Torch.max", args: a(x), kwargs: kws("dim", iv(-1), "keepdim", bv(true)), op: "max_dim", multi: true, attrs: attrsOf("dim", ia(-1), "keepdim", ba(true))},

@@ -2,7 +2,7 @@
 amax/amin, logsumexp, all/any, count_nonzero, cumprod, logcumsumexp,
 var/std (and with the mean), norm, aminmax; selection: argmax/argmin,
 sort, topk, kthvalue, median/nanmedian, mode, cummax/cummin, quantile,
-histc, bincount, searchsorted (bucketize)."""
+histc, bincount, searchsorted (bucketize), unique (unique_consecutive)."""
 
 import torch
 
@@ -169,6 +169,16 @@ def _bincount(c):
     return torch.bincount(x, w, c.attrs["minlength"])
 
 
+def _unique(c):
+    a = c.attrs
+    kw = {"return_inverse": bool(a["return_inverse"]), "return_counts": bool(a["return_counts"]), "dim": a["dim"]}
+    if a["consecutive"]:
+        out = torch.unique_consecutive(c.inputs[0], **kw)
+    else:
+        out = torch.unique(c.inputs[0], sorted=True, **kw)
+    return [out] if isinstance(out, torch.Tensor) else list(out)
+
+
 def _s_bincount(dt):
     if dt.is_floating_point:
         return [torch.tensor([1, 0, 3]), _t([0.5, 1.0, 2.0], dt)], {}
@@ -215,6 +225,7 @@ OPS = {
     "histc": _histc,
     "bincount": _bincount,
     "searchsorted": _searchsorted,
+    "unique": _unique,
 }
 
 BACKWARD = {"prod", "nansum", "nanmean", "amax", "amin", "logsumexp", "cumprod", "logcumsumexp",
@@ -258,4 +269,5 @@ SAMPLES = {
     "histc": _s_float_only(lambda dt: ([_x(dt)], {"bins": 4, "min": 0.0, "max": 4.0})),
     "bincount": _s_bincount,
     "searchsorted": _s_searchsorted,
+    "unique": lambda dt: ([_x(dt)], {"return_inverse": True, "return_counts": True}),
 }

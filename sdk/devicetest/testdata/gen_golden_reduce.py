@@ -6,7 +6,9 @@ aminmax; selection: argmax/argmin, sort, topk, kthvalue, median/nanmedian
 quantile/nanquantile (float32 and float64 only in PyTorch 1.13: the
 narrow-dtype cases are float32, and errors at float16 and bfloat16),
 histc (no float16 kernel in 1.13), bincount, searchsorted (also
-bucketize's op).
+bucketize's op), unique (Tensor.unique and unique_consecutive; no float16
+kernel in 1.13; no NaN in sorted cases: 1.13's sorted unique mislabels
+NaNs, giving counts of 0).
 
 Ties in selection: argmax/argmin take the first extreme (the first NaN),
 as PyTorch 1.13's CPU kernels do; sort is the stable order (cases with
@@ -546,6 +548,38 @@ def reduce_family_cases():
     for d in NARROW:
         cs.append(case("searchsorted/left/" + NAMES[d], "searchsorted", [bd.to(d), vals.to(d), None], ss, backward=False, mode="emulated"))
     cs.append(error_case("searchsorted/batched_mismatch", "searchsorted", [torch.tensor([[1.0, 3.0], [2.0, 4.0]], dtype=f64), torch.tensor([2.0], dtype=f64), None], ss))
+
+    # ---- unique, unique_consecutive (no gradient)
+    def uq(x, consecutive=False, inv=False, cnt=False, dim=None):
+        if consecutive:
+            out = torch.unique_consecutive(x, return_inverse=inv, return_counts=cnt, dim=dim)
+        else:
+            out = torch.unique(x, sorted=True, return_inverse=inv, return_counts=cnt, dim=dim)
+        return out
+    ux = torch.tensor([[3.0, 1.0, 2.0, 1.0], [0.0, -0.0, 3.0, 2.5], [1.0, 1.0, 1.0, 7.0]], dtype=f64)
+    rows = torch.tensor([[1, 2, 0], [0, 5, 1], [1, 2, 0], [0, 5, 0], [0, 5, 1]], dtype=torch.int64)
+    runs = torch.tensor([1.0, 1.0, 2.0, 2.0, 3.0, 1.0, 1.0, 2.0, float("nan"), float("nan")], dtype=f64)
+    for cons, pre in ((False, "unique"), (True, "unique_consecutive")):
+        a = lambda **kw: dict(kw, consecutive=cons)
+        src = runs[:8] if not cons else runs
+        cs.append(case(pre + "/values", "unique", [ux], lambda x: uq(x, cons), attrs=a(), backward=False))
+        cs.append(case(pre + "/inverse_counts", "unique", [ux], lambda x: uq(x, cons, True, True), attrs=a(return_inverse=True, return_counts=True), backward=False))
+        cs.append(case(pre + "/runs", "unique", [src], lambda x: uq(x, cons, True, True), attrs=a(return_inverse=True, return_counts=True), backward=False))
+        cs.append(case(pre + "/counts_only", "unique", [src], lambda x: uq(x, cons, False, True), attrs=a(return_counts=True), backward=False))
+        cs.append(case(pre + "/dim0", "unique", [rows], lambda x: uq(x, cons, True, True, 0), attrs=a(dim=0, return_inverse=True, return_counts=True), backward=False))
+        cs.append(case(pre + "/dim1", "unique", [rows.t().contiguous()], lambda x: uq(x, cons, True, False, 1), attrs=a(dim=1, return_inverse=True), backward=False))
+        cs.append(case(pre + "/dim_neg_3d", "unique", [torch.tensor([[[1, 1], [2, 2]], [[1, 1], [0, 3]]], dtype=torch.int32)], lambda x: uq(x, cons, True, True, -1), attrs=a(dim=-1, return_inverse=True, return_counts=True), backward=False))
+        cs.append(case(pre + "/bool", "unique", [xb], lambda x: uq(x, cons, True, True), attrs=a(return_inverse=True, return_counts=True), backward=False))
+        cs.append(case(pre + "/0d", "unique", [torch.tensor(2.0, dtype=f64)], lambda x: uq(x, cons, True, True), attrs=a(return_inverse=True, return_counts=True), backward=False))
+        cs.append(case(pre + "/empty", "unique", [torch.zeros((0,), dtype=f64)], lambda x: uq(x, cons, True, True), attrs=a(return_inverse=True, return_counts=True), backward=False))
+        cs.append(case(pre + "/empty_dim", "unique", [torch.zeros((0, 3), dtype=f64)], lambda x: uq(x, cons, True, True, 0), attrs=a(dim=0, return_inverse=True, return_counts=True), backward=False))
+        for d in (torch.float32, torch.bfloat16):
+            # no -0.0: 1.13 hashes bfloat16 by its bits, so -0.0 and 0.0
+            # are two values there
+            cs.append(case(pre + "/inverse_counts/" + NAMES[d], "unique", [ux.abs().to(d)], lambda x: uq(x, cons, True, True), attrs=a(return_inverse=True, return_counts=True), backward=False, mode="emulated"))
+        cs.append(error_case(pre + "/float16", "unique", [ux.half()], lambda x: uq(x, cons), attrs=a()))
+        cs.append(error_case(pre + "/zero_dim_not_selected", "unique", [torch.zeros((2, 0), dtype=f64)], lambda x: uq(x, cons, dim=0), attrs=a(dim=0)))
+        cs.append(error_case(pre + "/dim_range", "unique", [ux], lambda x: uq(x, cons, dim=2), attrs=a(dim=2)))
     return cs
 
 
