@@ -1994,20 +1994,34 @@ func histcKernel() *kernel {
 			lo, hi = rnd(lo), rnd(hi)
 			width, nb := rnd(hi-lo), rnd(float64(bins))
 			out := newArray(x.dtype, []int{int(bins)})
-			for _, v := range x.data {
-				if v < lo || v > hi {
-					continue
+			// Counts per fixed chunk, added up in chunk order: integers,
+			// so exact whatever the core count.
+			nChunks := (len(x.data) + chunkElems - 1) / chunkElems
+			local := make([][]int64, nChunks)
+			forChunks(len(x.data), func(from, to int) error {
+				h := make([]int64, bins)
+				for _, v := range x.data[from:to] {
+					if v < lo || v > hi {
+						continue
+					}
+					// PyTorch 1.13's range test lets NaN through, and its
+					// bin position lands in bin 0.
+					pos := int64(0)
+					if v == v {
+						pos = int64(rnd(rnd(rnd(v-lo)*nb) / width))
+					}
+					if pos == bins {
+						pos--
+					}
+					h[pos]++
 				}
-				// PyTorch 1.13's range test lets NaN through, and its
-				// bin position lands in bin 0.
-				pos := int64(0)
-				if v == v {
-					pos = int64(rnd(rnd(rnd(v-lo)*nb) / width))
+				local[from/chunkElems] = h
+				return nil
+			})
+			for _, h := range local {
+				for i, k := range h {
+					out.data[i] += float64(k)
 				}
-				if pos == bins {
-					pos--
-				}
-				out.data[pos]++
 			}
 			return []*array{out}, nil
 		},
@@ -2099,29 +2113,31 @@ func searchsortedKernel() *kernel {
 			if len(shape) > 0 {
 				lastV = shape[len(shape)-1]
 			}
-			for k, val := range v.data {
-				base := 0
-				if seq.rank() > 1 {
-					base = (k / lastV) * L
-				}
-				at := func(i int) float64 {
-					if sorter != nil {
-						return seq.data[base+int(sorter.data[base+i])]
+			forChunks(len(v.data), func(from, to int) error {
+				for k := from; k < to; k++ {
+					val, base := v.data[k], 0
+					if seq.rank() > 1 {
+						base = (k / lastV) * L
 					}
-					return seq.data[base+i]
-				}
-				lo, hi := 0, L
-				for lo < hi {
-					mid := (lo + hi) / 2
-					s := at(mid)
-					if right && !(s > val) || !right && !(s >= val) {
-						lo = mid + 1
-					} else {
-						hi = mid
+					lo, hi := 0, L
+					for lo < hi {
+						mid := (lo + hi) / 2
+						var s float64
+						if sorter != nil {
+							s = seq.data[base+int(sorter.data[base+mid])]
+						} else {
+							s = seq.data[base+mid]
+						}
+						if right && !(s > val) || !right && !(s >= val) {
+							lo = mid + 1
+						} else {
+							hi = mid
+						}
 					}
+					out.data[k] = float64(lo)
 				}
-				out.data[k] = float64(lo)
-			}
+				return nil
+			})
 			return []*array{out}, nil
 		},
 	}
