@@ -3,6 +3,7 @@ package cpu
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/probe-dev/probe/internal/parallel"
@@ -831,14 +832,15 @@ func countNonzeroKernel() *kernel {
 	}
 }
 
-// lines calls fn for every line of a dimPlan (base offset, stride), in
-// parallel over fixed chunks of lines.
-func (p dimPlan) lines(fn func(base, stride int)) {
+// lines calls fn for every line of a dimPlan (line number l = outer
+// index × inner + inner index, base offset, stride), in parallel over fixed
+// chunks of lines.
+func (p dimPlan) lines(fn func(l, base, stride int)) {
 	per := max(1, chunkElems/max(1, p.size))
 	parallel.Chunks(p.outer*p.inner, per, func(from, to int) error {
 		for l := from; l < to; l++ {
 			o, in := l/p.inner, l%p.inner
-			fn(o*p.size*p.inner+in, p.inner)
+			fn(l, o*p.size*p.inner+in, p.inner)
 		}
 		return nil
 	})
@@ -866,7 +868,7 @@ func cumprodKernel() *kernel {
 			}
 			xv := castValues(x, dt)
 			out := newArray(dt, x.shape)
-			p.lines(func(b, st int) {
+			p.lines(func(_, b, st int) {
 				r := 1.0
 				for i := 0; i < p.size; i++ {
 					r *= xv[b+i*st]
@@ -886,7 +888,7 @@ func cumprodKernel() *kernel {
 			xv := castValues(x, outs[0].dtype)
 			g := gradData(gos[0], len(outs[0].data))
 			res := zeros(len(x.data))
-			p.lines(func(b, st int) {
+			p.lines(func(_, b, st int) {
 				t := 0.0
 				for i := p.size - 1; i >= 0; i-- {
 					if i+1 < p.size {
@@ -938,7 +940,7 @@ func logcumsumexpKernel() *kernel {
 				return nil, err
 			}
 			out := newArray(x.dtype, x.shape)
-			p.lines(func(b, st int) {
+			p.lines(func(_, b, st int) {
 				r := math.Inf(-1)
 				for i := 0; i < p.size; i++ {
 					r = logAddExp(r, x.data[b+i*st])
@@ -958,7 +960,7 @@ func logcumsumexpKernel() *kernel {
 			r := outs[0].data
 			g := gradData(gos[0], len(r))
 			res := zeros(len(x.data))
-			p.lines(func(b, st int) {
+			p.lines(func(_, b, st int) {
 				acc := 0.0
 				for i := p.size - 1; i >= 0; i-- {
 					k := b + i*st
@@ -1325,4 +1327,932 @@ func init() {
 	register("norm", normKernel())
 	register("aminmax", aminmaxKernel())
 	supportDTypes("aminmax", append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)...)
+}
+
+// ---- selection: argmax/argmin, sort, topk, kthvalue ----
+
+func argMaxMinKernel(isMax bool) *kernel {
+	name := "argmin"
+	if isMax {
+		name = "argmax"
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			if x.dtype == tensor.Bool {
+				return nil, notImplemented(name+"_cpu", x.dtype)
+			}
+			p, err := groupsOf(c, c.attrs.Bool("keepdim", false))
+			if err != nil {
+				return nil, err
+			}
+			if err := checkNonEmptyReduction(c, name); err != nil {
+				return nil, err
+			}
+			out := newArray(tensor.Int64, p.outShape)
+			p.each(func(from, to int) {
+				for j := from; j < to; j++ {
+					b := p.base[j]
+					best, bi := x.data[b], 0
+					for k, o := range p.offs {
+						v := x.data[b+o]
+						if best != best {
+							break
+						}
+						if v != v || isMax && v > best || !isMax && v < best {
+							best, bi = v, k
+						}
+					}
+					out.data[j] = float64(bi)
+				}
+			})
+			return []*array{out}, nil
+		},
+	}
+}
+
+// sortLine returns the positions 0..n-1 of a line ordered stably by value,
+// ascending or descending, NaN above every number.
+func sortLine(v []float64, b, st, n int, descending bool) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	at := func(i int) float64 { return v[b+i*st] }
+	if descending {
+		slices.SortStableFunc(idx, func(i, j int) int {
+			a, c := at(i), at(j)
+			switch {
+			case a > c || a != a && c == c:
+				return -1
+			case c > a || c != c && a == a:
+				return 1
+			}
+			return 0
+		})
+	} else {
+		slices.SortStableFunc(idx, func(i, j int) int {
+			a, c := at(i), at(j)
+			switch {
+			case a < c || c != c && a == a:
+				return -1
+			case c < a || a != a && c == c:
+				return 1
+			}
+			return 0
+		})
+	}
+	return idx
+}
+
+// selectBackward scatters the values' gradient g (laid out outer × m ×
+// inner) to the input positions its indices name.
+func selectBackward(c *call, p dimPlan, m int, idx, g []float64) *array {
+	x := c.in[0]
+	res := zeros(len(x.data))
+	for l := 0; l < p.outer*p.inner; l++ {
+		o, in := l/p.inner, l%p.inner
+		for i := 0; i < m; i++ {
+			k := o*m*p.inner + i*p.inner + in
+			res[o*p.size*p.inner+int(idx[k])*p.inner+in] += g[k]
+		}
+	}
+	return gradFor(c, 0, res, x.shape)
+}
+
+// selectPlan reads the dim attribute of a selection op.
+func selectPlan(c *call) (dimPlan, error) {
+	x := c.in[0]
+	dim, err := normDim(c.attrs.Int("dim", -1), x.rank())
+	if err != nil {
+		return dimPlan{}, err
+	}
+	return newDimPlan(x.shape, dim), nil
+}
+
+func sortKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, err := selectPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			desc := c.attrs.Bool("descending", false)
+			vals, idx := newArray(x.dtype, x.shape), newArray(tensor.Int64, x.shape)
+			p.lines(func(_, b, st int) {
+				for i, k := range sortLine(x.data, b, st, p.size, desc) {
+					vals.data[b+i*st] = x.data[b+k*st]
+					idx.data[b+i*st] = float64(k)
+				}
+			})
+			return []*array{vals, idx}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			p, err := selectPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			return []*array{selectBackward(c, p, p.size, outs[1].data, gradData(gos[0], len(outs[0].data)))}, nil
+		},
+	}
+}
+
+// keptShape is shape with dim's size replaced by m (a 0-d shape stays 0-d).
+func keptShape(shape []int, dim, m int) []int {
+	out := append([]int{}, shape...)
+	if len(out) > 0 {
+		out[dim] = m
+	}
+	return out
+}
+
+func topkKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, err := selectPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			k := c.attrs.Int("k", 0)
+			if k < 0 || k > int64(p.size) {
+				return nil, fmt.Errorf("selected index k out of range")
+			}
+			m := int(k)
+			shape := keptShape(x.shape, p.dim, m)
+			vals, idx := newArray(x.dtype, shape), newArray(tensor.Int64, shape)
+			largest := c.attrs.Bool("largest", true)
+			p.lines(func(l, b, st int) {
+				o, in := l/p.inner, l%p.inner
+				for i, pos := range sortLine(x.data, b, st, p.size, largest)[:m] {
+					j := o*m*p.inner + i*p.inner + in
+					vals.data[j] = x.data[b+pos*st]
+					idx.data[j] = float64(pos)
+				}
+			})
+			return []*array{vals, idx}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			p, err := selectPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			m := int(c.attrs.Int("k", 0))
+			return []*array{selectBackward(c, p, m, outs[1].data, gradData(gos[0], len(outs[0].data)))}, nil
+		},
+	}
+}
+
+func kthvalueKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, err := selectPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			k := c.attrs.Int("k", 0)
+			if k < 1 || k > int64(p.size) {
+				return nil, fmt.Errorf("kthvalue(): selected number k out of range for dimension %d", p.dim)
+			}
+			shape := reducedShape(x.shape, p.dim, c.attrs.Bool("keepdim", false))
+			vals, idx := newArray(x.dtype, shape), newArray(tensor.Int64, shape)
+			p.lines(func(l, b, st int) {
+				pos := sortLine(x.data, b, st, p.size, false)[k-1]
+				vals.data[l], idx.data[l] = x.data[b+pos*st], float64(pos)
+			})
+			return []*array{vals, idx}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			p, err := selectPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			return []*array{selectBackward(c, p, 1, outs[1].data, gradData(gos[0], len(outs[0].data)))}, nil
+		},
+	}
+}
+
+func init() {
+	register("argmax", argMaxMinKernel(true))
+	register("argmin", argMaxMinKernel(false))
+	register("sort", sortKernel())
+	register("topk", topkKernel())
+	register("kthvalue", kthvalueKernel())
+	noBool := append(append([]tensor.DType(nil), floatDTypes...), intDTypes[:len(intDTypes)-1]...)
+	for _, n := range []string{"argmax", "argmin", "topk", "kthvalue"} {
+		supportDTypes(n, noBool...)
+	}
+	supportDTypes("sort", append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)...)
+}
+
+// ---- medians, mode, cummax/cummin ----
+
+// medianOf returns the lower median of the n values v[b+i*st] and its
+// position: with a NaN (and not ignoreNaN) the first NaN; with ignoreNaN
+// the lower median of the non-NaN values, the middle position when all are
+// NaN.
+func medianOf(v []float64, b, st, n int, ignoreNaN bool) (float64, int) {
+	m, firstNaN := 0, -1
+	for i := 0; i < n; i++ {
+		if x := v[b+i*st]; x != x {
+			if firstNaN < 0 {
+				firstNaN = i
+			}
+		} else {
+			m++
+		}
+	}
+	switch {
+	case firstNaN >= 0 && !ignoreNaN:
+		return math.NaN(), firstNaN
+	case m == 0:
+		// all NaN: PyTorch's nanmedian picks the middle position
+		return math.NaN(), (n - 1) / 2
+	}
+	pos := sortLine(v, b, st, n, false)[(m-1)/2]
+	return v[b+pos*st], pos
+}
+
+func medianKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			if x.dtype == tensor.Bool {
+				return nil, notImplemented("median_cpu", x.dtype)
+			}
+			out := newArray(x.dtype, nil)
+			out.data[0] = math.NaN()
+			if n := len(x.data); n > 0 {
+				out.data[0], _ = medianOf(x.data, 0, 1, n, c.attrs.Bool("ignore_nan", false))
+			}
+			return []*array{out}, nil
+		},
+		// evenly_distribute_backward, as the full max/min.
+		backward: fullMaxMinKernel(true).backward,
+	}
+}
+
+func medianDimKernel() *kernel {
+	plan := func(c *call) (dimPlan, error) {
+		x := c.in[0]
+		dim, err := normDim(c.attrs.Int("dim", 0), x.rank())
+		if err != nil {
+			return dimPlan{}, err
+		}
+		return newDimPlan(x.shape, dim), nil
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			ignore := c.attrs.Bool("ignore_nan", false)
+			name := "median"
+			if ignore {
+				name = "nanmedian"
+			}
+			if x.dtype == tensor.Bool {
+				return nil, notImplemented(name+"_out", x.dtype)
+			}
+			p, err := plan(c)
+			if err != nil {
+				return nil, err
+			}
+			if p.size == 0 {
+				return nil, fmt.Errorf("%s(): Expected reduction dim %d to have non-zero size.", name, p.dim)
+			}
+			shape := reducedShape(x.shape, p.dim, c.attrs.Bool("keepdim", false))
+			vals, idx := newArray(x.dtype, shape), newArray(tensor.Int64, shape)
+			p.lines(func(l, b, st int) {
+				v, pos := medianOf(x.data, b, st, p.size, ignore)
+				vals.data[l], idx.data[l] = v, float64(pos)
+			})
+			return []*array{vals, idx}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			p, err := plan(c)
+			if err != nil {
+				return nil, err
+			}
+			return []*array{selectBackward(c, p, 1, outs[1].data, gradData(gos[0], len(outs[0].data)))}, nil
+		},
+	}
+}
+
+func modeKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, err := selectPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			if p.size == 0 {
+				return nil, fmt.Errorf("mode(): Expected reduction dim %d to have non-zero size.", p.dim)
+			}
+			shape := reducedShape(x.shape, p.dim, c.attrs.Bool("keepdim", false))
+			vals, idx := newArray(x.dtype, shape), newArray(tensor.Int64, shape)
+			p.lines(func(l, b, st int) {
+				order := sortLine(x.data, b, st, p.size, false)
+				best, bestPos, run := 0, 0, 0
+				for i, pos := range order {
+					run++
+					if i == len(order)-1 || x.data[b+pos*st] != x.data[b+order[i+1]*st] {
+						if run > best {
+							best, bestPos = run, pos
+						}
+						run = 0
+					}
+				}
+				vals.data[l], idx.data[l] = x.data[b+bestPos*st], float64(bestPos)
+			})
+			return []*array{vals, idx}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			p, err := selectPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			return []*array{selectBackward(c, p, 1, outs[1].data, gradData(gos[0], len(outs[0].data)))}, nil
+		},
+	}
+}
+
+func cumMaxMinKernel(isMax bool) *kernel {
+	plan := func(c *call) (dimPlan, error) {
+		x := c.in[0]
+		dim, err := normDim(c.attrs.Int("dim", 0), x.rank())
+		if err != nil {
+			return dimPlan{}, err
+		}
+		return newDimPlan(x.shape, dim), nil
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			p, err := plan(c)
+			if err != nil {
+				return nil, err
+			}
+			vals, idx := newArray(x.dtype, x.shape), newArray(tensor.Int64, x.shape)
+			p.lines(func(_, b, st int) {
+				best, bi := 0.0, 0
+				for i := 0; i < p.size; i++ {
+					v := x.data[b+i*st]
+					// an equal value or a NaN takes over (PyTorch's >= / <=)
+					if i == 0 || v != v || best == best && (isMax && v >= best || !isMax && v <= best) {
+						best, bi = v, i
+					}
+					vals.data[b+i*st], idx.data[b+i*st] = best, float64(bi)
+				}
+			})
+			return []*array{vals, idx}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x := c.in[0]
+			p, err := plan(c)
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], len(outs[0].data))
+			ix := outs[1].data
+			res := zeros(len(x.data))
+			p.lines(func(_, b, st int) {
+				for i := 0; i < p.size; i++ {
+					res[b+int(ix[b+i*st])*st] += g[b+i*st]
+				}
+			})
+			return []*array{gradFor(c, 0, res, x.shape)}, nil
+		},
+	}
+}
+
+func init() {
+	register("median", medianKernel())
+	register("median_dim", medianDimKernel())
+	register("mode", modeKernel())
+	register("cummax", cumMaxMinKernel(true))
+	register("cummin", cumMaxMinKernel(false))
+	noBool := append(append([]tensor.DType(nil), floatDTypes...), intDTypes[:len(intDTypes)-1]...)
+	for _, n := range []string{"median", "median_dim", "mode", "cummax", "cummin"} {
+		supportDTypes(n, noBool...)
+	}
+}
+
+// ---- quantile / nanquantile ----
+
+// lerp is PyTorch's lerp: exact at both ends.
+func lerp(a, b, w float64) float64 {
+	if math.Abs(w) < 0.5 {
+		return a + w*(b-a)
+	}
+	return b - (b-a)*(1-w)
+}
+
+// quantileSetup checks a quantile call the way PyTorch 1.13 does, in its
+// order, and returns the q values and the reduction layout.
+func quantileSetup(c *call) (qs []float64, p dimPlan, outShape []int, err error) {
+	x, q := c.in[0], c.in[1]
+	if len(x.data) == 0 {
+		return nil, p, nil, fmt.Errorf("quantile() input tensor must be non-empty")
+	}
+	if !q.scalar && q.rank() > 1 {
+		return nil, p, nil, fmt.Errorf("quantile() q must be a scalar or 1D tensor")
+	}
+	if x.dtype != tensor.Float32 && x.dtype != tensor.Float64 {
+		return nil, p, nil, fmt.Errorf("quantile() input tensor must be either float or double dtype")
+	}
+	if !q.scalar && q.dtype != x.dtype {
+		return nil, p, nil, fmt.Errorf("quantile() q tensor must be same dtype as the input tensor")
+	}
+	for _, v := range q.data {
+		if !(v >= 0 && v <= 1) {
+			if q.scalar {
+				return nil, p, nil, fmt.Errorf("quantile() q must be in the range [0, 1] but got %s", strconv.FormatFloat(v, 'g', -1, 64))
+			}
+			return nil, p, nil, fmt.Errorf("quantile() q values must be in the range [0, 1]")
+		}
+	}
+	switch m := c.attrs.Str("interpolation", "linear"); m {
+	case "linear", "lower", "higher", "midpoint", "nearest":
+	default:
+		return nil, p, nil, fmt.Errorf("quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, but got %s", m)
+	}
+	keep := c.attrs.Bool("keepdim", false)
+	if c.attrs.IsNone("dim") {
+		p = dimPlan{outer: 1, size: len(x.data), inner: 1}
+		outShape = []int{}
+		if keep {
+			for range x.shape {
+				outShape = append(outShape, 1)
+			}
+		}
+	} else {
+		dim, err := normDim(c.attrs.Int("dim", 0), x.rank())
+		if err != nil {
+			return nil, p, nil, err
+		}
+		p = newDimPlan(x.shape, dim)
+		outShape = reducedShape(x.shape, dim, keep)
+		if x.rank() == 0 {
+			outShape = []int{}
+		}
+	}
+	if !q.scalar && q.rank() == 1 {
+		outShape = append([]int{len(q.data)}, outShape...)
+	}
+	return q.data, p, outShape, nil
+}
+
+// quantilePick is one quantile of a sorted line: the sorted positions
+// below and above it and the weight of above; fixed reports that q has no
+// gradient (a NaN result forced, or a rank clamped at 0).
+func quantilePick(sv []float64, qv float64, ignoreNaN bool, mode string) (below, above int, w float64, scale float64, fixed bool) {
+	n := len(sv)
+	var rank float64
+	if ignoreNaN {
+		k := 0
+		for _, v := range sv {
+			if v == v {
+				k++
+			}
+		}
+		scale = float64(k - 1)
+		rank = qv * scale
+		if rank < 0 {
+			rank, fixed = 0, true
+		}
+	} else {
+		scale = float64(n - 1)
+		rank = qv * scale
+		if sv[n-1] != sv[n-1] {
+			rank, fixed = float64(n-1), true
+		}
+	}
+	switch mode {
+	case "lower":
+		i := int(math.Floor(rank))
+		return i, i, 0, scale, true
+	case "higher":
+		i := int(math.Ceil(rank))
+		return i, i, 0, scale, true
+	case "nearest":
+		i := int(math.RoundToEven(rank))
+		return i, i, 0, scale, true
+	}
+	below, above = int(rank), int(math.Ceil(rank))
+	w = rank - float64(below)
+	if mode == "midpoint" {
+		fixed = true
+		if w > 0 {
+			w = 0.5
+		}
+	}
+	return below, above, w, scale, fixed
+}
+
+func quantileKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			qs, p, shape, err := quantileSetup(c)
+			if err != nil {
+				return nil, err
+			}
+			ignore, mode := c.attrs.Bool("ignore_nan", false), c.attrs.Str("interpolation", "linear")
+			out := newArray(x.dtype, shape)
+			lines := p.outer * p.inner
+			p.lines(func(l, b, st int) {
+				sv := make([]float64, p.size)
+				for i, pos := range sortLine(x.data, b, st, p.size, false) {
+					sv[i] = x.data[b+pos*st]
+				}
+				for qi, qv := range qs {
+					lo, hi, w, _, _ := quantilePick(sv, qv, ignore, mode)
+					out.data[qi*lines+l] = lerp(sv[lo], sv[hi], w)
+				}
+			})
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x, q := c.in[0], c.in[1]
+			qs, p, _, err := quantileSetup(c)
+			if err != nil {
+				return nil, err
+			}
+			ignore, mode := c.attrs.Bool("ignore_nan", false), c.attrs.Str("interpolation", "linear")
+			g := gradData(gos[0], len(outs[0].data))
+			lines := p.outer * p.inner
+			res := zeros(len(x.data))
+			// q's gradient sums over every line: kept per line, added in
+			// line order so that it never depends on the core count.
+			dq := make([]float64, lines*len(qs))
+			p.lines(func(l, b, st int) {
+				order := sortLine(x.data, b, st, p.size, false)
+				sv := make([]float64, p.size)
+				for i, pos := range order {
+					sv[i] = x.data[b+pos*st]
+				}
+				for qi, qv := range qs {
+					gv := g[qi*lines+l]
+					lo, hi, w, scale, fixed := quantilePick(sv, qv, ignore, mode)
+					res[b+order[lo]*st] += gv * (1 - w)
+					res[b+order[hi]*st] += gv * w
+					if !fixed {
+						dq[l*len(qs)+qi] = gv * (sv[hi] - sv[lo]) * scale
+					}
+				}
+			})
+			grads := []*array{gradFor(c, 0, res, x.shape), nil}
+			if !q.scalar {
+				gq := make([]float64, len(qs))
+				for l := 0; l < lines; l++ {
+					for qi := range qs {
+						gq[qi] += dq[l*len(qs)+qi]
+					}
+				}
+				grads[1] = gradFor(c, 1, gq, q.shape)
+			}
+			return grads, nil
+		},
+	}
+}
+
+func init() {
+	register("quantile", quantileKernel())
+	supportDTypes("quantile", tensor.Float64, tensor.Float32)
+}
+
+// ---- histc, bincount, searchsorted ----
+
+// roundFunc returns rounding to dtype d of one value (the identity for
+// float64), for kernels that emulate arithmetic at the input's dtype.
+func roundFunc(d tensor.DType) func(float64) float64 {
+	switch d {
+	case tensor.Float32:
+		return func(v float64) float64 { return float64(float32(v)) }
+	case tensor.Float16, tensor.BFloat16:
+		return func(v float64) float64 {
+			s := []float64{v}
+			roundSlice(d, s)
+			return s[0]
+		}
+	}
+	return func(v float64) float64 { return v }
+}
+
+// formatEdge prints a histogram edge as C++'s ostream does.
+func formatEdge(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "nan"
+	case math.IsInf(v, 0):
+		return formatOrder(v)
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
+func histcKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			lo, hi := c.attrs.Float("min", 0), c.attrs.Float("max", 0)
+			if !x.dtype.IsFloat() {
+				return nil, notImplemented("histogram_cpu", x.dtype)
+			}
+			if x.dtype == tensor.Float16 {
+				if lo == hi {
+					return nil, notImplemented("aminmax_cpu", x.dtype)
+				}
+				return nil, notImplemented("histogram_cpu", x.dtype)
+			}
+			bins := c.attrs.Int("bins", 100)
+			if bins <= 0 {
+				return nil, fmt.Errorf("torch.histogram(): bins must be > 0, but got %d for dimension 0", bins)
+			}
+			if lo == hi && len(x.data) > 0 {
+				lo, hi = x.data[0], x.data[0]
+				for _, v := range x.data {
+					if v != v {
+						lo, hi = v, v
+						break
+					}
+					lo, hi = math.Min(lo, v), math.Max(hi, v)
+				}
+			}
+			if lo == hi {
+				lo, hi = lo-1, hi+1
+			}
+			if lo > hi {
+				return nil, fmt.Errorf("torch.histc: max must be larger than min")
+			}
+			if !finite(lo) || !finite(hi) {
+				return nil, fmt.Errorf("torch.histc: range of [%s, %s] is not finite", formatEdge(lo), formatEdge(hi))
+			}
+			// PyTorch bins at the input's dtype, rounding every step.
+			rnd := roundFunc(x.dtype)
+			lo, hi = rnd(lo), rnd(hi)
+			width, nb := rnd(hi-lo), rnd(float64(bins))
+			out := newArray(x.dtype, []int{int(bins)})
+			// Counts per fixed chunk, added up in chunk order: integers,
+			// so exact whatever the core count.
+			nChunks := (len(x.data) + chunkElems - 1) / chunkElems
+			local := make([][]int64, nChunks)
+			forChunks(len(x.data), func(from, to int) error {
+				h := make([]int64, bins)
+				for _, v := range x.data[from:to] {
+					if v < lo || v > hi {
+						continue
+					}
+					// PyTorch 1.13's range test lets NaN through, and its
+					// bin position lands in bin 0.
+					pos := int64(0)
+					if v == v {
+						pos = int64(rnd(rnd(rnd(v-lo)*nb) / width))
+					}
+					if pos == bins {
+						pos--
+					}
+					h[pos]++
+				}
+				local[from/chunkElems] = h
+				return nil
+			})
+			for _, h := range local {
+				for i, k := range h {
+					out.data[i] += float64(k)
+				}
+			}
+			return []*array{out}, nil
+		},
+	}
+}
+
+func finite(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
+
+func bincountKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x, w := c.in[0], c.in[1]
+			if x.dtype.IsFloat() || x.dtype == tensor.Bool {
+				return nil, notImplemented("bincount_cpu", x.dtype)
+			}
+			minlength := c.attrs.Int("minlength", 0)
+			if minlength < 0 {
+				return nil, fmt.Errorf("minlength should be >= 0")
+			}
+			if x.rank() == 1 && len(x.data) == 0 {
+				return []*array{newArray(tensor.Int64, []int{int(minlength)})}, nil
+			}
+			n := minlength
+			for _, v := range x.data {
+				if v < 0 || x.rank() != 1 {
+					return nil, fmt.Errorf("bincount only supports 1-d non-negative integral inputs.")
+				}
+				n = max(n, int64(v)+1)
+			}
+			dt := tensor.Int64
+			if w != nil {
+				if w.rank() != 1 || len(w.data) != len(x.data) {
+					return nil, fmt.Errorf("weights should be 1-d and have the same length as input")
+				}
+				dt = tensor.Float64
+				if w.dtype == tensor.Float32 {
+					dt = tensor.Float32
+				}
+			}
+			out := newArray(dt, []int{int(n)})
+			for i, v := range x.data {
+				if w == nil {
+					out.data[int(v)]++
+				} else {
+					out.data[int(v)] += w.data[i]
+				}
+			}
+			return []*array{out}, nil
+		},
+	}
+}
+
+func searchsortedKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			seq, v, sorter := c.in[0], c.in[1], c.in[2]
+			if seq.rank() > 1 {
+				vs := v.shape
+				if v.scalar {
+					vs = nil
+				}
+				if len(vs) != seq.rank() || !slices.Equal(vs[:len(vs)-1], seq.shape[:seq.rank()-1]) {
+					return nil, fmt.Errorf("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match, but we got boundaries tensor %s and input value tensor %s",
+						ops.ShapeList(seq.shape), ops.ShapeList(vs))
+				}
+			}
+			if sorter != nil && !slices.Equal(sorter.shape, seq.shape) {
+				return nil, fmt.Errorf("torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor %s and got sorter tensor %s",
+					ops.ShapeList(seq.shape), ops.ShapeList(sorter.shape))
+			}
+			L := 1
+			if seq.rank() > 0 {
+				L = seq.shape[seq.rank()-1]
+			}
+			if seq.rank() == 0 {
+				return nil, fmt.Errorf("torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension")
+			}
+			dt := tensor.Int64
+			if c.attrs.Bool("out_int32", false) {
+				dt = tensor.Int32
+			}
+			shape := v.shape
+			if v.scalar {
+				shape = []int{}
+			}
+			right := c.attrs.Bool("right", false)
+			out := newArray(dt, shape)
+			lastV := 1
+			if len(shape) > 0 {
+				lastV = shape[len(shape)-1]
+			}
+			forChunks(len(v.data), func(from, to int) error {
+				for k := from; k < to; k++ {
+					val, base := v.data[k], 0
+					if seq.rank() > 1 {
+						base = (k / lastV) * L
+					}
+					lo, hi := 0, L
+					for lo < hi {
+						mid := (lo + hi) / 2
+						var s float64
+						if sorter != nil {
+							s = seq.data[base+int(sorter.data[base+mid])]
+						} else {
+							s = seq.data[base+mid]
+						}
+						if right && !(s > val) || !right && !(s >= val) {
+							lo = mid + 1
+						} else {
+							hi = mid
+						}
+					}
+					out.data[k] = float64(lo)
+				}
+				return nil
+			})
+			return []*array{out}, nil
+		},
+	}
+}
+
+func init() {
+	register("histc", histcKernel())
+	register("bincount", bincountKernel())
+	register("searchsorted", searchsortedKernel())
+	supportDTypes("histc", tensor.Float64, tensor.Float32, tensor.BFloat16)
+	noBool := append(append([]tensor.DType(nil), floatDTypes...), intDTypes[:len(intDTypes)-1]...)
+	supportDTypes("bincount", noBool...)
+	supportDTypes("searchsorted", noBool...)
+}
+
+// ---- unique, unique_consecutive ----
+
+func uniqueKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			if x.dtype == tensor.Float16 {
+				return nil, notImplemented("unique", x.dtype)
+			}
+			consecutive := c.attrs.Bool("consecutive", false)
+			// slices: n slices of m elements, slice s element e at
+			// base(s) + e-th offset.
+			var p dimPlan
+			byDim := !c.attrs.IsNone("dim")
+			if byDim {
+				dim, err := normDim(c.attrs.Int("dim", 0), x.rank())
+				if err != nil {
+					return nil, err
+				}
+				for i, s := range x.shape {
+					if s == 0 && i != dim {
+						return nil, fmt.Errorf("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+					}
+				}
+				p = newDimPlan(x.shape, dim)
+			} else {
+				p = dimPlan{outer: 1, size: len(x.data), inner: 1}
+			}
+			n, m := p.size, p.outer*p.inner
+			at := func(s, e int) float64 { return x.data[(e/p.inner)*p.size*p.inner+s*p.inner+e%p.inner] }
+			cmp := func(a, b int) int {
+				for e := 0; e < m; e++ {
+					u, v := at(a, e), at(b, e)
+					switch {
+					case u < v || v != v && u == u:
+						return -1
+					case u > v || u != u && v == v:
+						return 1
+					}
+				}
+				return 0
+			}
+			same := func(a, b int) bool {
+				for e := 0; e < m; e++ {
+					if at(a, e) != at(b, e) {
+						return false
+					}
+				}
+				return true
+			}
+			order := make([]int, n)
+			for i := range order {
+				order[i] = i
+			}
+			if !consecutive {
+				slices.SortStableFunc(order, cmp)
+			}
+			inverse := newArray(tensor.Int64, []int{n})
+			var firsts, counts []int
+			for i, s := range order {
+				if i == 0 || !same(order[i-1], s) {
+					firsts = append(firsts, s)
+					counts = append(counts, 0)
+				}
+				counts[len(counts)-1]++
+				inverse.data[s] = float64(len(firsts) - 1)
+			}
+			u := len(firsts)
+			var vals *array
+			if byDim {
+				vals = newArray(x.dtype, keptShape(x.shape, p.dim, u))
+				for j, s := range firsts {
+					for e := 0; e < m; e++ {
+						vals.data[(e/p.inner)*u*p.inner+j*p.inner+e%p.inner] = at(s, e)
+					}
+				}
+			} else {
+				vals = newArray(x.dtype, []int{u})
+				inverse.shape = append([]int{}, x.shape...)
+				for j, s := range firsts {
+					vals.data[j] = x.data[s]
+				}
+			}
+			outs := []*array{vals}
+			if c.attrs.Bool("return_inverse", false) {
+				outs = append(outs, inverse)
+			}
+			if c.attrs.Bool("return_counts", false) {
+				cnt := newArray(tensor.Int64, []int{u})
+				for j, k := range counts {
+					cnt.data[j] = float64(k)
+				}
+				outs = append(outs, cnt)
+			}
+			return outs, nil
+		},
+	}
+}
+
+func init() {
+	register("unique", uniqueKernel())
+	supportDTypes("unique", append(append([]tensor.DType(nil), tensor.Float64, tensor.Float32, tensor.BFloat16), intDTypes...)...)
 }

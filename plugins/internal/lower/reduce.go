@@ -2,6 +2,7 @@ package lower
 
 import (
 	"math"
+	"slices"
 
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/ops"
@@ -493,4 +494,475 @@ func aminmax(b *bound) (*framework.Plan, error) {
 		return nil, err
 	}
 	return newPlan("aminmax", ops.Attrs{"dim": dim, "keepdim": ops.BoolAttr(keep)}, tensorBinding(x)), nil
+}
+
+// ---- selection ----
+
+func init() {
+	def(argMaxMin("argmax"), "input, dim=None, keepdim=False", "Torch.argmax", "Tensor.argmax")
+	def(argMaxMin("argmin"), "input, dim=None, keepdim=False", "Torch.argmin", "Tensor.argmin")
+	defMulti(sortAPI("sort"), "input, dim=-1, descending=False, *, stable=False, out=None", "Torch.sort", "Tensor.sort")
+	def(sortAPI("argsort"), "input, dim=-1, descending=False, *, stable=False", "Torch.argsort", "Tensor.argsort")
+	def(sortAPI("msort"), "input, *, out=None", "Torch.msort", "Tensor.msort")
+	defMulti(topk, "input, k, dim=-1, largest=True, sorted=True, *, out=None", "Torch.topk", "Tensor.topk")
+	defMulti(kthvalue, "input, k, dim=-1, keepdim=False, *, out=None", "Torch.kthvalue", "Tensor.kthvalue")
+	usedOps = append(usedOps, "argmax", "argmin", "sort", "topk", "kthvalue")
+}
+
+// argMaxMin lowers argmax/argmin(input, dim=None, keepdim=False).
+func argMaxMin(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		dim, err := b.optDim("dim", x)
+		if err != nil {
+			return nil, err
+		}
+		keep, err := b.boolean("keepdim")
+		if err != nil {
+			return nil, err
+		}
+		return newPlan(op, ops.Attrs{"dim": dim, "keepdim": ops.BoolAttr(keep)}, tensorBinding(x)), nil
+	}
+}
+
+// optDim reads an optional single dim, checked against x's rank.
+func (b *bound) optDim(name string, x framework.Arg) (ops.Attr, error) {
+	if b.isNone(name) {
+		return ops.NoneAttr(), nil
+	}
+	d, err := b.integer(name)
+	if err != nil {
+		return ops.Attr{}, err
+	}
+	if _, err := b.wrapDim(name, d, len(x.Shape)); err != nil {
+		return ops.Attr{}, err
+	}
+	return ops.IntAttr(d), nil
+}
+
+// sortAPI lowers sort, argsort (the indices of sort) and msort (the
+// values of sort along dim 0).
+func sortAPI(api string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		attrs := ops.Attrs{"dim": ops.IntAttr(0), "descending": ops.BoolAttr(false), "stable": ops.BoolAttr(false)}
+		if api != "msort" {
+			dim, err := b.integer("dim")
+			if err != nil {
+				return nil, err
+			}
+			if _, err := b.wrapDim("dim", dim, len(x.Shape)); err != nil {
+				return nil, err
+			}
+			desc, err := b.boolean("descending")
+			if err != nil {
+				return nil, err
+			}
+			stable, _, err := b.optBool("stable")
+			if err != nil {
+				return nil, err
+			}
+			attrs = ops.Attrs{"dim": ops.IntAttr(dim), "descending": ops.BoolAttr(desc), "stable": ops.BoolAttr(stable)}
+		}
+		p := newPlan("sort", attrs, tensorBinding(x))
+		switch api {
+		case "argsort":
+			p.Compare = []int{1}
+		case "msort":
+			p.Compare = []int{0}
+		}
+		return p, nil
+	}
+}
+
+// topk lowers topk(input, k, dim=-1, largest=True, sorted=True): the op
+// always sorts (PyTorch leaves the order of sorted=False unspecified, so
+// the values are compared in sorted order).
+func topk(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	k, err := b.integer("k")
+	if err != nil {
+		return nil, err
+	}
+	dim, err := b.integer("dim")
+	if err != nil {
+		return nil, err
+	}
+	w, err := b.wrapDim("dim", dim, len(x.Shape))
+	if err != nil {
+		return nil, err
+	}
+	size := int64(1)
+	if len(x.Shape) > 0 {
+		size = int64(x.Shape[w])
+	}
+	if k < 0 || k > size {
+		return nil, b.argErr("k", "selected index k out of range (k = %d, dim size %d)", k, size)
+	}
+	largest, err := b.boolean("largest")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := b.boolean("sorted"); err != nil {
+		return nil, err
+	}
+	return newPlan("topk", ops.Attrs{"k": ops.IntAttr(k), "dim": ops.IntAttr(dim), "largest": ops.BoolAttr(largest)}, tensorBinding(x)), nil
+}
+
+// kthvalue lowers kthvalue(input, k, dim=-1, keepdim=False).
+func kthvalue(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	k, err := b.integer("k")
+	if err != nil {
+		return nil, err
+	}
+	dim, err := b.integer("dim")
+	if err != nil {
+		return nil, err
+	}
+	w, err := b.wrapDim("dim", dim, len(x.Shape))
+	if err != nil {
+		return nil, err
+	}
+	size := int64(1)
+	if len(x.Shape) > 0 {
+		size = int64(x.Shape[w])
+	}
+	if k < 1 || k > size {
+		return nil, b.argErr("k", "kthvalue(): selected number k out of range for dimension %d", w)
+	}
+	keep, err := b.boolean("keepdim")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("kthvalue", ops.Attrs{"k": ops.IntAttr(k), "dim": ops.IntAttr(dim), "keepdim": ops.BoolAttr(keep)}, tensorBinding(x)), nil
+}
+
+func init() {
+	const medianSig = "input, dim=None, keepdim=False, *, out=None"
+	def(median(false), medianSig, "Torch.median", "Tensor.median")
+	def(median(true), medianSig, "Torch.nanmedian", "Tensor.nanmedian")
+	defMulti(mode, "input, dim=-1, keepdim=False, *, out=None", "Torch.mode", "Tensor.mode")
+	defMulti(cumMaxMin("cummax"), "input, dim, *, out=None", "Torch.cummax", "Tensor.cummax")
+	defMulti(cumMaxMin("cummin"), "input, dim, *, out=None", "Torch.cummin", "Tensor.cummin")
+	usedOps = append(usedOps, "median", "median_dim", "mode", "cummax", "cummin")
+}
+
+// median lowers median/nanmedian(input) (the 0-d median) and (input, dim,
+// keepdim=False) (values and indices).
+func median(ignoreNaN bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		keep, err := b.boolean("keepdim")
+		if err != nil {
+			return nil, err
+		}
+		if b.isNone("dim") {
+			if b.given["keepdim"] {
+				return nil, b.argErr("keepdim", "%s() takes keepdim only with a dim", b.name)
+			}
+			return newPlan("median", ops.Attrs{"ignore_nan": ops.BoolAttr(ignoreNaN)}, tensorBinding(x)), nil
+		}
+		dim, err := b.integer("dim")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := b.wrapDim("dim", dim, len(x.Shape)); err != nil {
+			return nil, err
+		}
+		b.multi = true
+		return newPlan("median_dim", ops.Attrs{"dim": ops.IntAttr(dim), "keepdim": ops.BoolAttr(keep), "ignore_nan": ops.BoolAttr(ignoreNaN)}, tensorBinding(x)), nil
+	}
+}
+
+// mode lowers mode(input, dim=-1, keepdim=False).
+func mode(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	dim, err := b.integer("dim")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := b.wrapDim("dim", dim, len(x.Shape)); err != nil {
+		return nil, err
+	}
+	keep, err := b.boolean("keepdim")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("mode", ops.Attrs{"dim": ops.IntAttr(dim), "keepdim": ops.BoolAttr(keep)}, tensorBinding(x)), nil
+}
+
+// cumMaxMin lowers cummax/cummin(input, dim).
+func cumMaxMin(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		dim, err := b.integer("dim")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := b.wrapDim("dim", dim, len(x.Shape)); err != nil {
+			return nil, err
+		}
+		return newPlan(op, ops.Attrs{"dim": ops.IntAttr(dim)}, tensorBinding(x)), nil
+	}
+}
+
+func init() {
+	const qSig = "input, q, dim=None, keepdim=False, *, interpolation='linear', out=None"
+	def(quantile(false), qSig, "Torch.quantile", "Tensor.quantile")
+	def(quantile(true), qSig, "Torch.nanquantile", "Tensor.nanquantile")
+	usedOps = append(usedOps, "quantile")
+}
+
+// quantile lowers quantile/nanquantile: q a number or a tensor.
+func quantile(ignoreNaN bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		if x.DType != tensor.Float32 && x.DType != tensor.Float64 {
+			return nil, b.errf("quantile() input tensor must be either float or double dtype")
+		}
+		var q framework.Binding
+		switch a := b.arg("q"); a.Kind {
+		case framework.ArgTensor:
+			if q, _, err = b.operand("q"); err != nil {
+				return nil, err
+			}
+			if len(a.Shape) > 1 {
+				return nil, b.argErr("q", "quantile() q must be a scalar or 1D tensor")
+			}
+			if a.DType != x.DType {
+				return nil, b.argErr("q", "quantile() q tensor must be same dtype as the input tensor")
+			}
+		case framework.ArgFloat, framework.ArgInt:
+			v, _ := b.float("q")
+			if !(v >= 0 && v <= 1) {
+				return nil, b.argErr("q", "quantile() q must be in the range [0, 1] but got %g", v)
+			}
+			q = scalarBinding(ops.Scalar{Kind: ops.ScalarFloat, F: v})
+		default:
+			return nil, b.argErr("q", "expected float or tensor, got %s", kindName(a))
+		}
+		dim, err := b.optDim("dim", x)
+		if err != nil {
+			return nil, err
+		}
+		keep, err := b.boolean("keepdim")
+		if err != nil {
+			return nil, err
+		}
+		mode, err := b.str("interpolation")
+		if err != nil {
+			return nil, err
+		}
+		switch mode {
+		case "linear", "lower", "higher", "midpoint", "nearest":
+		default:
+			return nil, b.argErr("interpolation", "quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, but got %s", mode)
+		}
+		return newPlan("quantile", ops.Attrs{"dim": dim, "keepdim": ops.BoolAttr(keep), "interpolation": ops.StringAttr(mode), "ignore_nan": ops.BoolAttr(ignoreNaN)},
+			tensorBinding(x), q), nil
+	}
+}
+
+func init() {
+	def(histc, "input, bins=100, min=0, max=0, *, out=None", "Torch.histc", "Tensor.histc")
+	def(bincount, "input, weights=None, minlength=0", "Torch.bincount", "Tensor.bincount")
+	def(searchsorted(true), "input, boundaries, *, out_int32=False, right=False, out=None", "Torch.bucketize")
+	def(searchsorted(false), "sorted_sequence, input, *, out_int32=False, right=False, side=None, out=None, sorter=None", "Torch.searchsorted")
+	usedOps = append(usedOps, "histc", "bincount", "searchsorted")
+}
+
+// histc lowers histc(input, bins=100, min=0, max=0).
+func histc(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	bins, err := b.integer("bins")
+	if err != nil {
+		return nil, err
+	}
+	if bins <= 0 {
+		return nil, b.argErr("bins", "torch.histogram(): bins must be > 0, but got %d for dimension 0", bins)
+	}
+	lo, err := b.float("min")
+	if err != nil {
+		return nil, err
+	}
+	hi, err := b.float("max")
+	if err != nil {
+		return nil, err
+	}
+	if lo > hi {
+		return nil, b.argErr("max", "torch.histc: max must be larger than min")
+	}
+	if !finite(lo) || !finite(hi) {
+		return nil, b.argErr("min", "torch.histc: the range [%g, %g] is not finite", lo, hi)
+	}
+	return newPlan("histc", ops.Attrs{"bins": ops.IntAttr(bins), "min": ops.FloatAttr(lo), "max": ops.FloatAttr(hi)}, tensorBinding(x)), nil
+}
+
+// bincount lowers bincount(input, weights=None, minlength=0).
+func bincount(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	if x.DType.IsFloat() || x.DType == tensor.Bool || len(x.Shape) != 1 {
+		return nil, b.argErr("input", "bincount only supports 1-d non-negative integral inputs.")
+	}
+	w, hasW, err := b.optTensor("weights")
+	if err != nil {
+		return nil, err
+	}
+	if hasW && (len(w.Shape) != 1 || w.Shape[0] != x.Shape[0]) {
+		return nil, b.argErr("weights", "weights should be 1-d and have the same length as input")
+	}
+	minlength, err := b.integer("minlength")
+	if err != nil {
+		return nil, err
+	}
+	if minlength < 0 {
+		return nil, b.argErr("minlength", "minlength should be >= 0")
+	}
+	return newPlan("bincount", ops.Attrs{"minlength": ops.IntAttr(minlength)}, tensorBinding(x), optBinding(w, hasW)), nil
+}
+
+// searchsorted lowers torch.searchsorted and torch.bucketize (input,
+// boundaries): the values may be a Python number.
+func searchsorted(bucketize bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		seqName := "sorted_sequence"
+		if bucketize {
+			seqName = "boundaries"
+		}
+		seq, err := b.tensor(seqName)
+		if err != nil {
+			return nil, err
+		}
+		if bucketize && len(seq.Shape) != 1 {
+			return nil, b.argErr(seqName, "boundaries tensor must be 1 dimension, but got dim(%d)", len(seq.Shape))
+		}
+		if len(seq.Shape) == 0 {
+			return nil, b.argErr(seqName, "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension")
+		}
+		v, info, err := b.operand("input")
+		if err != nil {
+			return nil, err
+		}
+		if !info.isTensor && len(seq.Shape) > 1 {
+			return nil, b.argErr("input", "torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but we got boundaries tensor dim(%d)", len(seq.Shape))
+		}
+		if info.isTensor && len(seq.Shape) > 1 {
+			vs := b.arg("input").Shape
+			if len(vs) != len(seq.Shape) || !slices.Equal(vs[:len(vs)-1], seq.Shape[:len(seq.Shape)-1]) {
+				return nil, b.argErr("input", "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match")
+			}
+		}
+		out32, err := b.boolean("out_int32")
+		if err != nil {
+			return nil, err
+		}
+		right, err := b.boolean("right")
+		if err != nil {
+			return nil, err
+		}
+		sorter := noneBinding
+		if !bucketize {
+			if !b.isNone("side") {
+				side, err := b.str("side")
+				if err != nil {
+					return nil, err
+				}
+				if side != "left" && side != "right" {
+					return nil, b.argErr("side", "torch.searchsorted(): side can only be 'left' or 'right' but got %s", side)
+				}
+				if b.given["right"] && right != (side == "right") {
+					return nil, b.argErr("side", "torch.searchsorted(): side and right can't be set to opposites, got side of %s while right was %v", side, pyBool(right))
+				}
+				right = side == "right"
+			}
+			s, ok, err := b.optTensor("sorter")
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				if !slices.Equal(s.Shape, seq.Shape) {
+					return nil, b.argErr("sorter", "torch.searchsorted(): boundary and sorter must have the same size")
+				}
+				sorter = tensorBinding(s)
+			}
+		}
+		return newPlan("searchsorted", ops.Attrs{"out_int32": ops.BoolAttr(out32), "right": ops.BoolAttr(right)}, tensorBinding(seq), v, sorter), nil
+	}
+}
+
+// pyBool spells a bool as Python does.
+func pyBool(v bool) string {
+	if v {
+		return "True"
+	}
+	return "False"
+}
+
+func init() {
+	def(unique(false), "input, sorted=True, return_inverse=False, return_counts=False, dim=None", "Tensor.unique")
+	def(unique(true), "input, return_inverse=False, return_counts=False, dim=None", "Torch.unique_consecutive", "Tensor.unique_consecutive")
+	usedOps = append(usedOps, "unique")
+}
+
+// unique lowers Tensor.unique and unique_consecutive; sorted=False is
+// checked in sorted order (PyTorch leaves its order unspecified). The API
+// returns a tuple when it returns inverse indices or counts.
+func unique(consecutive bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		if !consecutive {
+			if _, err := b.boolean("sorted"); err != nil {
+				return nil, err
+			}
+		}
+		inv, err := b.boolean("return_inverse")
+		if err != nil {
+			return nil, err
+		}
+		counts, err := b.boolean("return_counts")
+		if err != nil {
+			return nil, err
+		}
+		dim, err := b.optDim("dim", x)
+		if err != nil {
+			return nil, err
+		}
+		b.multi = inv || counts
+		return newPlan("unique", ops.Attrs{"dim": dim, "consecutive": ops.BoolAttr(consecutive), "return_inverse": ops.BoolAttr(inv), "return_counts": ops.BoolAttr(counts)},
+			tensorBinding(x)), nil
+	}
 }

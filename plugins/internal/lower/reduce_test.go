@@ -2,6 +2,8 @@ package lower
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/probe-dev/probe/sdk/framework"
@@ -104,6 +106,98 @@ func reduceFamilyCases() []lcase {
 		{name: "Tensor.aminmax", args: a(xi), kwargs: kwPairs("dim", iv(-1), "keepdim", bv(true)), op: "aminmax", multi: true, attrs: attrsOf("dim", ia(-1), "keepdim", ba(true))},
 		{name: "Torch.aminmax", args: a(x, iv(0)), err: "takes at most 1 positional arguments"},
 		{name: "Torch.aminmax", args: a(x), kwargs: kwPairs("dim", ints(0, 1)), err: `argument "dim": expected int, got list`},
+		// argmax / argmin
+		{name: "Torch.argmax", args: a(x), op: "argmax", attrs: attrsOf("dim", na(), "keepdim", ba(false))},
+		{name: "Tensor.argmin", args: a(x, iv(-1), bv(true)), op: "argmin", attrs: attrsOf("dim", ia(-1), "keepdim", ba(true))},
+		{name: "Tensor.argmax", args: a(x), kwargs: kwPairs("keepdim", bv(true)), op: "argmax", attrs: attrsOf("dim", na(), "keepdim", ba(true))},
+		{name: "Torch.argmax", args: a(x, ints(0)), err: `argument "dim": expected int, got list`},
+		{name: "Torch.argmin", args: a(x, iv(3)), err: `argument "dim": dimension out of range`},
+		// sort / argsort / msort
+		{name: "Torch.sort", args: a(x), op: "sort", multi: true, attrs: attrsOf("dim", ia(-1), "descending", ba(false), "stable", ba(false))},
+		{name: "Tensor.sort", args: a(x, iv(0), bv(true)), kwargs: kwPairs("stable", bv(true)), op: "sort", multi: true, attrs: attrsOf("dim", ia(0), "descending", ba(true), "stable", ba(true))},
+		{name: "Torch.sort", args: a(x), kwargs: kwPairs("stable", nv(), "dim", iv(1)), op: "sort", multi: true, attrs: attrsOf("dim", ia(1), "stable", ba(false))},
+		{name: "Torch.sort", args: a(x, iv(0), bv(true), bv(true)), err: "takes at most 3 positional arguments"},
+		{name: "Torch.argsort", args: a(x, iv(1)), op: "sort", attrs: attrsOf("dim", ia(1))},
+		{name: "Tensor.argsort", args: a(xi), kwargs: kwPairs("descending", bv(true)), op: "sort", attrs: attrsOf("dim", ia(-1), "descending", ba(true))},
+		{name: "Torch.msort", args: a(x), op: "sort", attrs: attrsOf("dim", ia(0), "descending", ba(false))},
+		{name: "Tensor.msort", args: a(x, iv(1)), err: "takes at most 1 positional arguments"},
+		{name: "Torch.argsort", args: a(x, iv(4)), err: `argument "dim": dimension out of range`},
+		// topk / kthvalue
+		{name: "Torch.topk", args: a(x, iv(2)), op: "topk", multi: true, attrs: attrsOf("k", ia(2), "dim", ia(-1), "largest", ba(true))},
+		{name: "Tensor.topk", args: a(x, iv(3), iv(1), bv(false), bv(false)), op: "topk", multi: true, attrs: attrsOf("k", ia(3), "dim", ia(1), "largest", ba(false))},
+		{name: "Torch.topk", args: a(x, iv(5)), err: `argument "k": selected index k out of range (k = 5, dim size 4)`},
+		{name: "Torch.topk", args: a(x, iv(-1)), err: `argument "k": selected index k out of range`},
+		{name: "Torch.topk", args: a(x), err: `missing required argument "k"`},
+		{name: "Torch.kthvalue", args: a(x, iv(1)), op: "kthvalue", multi: true, attrs: attrsOf("k", ia(1), "dim", ia(-1), "keepdim", ba(false))},
+		{name: "Tensor.kthvalue", args: a(x, iv(2), iv(0), bv(true)), op: "kthvalue", multi: true, attrs: attrsOf("k", ia(2), "dim", ia(0), "keepdim", ba(true))},
+		{name: "Torch.kthvalue", args: a(x, iv(0)), err: `argument "k": kthvalue(): selected number k out of range for dimension 2`},
+		{name: "Torch.kthvalue", args: a(x0, iv(1)), op: "kthvalue", multi: true},
+		// median / nanmedian / mode / cummax / cummin
+		{name: "Torch.median", args: a(x), op: "median", attrs: attrsOf("ignore_nan", ba(false))},
+		{name: "Tensor.nanmedian", args: a(x), op: "median", attrs: attrsOf("ignore_nan", ba(true))},
+		{name: "Torch.median", args: a(x, iv(1)), op: "median_dim", multi: true, attrs: attrsOf("dim", ia(1), "keepdim", ba(false), "ignore_nan", ba(false))},
+		{name: "Tensor.median", args: a(x), kwargs: kwPairs("dim", iv(-1), "keepdim", bv(true)), op: "median_dim", multi: true, attrs: attrsOf("dim", ia(-1), "keepdim", ba(true))},
+		{name: "Torch.nanmedian", args: a(x, iv(0), bv(true)), op: "median_dim", multi: true, attrs: attrsOf("ignore_nan", ba(true), "keepdim", ba(true))},
+		{name: "Torch.median", args: a(x), kwargs: kwPairs("keepdim", bv(true)), err: `argument "keepdim": median() takes keepdim only with a dim`},
+		{name: "Torch.median", args: a(x, ints(0)), err: `argument "dim": expected int, got list`},
+		{name: "Torch.mode", args: a(x), op: "mode", multi: true, attrs: attrsOf("dim", ia(-1), "keepdim", ba(false))},
+		{name: "Tensor.mode", args: a(x, iv(0), bv(true)), op: "mode", multi: true, attrs: attrsOf("dim", ia(0), "keepdim", ba(true))},
+		{name: "Torch.mode", args: a(x, iv(3)), err: `argument "dim": dimension out of range`},
+		{name: "Torch.cummax", args: a(x, iv(1)), op: "cummax", multi: true, attrs: attrsOf("dim", ia(1))},
+		{name: "Tensor.cummin", args: a(xi), kwargs: kwPairs("dim", iv(0)), op: "cummin", multi: true, attrs: attrsOf("dim", ia(0))},
+		{name: "Torch.cummin", args: a(x), err: `missing required argument "dim"`},
+		// quantile / nanquantile
+		{name: "Torch.quantile", args: a(x, fv(0.25)), op: "quantile", in: []string{"args.0", "float:0.25"},
+			attrs: attrsOf("dim", na(), "keepdim", ba(false), "interpolation", sa("linear"), "ignore_nan", ba(false))},
+		{name: "Tensor.nanquantile", args: a(x, f32("args.1", 3), iv(1), bv(true)), kwargs: kwPairs("interpolation", sv("midpoint")), op: "quantile",
+			in: []string{"args.0", "args.1"}, attrs: attrsOf("dim", ia(1), "keepdim", ba(true), "interpolation", sa("midpoint"), "ignore_nan", ba(true))},
+		{name: "Torch.quantile", args: a(x, iv(1)), op: "quantile", in: []string{"args.0", "float:1"}},
+		{name: "Torch.quantile", args: a(x, fv(1.5)), err: `argument "q": quantile() q must be in the range [0, 1] but got 1.5`},
+		{name: "Torch.quantile", args: a(x, f32("args.1", 2, 2)), err: `argument "q": quantile() q must be a scalar or 1D tensor`},
+		{name: "Torch.quantile", args: a(x, tn("args.1", tensor.Float64, 2)), err: `argument "q": quantile() q tensor must be same dtype as the input tensor`},
+		{name: "Torch.quantile", args: a(xi, fv(0.5)), err: "quantile() input tensor must be either float or double dtype"},
+		{name: "Torch.quantile", args: a(tn("args.0", tensor.Float16, 3), fv(0.5)), err: "quantile() input tensor must be either float or double dtype"},
+		{name: "Torch.quantile", args: a(x, fv(0.5)), kwargs: kwPairs("interpolation", sv("cubic")), err: `argument "interpolation": quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, but got cubic`},
+		{name: "Torch.nanquantile", args: a(x, bv(true)), err: `argument "q": expected float or tensor, got bool`},
+		// histc / bincount / bucketize / searchsorted
+		{name: "Torch.histc", args: a(x), op: "histc", attrs: attrsOf("bins", ia(100), "min", fa(0), "max", fa(0))},
+		{name: "Tensor.histc", args: a(x, iv(5), iv(-1), fv(2.5)), op: "histc", attrs: attrsOf("bins", ia(5), "min", fa(-1), "max", fa(2.5))},
+		{name: "Torch.histc", args: a(x, iv(0)), err: `argument "bins": torch.histogram(): bins must be > 0, but got 0 for dimension 0`},
+		{name: "Torch.histc", args: a(x, iv(3), fv(2), fv(1)), err: `argument "max": torch.histc: max must be larger than min`},
+		{name: "Torch.histc", args: a(x, iv(3), fv(0), fv(math.Inf(1))), err: `argument "min": torch.histc: the range [0, +Inf] is not finite`},
+		{name: "Torch.bincount", args: a(i64("args.0", 5)), op: "bincount", in: []string{"args.0", "none"}, attrs: attrsOf("minlength", ia(0))},
+		{name: "Tensor.bincount", args: a(i64("args.0", 5), f32("args.1", 5), iv(3)), op: "bincount", in: []string{"args.0", "args.1"}, attrs: attrsOf("minlength", ia(3))},
+		{name: "Torch.bincount", args: a(x), err: `argument "input": bincount only supports 1-d non-negative integral inputs.`},
+		{name: "Torch.bincount", args: a(i64("args.0", 5), f32("args.1", 4)), err: `argument "weights": weights should be 1-d and have the same length as input`},
+		{name: "Torch.bincount", args: a(i64("args.0", 5)), kwargs: kwPairs("minlength", iv(-1)), err: `argument "minlength": minlength should be >= 0`},
+		{name: "Torch.bucketize", args: a(x, f32("args.1", 5)), op: "searchsorted", in: []string{"args.1", "args.0", "none"}, attrs: attrsOf("out_int32", ba(false), "right", ba(false))},
+		{name: "Torch.bucketize", args: a(fv(2.5), f32("args.1", 5)), kwargs: kwPairs("right", bv(true), "out_int32", bv(true)), op: "searchsorted", in: []string{"args.1", "float:2.5", "none"}, attrs: attrsOf("out_int32", ba(true), "right", ba(true))},
+		{name: "Torch.bucketize", args: a(x, f32("args.1", 2, 5)), err: `argument "boundaries": boundaries tensor must be 1 dimension, but got dim(2)`},
+		{name: "Torch.searchsorted", args: a(f32("args.0", 5), f32("args.1", 2, 3)), op: "searchsorted", in: []string{"args.0", "args.1", "none"}},
+		{name: "Torch.searchsorted", args: a(f32("args.0", 5), iv(3)), kwargs: kwPairs("side", sv("right"), "sorter", i64("kwargs.sorter", 5)), op: "searchsorted", in: []string{"args.0", "int:3", "kwargs.sorter"}, attrs: attrsOf("right", ba(true))},
+		{name: "Torch.searchsorted", args: a(f32("args.0", 2, 3, 5), f32("args.1", 2, 3, 7)), op: "searchsorted"},
+		{name: "Torch.searchsorted", args: a(f32("args.0", 2, 5), f32("args.1", 3, 7)), err: "first N-1 dimensions of boundaries tensor and input value tensor must match"},
+		{name: "Torch.searchsorted", args: a(f32("args.0", 2, 5), iv(1)), err: "input value can be a scalar only when boundaries tensor dimension is 1"},
+		{name: "Torch.searchsorted", args: a(f32("args.0", 5), x), kwargs: kwPairs("side", sv("left"), "right", bv(true)), err: "side and right can't be set to opposites, got side of left while right was True"},
+		{name: "Torch.searchsorted", args: a(f32("args.0", 5), x), kwargs: kwPairs("side", sv("middle")), err: "side can only be 'left' or 'right' but got middle"},
+		{name: "Torch.searchsorted", args: a(f32("args.0", 5), x), kwargs: kwPairs("sorter", i64("kwargs.sorter", 4)), err: `argument "sorter": torch.searchsorted(): boundary and sorter must have the same size`},
+		{name: "Torch.searchsorted", args: a(x0, x), err: "boundaries tensor should have positive dimension"},
+		// unique / unique_consecutive
+		{name: "Tensor.unique", args: a(x), op: "unique", attrs: attrsOf("dim", na(), "consecutive", ba(false), "return_inverse", ba(false), "return_counts", ba(false))},
+		{name: "Tensor.unique", args: a(x, bv(false), bv(true)), kwargs: kwPairs("dim", iv(1)), op: "unique", multi: true, attrs: attrsOf("dim", ia(1), "return_inverse", ba(true))},
+		{name: "Torch.unique_consecutive", args: a(xi), kwargs: kwPairs("return_counts", bv(true)), op: "unique", multi: true, attrs: attrsOf("consecutive", ba(true), "return_counts", ba(true))},
+		{name: "Tensor.unique_consecutive", args: a(x, bv(false), bv(false), iv(0)), op: "unique", attrs: attrsOf("dim", ia(0), "consecutive", ba(true))},
+		{name: "Tensor.unique", args: a(x), kwargs: kwPairs("dim", iv(3)), err: `argument "dim": dimension out of range`},
+		{name: "Tensor.unique", args: a(x, iv(1)), err: `argument "sorted": expected bool, got int`},
+		{name: "Torch.unique_consecutive", args: a(x), kwargs: kwPairs("sorted", bv(true)), err: `unexpected keyword argument "sorted"`},
+		// every spelling of max/min with a dim is max_dim/min_dim
+		{name: "Torch.max", args: a(x, iv(1)), op: "max_dim", multi: true, attrs: attrsOf("dim", ia(1), "keepdim", ba(false))},
+		{name: "Torch.max", args: a(x), kwargs: kwPairs("dim", iv(-1), "keepdim", bv(true)), op: "max_dim", multi: true, attrs: attrsOf("dim", ia(-1), "keepdim", ba(true))},
+		{name: "Tensor.max", args: a(x, iv(0), bv(true)), op: "max_dim", multi: true},
+		{name: "Tensor.min", args: a(x), kwargs: kwPairs("dim", iv(2)), op: "min_dim", multi: true},
+		{name: "Torch.min", args: a(x, iv(0), bv(false)), op: "min_dim", multi: true},
+		{name: "Torch.max", args: a(x), op: "max"},
+		{name: "Tensor.min", args: a(x, f32("args.1", 2, 3, 4)), op: "minimum"},
 	}
 }
 
@@ -123,4 +217,20 @@ func kwPairs(kv ...any) []framework.NamedArg {
 		out = append(out, kw(kv[i].(string), kv[i+1].(framework.Arg)))
 	}
 	return out
+}
+
+// TestSortOutputs: argsort compares sort's indices, msort its values
+// along dim 0 (the gradient goes to the values).
+func TestSortOutputs(t *testing.T) {
+	x := f32("args.0", 3, 4)
+	for name, want := range map[string][]int{"Torch.argsort": {1}, "Tensor.msort": {0}, "Torch.sort": nil} {
+		prefix, short, _ := strings.Cut(name, ".")
+		l, err := lower(&Call{API: name + ".0", Namespace: nsByPrefix[prefix], Name: short, Args: []framework.Arg{x}})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !slices.Equal(l.Plan.Compare, want) || l.Plan.GradOutput != 0 {
+			t.Errorf("%s: compare %v grad output %d, want %v and 0", name, l.Plan.Compare, l.Plan.GradOutput, want)
+		}
+	}
 }

@@ -1,10 +1,12 @@
 """The reduce family (sdk/ops/schema_reduce.go): prod, nansum, nanmean,
 amax/amin, logsumexp, all/any, count_nonzero, cumprod, logcumsumexp,
-var/std (and with the mean), norm, aminmax."""
+var/std (and with the mean), norm, aminmax; selection: argmax/argmin,
+sort, topk, kthvalue, median/nanmedian, mode, cummax/cummin, quantile,
+histc, bincount, searchsorted (bucketize), unique (unique_consecutive)."""
 
 import torch
 
-from .ops import _dtype, _int_if_integral, _ints, _s_dim, _s_float_only, _s_sum, _x
+from .ops import _dtype, _num, _t, _tname, _int_if_integral, _ints, _s_dim, _s_float_only, _s_sum, _x
 from .wire import ArgumentError
 
 
@@ -103,6 +105,94 @@ def _aminmax(c):
     return list(torch.aminmax(x, dim=c.attrs["dim"], keepdim=keepdim))
 
 
+def _arg(fn):
+    def f(c):
+        x, dim, keepdim = c.inputs[0], c.attrs["dim"], bool(c.attrs["keepdim"])
+        if dim is None:
+            out = fn(x)
+            return out.reshape([1] * x.dim()) if keepdim else out
+        return fn(x, dim, keepdim)
+    return f
+
+
+def _sort(c):
+    # always the stable order: the canonical op's contract
+    return list(torch.sort(c.inputs[0], dim=c.attrs["dim"], descending=bool(c.attrs["descending"]), stable=True))
+
+
+def _topk(c):
+    return list(torch.topk(c.inputs[0], c.attrs["k"], c.attrs["dim"], bool(c.attrs["largest"]), True))
+
+
+def _kthvalue(c):
+    return list(torch.kthvalue(c.inputs[0], c.attrs["k"], c.attrs["dim"], bool(c.attrs["keepdim"])))
+
+
+def _median(c):
+    fn = torch.nanmedian if c.attrs["ignore_nan"] else torch.median
+    return fn(c.inputs[0])
+
+
+def _median_dim(c):
+    fn = torch.nanmedian if c.attrs["ignore_nan"] else torch.median
+    return list(fn(c.inputs[0], c.attrs["dim"], bool(c.attrs["keepdim"])))
+
+
+def _quantile(c):
+    x, q = c.inputs
+    fn = torch.nanquantile if c.attrs["ignore_nan"] else torch.quantile
+    return fn(x, _num(q), c.attrs["dim"], bool(c.attrs["keepdim"]), interpolation=c.attrs["interpolation"])
+
+
+def _s_quantile(dt):
+    if dt not in (torch.float32, torch.float64):
+        return None
+    return [_x(dt), _t([0.25, 0.5], dt)], {"dim": 1}
+
+
+def _histc(c):
+    a = c.attrs
+    return torch.histc(c.inputs[0], a["bins"], a["min"], a["max"])
+
+
+def _searchsorted(c):
+    seq, v, sorter = c.inputs
+    return torch.searchsorted(seq, _num(v), out_int32=bool(c.attrs["out_int32"]), right=bool(c.attrs["right"]), sorter=sorter)
+
+
+def _bincount(c):
+    x, w = c.inputs
+    if x.dtype.is_floating_point or x.dtype == torch.bool:
+        # a float or bool input is the caller's mistake, whatever the
+        # weights' dtype that made the call dtype a float one
+        raise ArgumentError('"bincount_cpu" not implemented for \'%s\'' % _tname(x.dtype))
+    return torch.bincount(x, w, c.attrs["minlength"])
+
+
+def _unique(c):
+    a = c.attrs
+    kw = {"return_inverse": bool(a["return_inverse"]), "return_counts": bool(a["return_counts"]), "dim": a["dim"]}
+    if a["consecutive"]:
+        out = torch.unique_consecutive(c.inputs[0], **kw)
+    else:
+        out = torch.unique(c.inputs[0], sorted=True, **kw)
+    return [out] if isinstance(out, torch.Tensor) else list(out)
+
+
+def _s_bincount(dt):
+    if dt.is_floating_point:
+        return [torch.tensor([1, 0, 3]), _t([0.5, 1.0, 2.0], dt)], {}
+    if dt == torch.bool:
+        return None
+    return [torch.tensor([1, 0, 3], dtype=dt), None], {}
+
+
+def _s_searchsorted(dt):
+    if dt == torch.bool:
+        return None
+    return [_t([1, 2, 3], dt), _t([2, 0], dt), None], {}
+
+
 OPS = {
     "prod": _prod,
     "nansum": _nan_reduce(torch.nansum),
@@ -121,10 +211,26 @@ OPS = {
     "std_mean": _var(torch.std_mean, True),
     "norm": _norm,
     "aminmax": _aminmax,
+    "argmax": _arg(torch.argmax),
+    "argmin": _arg(torch.argmin),
+    "sort": _sort,
+    "topk": _topk,
+    "kthvalue": _kthvalue,
+    "median": _median,
+    "median_dim": _median_dim,
+    "mode": lambda c: list(torch.mode(c.inputs[0], c.attrs["dim"], bool(c.attrs["keepdim"]))),
+    "cummax": lambda c: list(torch.cummax(c.inputs[0], c.attrs["dim"])),
+    "cummin": lambda c: list(torch.cummin(c.inputs[0], c.attrs["dim"])),
+    "quantile": _quantile,
+    "histc": _histc,
+    "bincount": _bincount,
+    "searchsorted": _searchsorted,
+    "unique": _unique,
 }
 
 BACKWARD = {"prod", "nansum", "nanmean", "amax", "amin", "logsumexp", "cumprod", "logcumsumexp",
-            "var", "std", "var_mean", "std_mean", "norm"}
+            "var", "std", "var_mean", "std_mean", "norm", "sort", "topk", "kthvalue",
+            "median", "median_dim", "mode", "cummax", "cummin", "quantile"}
 
 
 def _s_all(dt):
@@ -149,4 +255,19 @@ SAMPLES = {
     "std_mean": _s_float_only(_s_sum),
     "norm": _s_float_only(_s_sum),
     "aminmax": _s_dim,
+    "argmax": _s_dim,
+    "argmin": _s_dim,
+    "sort": _s_dim,
+    "topk": lambda dt: ([_x(dt)], {"k": 1, "dim": 1}),
+    "kthvalue": lambda dt: ([_x(dt)], {"k": 1, "dim": 1}),
+    "median": _s_all,
+    "median_dim": _s_dim,
+    "mode": _s_dim,
+    "cummax": _s_dim,
+    "cummin": _s_dim,
+    "quantile": _s_quantile,
+    "histc": _s_float_only(lambda dt: ([_x(dt)], {"bins": 4, "min": 0.0, "max": 4.0})),
+    "bincount": _s_bincount,
+    "searchsorted": _s_searchsorted,
+    "unique": lambda dt: ([_x(dt)], {"return_inverse": True, "return_counts": True}),
 }
