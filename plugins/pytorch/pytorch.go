@@ -140,7 +140,23 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 		return skip("%v", err), nil
 	}
 	p := l.Plan
-	p.BackwardMessage = backwardMessage(name, req, l.MultiOutput)
+	multi := l.MultiOutput || len(req.Outputs) > 1
+	if _, ok := gradIndex[name]; multi && !ok && req.Compat != "msprobe" {
+		// msprobe differentiates only output[grad_index] and skips the
+		// backward of other tuple outputs (§12 #23); probe seeds one
+		// backward with every dumped gradient, gradient i for output i (a
+		// missing one is zero): the same sum of vector-Jacobian products
+		// that autograd formed in the training step.
+		k := lower.OutputCount(p)
+		if n := len(req.Outputs); n > 0 && n < k {
+			k = n
+		}
+		for i := 0; i < k; i++ {
+			p.GradOutputs = append(p.GradOutputs, i)
+		}
+		multi = false
+	}
+	p.BackwardMessage = backwardMessage(name, req, multi)
 	p.Rewrites = rewrites
 	p.Precision.HF32 = hf32APIs[name]
 	// run_ut differentiates the tensors dumped with requires_grad, and
@@ -193,8 +209,9 @@ func causalMask(p *framework.Plan, req *framework.PlanRequest) {
 }
 
 // backwardMessage is msprobe run_ut's accumulated backward message: out=
-// present, the two APIs it never differentiates, and a tuple output without
-// a grad_index (even a single-element tuple, such as chunk(x, 1)).
+// present, the two APIs it never differentiates, and, when multi is set, a
+// tuple output without a grad_index (even a single-element tuple, such as
+// chunk(x, 1)).
 func backwardMessage(name string, req *framework.PlanRequest, multi bool) string {
 	var msg string
 	for _, kw := range req.Kwargs {
@@ -209,7 +226,7 @@ func backwardMessage(name string, req *framework.PlanRequest, multi bool) string
 	case "masked_select":
 		msg += MsgMaskedSelect
 	}
-	if _, ok := gradIndex[name]; !ok && (multi || len(req.Outputs) > 1) {
+	if _, ok := gradIndex[name]; !ok && multi {
 		msg += MsgMultipleBackward
 	}
 	return msg

@@ -107,42 +107,57 @@ func TestBackwardAndHF32(t *testing.T) {
 	f16 := func(p string, s ...int) framework.Arg { return tn(p, tensor.Float16, s...) }
 	f32 := func(p string, s ...int) framework.Arg { return tn(p, tensor.Float32, s...) }
 	for _, c := range []struct {
-		req  framework.PlanRequest
-		op   string
-		msg  string
-		hf32 bool
+		req   framework.PlanRequest
+		op    string
+		msg   string // and with --compat msprobe, when compat is set
+		hf32  bool
+		grads []int // GradOutputs
+		// compat is the backward message with --compat msprobe, where
+		// msprobe skips the backward of a tuple output (grads then nil).
+		compat string
 	}{
 		{framework.PlanRequest{API: "Tensor.__mul__.7", Args: []framework.Arg{f16("args.0", 4, 2), f16("args.1", 4, 1)}, Outputs: []framework.Arg{f16("output.0", 4, 2)}},
-			"mul", "", false},
+			"mul", "", false, nil, ""},
 		{framework.PlanRequest{API: "Torch.chunk.4", Args: []framework.Arg{f16("args.0", 4, 256), iv(2)}, Kwargs: []framework.NamedArg{{Name: "dim", Arg: iv(-1)}},
-			Outputs: []framework.Arg{f16("output.0", 4, 128), f16("output.1", 4, 128)}}, "split_with_sizes", MsgMultipleBackward, false},
+			Outputs: []framework.Arg{f16("output.0", 4, 128), f16("output.1", 4, 128)}}, "split_with_sizes", "", false, []int{0, 1}, MsgMultipleBackward},
 		// a one-chunk split still returns a tuple: msprobe skips its backward.
 		{framework.PlanRequest{API: "Torch.split.0", Args: []framework.Arg{f16("args.0", 4), iv(4)}, Outputs: []framework.Arg{f16("output.0", 4)}},
-			"split_with_sizes", MsgMultipleBackward, false},
+			"split_with_sizes", "", false, []int{0}, MsgMultipleBackward},
 		{framework.PlanRequest{API: "Torch.add.1", Args: []framework.Arg{f16("args.0", 4), f16("args.1", 4)}, Kwargs: []framework.NamedArg{{Name: "out", Arg: f16("kwargs.out", 4)}}},
-			"add", MsgOutKwarg, false},
+			"add", MsgOutKwarg, false, nil, ""},
 		{framework.PlanRequest{API: "Torch.max.0", Args: []framework.Arg{f16("args.0", 4, 3), iv(1)}, Kwargs: []framework.NamedArg{{Name: "out", Arg: framework.Arg{Kind: framework.ArgNone}}}},
-			"max_dim", MsgOutKwarg + MsgMultipleBackward, false},
+			"max_dim", MsgOutKwarg, false, []int{0, 1}, MsgOutKwarg + MsgMultipleBackward},
 		{framework.PlanRequest{API: "Functional.max_pool2d.0", Args: []framework.Arg{f32("args.0", 1, 1, 4, 4), iv(2)}, Kwargs: []framework.NamedArg{{Name: "return_indices", Arg: bv(true)}}},
-			"max_pool2d", MsgMultipleBackward, false},
+			"max_pool2d", "", false, []int{0, 1}, MsgMultipleBackward},
 		{framework.PlanRequest{API: "NPU.npu_rms_norm.0", Args: []framework.Arg{tn("args.0", tensor.BFloat16, 8, 16), tn("args.1", tensor.BFloat16, 16)}},
-			"npu.rms_norm", MsgMultipleBackward, false},
+			"npu.rms_norm", "", false, []int{0, 1}, MsgMultipleBackward},
+		// topk has msprobe's grad_index 0: output 0 only, in both modes.
+		{framework.PlanRequest{API: "Torch.topk.0", Args: []framework.Arg{f32("args.0", 4, 3), iv(2)}},
+			"topk", "", false, nil, ""},
 		{framework.PlanRequest{API: "Functional.conv2d.0", Args: []framework.Arg{f32("args.0", 1, 3, 8, 8), f32("args.1", 4, 3, 3, 3)}},
-			"convolution", "", true},
+			"convolution", "", true, nil, ""},
 		{framework.PlanRequest{API: "Torch.conv1d.0", Args: []framework.Arg{f32("args.0", 1, 3, 8), f32("args.1", 4, 3, 3)}},
-			"convolution", "", true},
+			"convolution", "", true, nil, ""},
 		{framework.PlanRequest{API: "Functional.conv3d.0", Args: []framework.Arg{f32("args.0", 1, 3, 4, 4, 4), f32("args.1", 4, 3, 3, 3, 3)}},
-			"convolution", "", false},
+			"convolution", "", false, nil, ""},
 	} {
-		resp := plan(t, &c.req)
-		if resp.Plan == nil {
-			t.Errorf("%s: skipped: %s", c.req.API, resp.Skip)
-			continue
-		}
-		p := resp.Plan
-		if p.Op != c.op || p.BackwardMessage != c.msg || p.Precision.HF32 != c.hf32 || p.Compare != nil || p.GradOutput != 0 {
-			t.Errorf("%s: op %s msg %q hf32 %v compare %v grad %d; want %s %q %v nil 0", c.req.API, p.Op, p.BackwardMessage, p.Precision.HF32,
-				p.Compare, p.GradOutput, c.op, c.msg, c.hf32)
+		for _, compat := range []string{"", "msprobe"} {
+			req := c.req
+			req.Compat = compat
+			resp := plan(t, &req)
+			if resp.Plan == nil {
+				t.Errorf("%s: skipped: %s", c.req.API, resp.Skip)
+				continue
+			}
+			msg, grads := c.msg, c.grads
+			if compat != "" && c.compat != "" {
+				msg, grads = c.compat, nil
+			}
+			p := resp.Plan
+			if p.Op != c.op || p.BackwardMessage != msg || p.Precision.HF32 != c.hf32 || p.Compare != nil || p.GradOutput != 0 || !slices.Equal(p.GradOutputs, grads) {
+				t.Errorf("%s (compat %q): op %s msg %q hf32 %v compare %v grad %d grads %v; want %s %q %v nil 0 %v", c.req.API, compat, p.Op, p.BackwardMessage, p.Precision.HF32,
+					p.Compare, p.GradOutput, p.GradOutputs, c.op, msg, c.hf32, grads)
+			}
 		}
 	}
 }
