@@ -93,5 +93,70 @@ func linalgCases() []lcase {
 		// the other products truncate a float multiplier for integer tensors
 		lcase{name: "Torch.addmv", args: laArgs(i64("args.0", 2), i64("args.1", 2, 3), i64("args.2", 3)), kwargs: laKws(kw("alpha", fv(0.5))), op: "addmv"},
 	)
+	cs = append(cs, linalgProductCases()...)
 	return cs
+}
+
+func linalgProductCases() []lcase {
+	a23, b34 := tn("args.0", tensor.Float64, 2, 3), tn("args.1", tensor.Float64, 3, 4)
+	b43 := tn("args.1", tensor.Float64, 4, 3)
+	s0 := tn("args.1", tensor.Float64)
+	pair := []string{"args.0", "args.1"}
+	dims := func(a, b []int64) ops.Attrs { return ops.Attrs{"dims_self": la(a...), "dims_other": la(b...)} }
+	m := func(path string, shape ...int) framework.Arg { return tn(path, tensor.Float64, shape...) }
+	return []lcase{
+		{name: "Torch.kron", args: laArgs(a23, b34), op: "kron", in: pair},
+		{name: "Tensor.kron", args: laArgs(a23), kwargs: laKws(kw("other", b34)), op: "kron", in: pair},
+		{name: "Torch.kron", args: laArgs(a23, iv(2)), err: `argument "other": expected tensor, got int`},
+
+		{name: "Torch.tensordot", args: laArgs(a23, b34), op: "tensordot", attrs: dims([]int64{-2, -1}, []int64{0, 1})},
+		{name: "Torch.tensordot", args: laArgs(a23, b34, iv(1)), op: "tensordot", attrs: dims([]int64{-1}, []int64{0})},
+		{name: "Torch.tensordot", args: laArgs(a23, b34), kwargs: laKws(kw("dims", iv(0))), op: "tensordot", attrs: dims(nil, nil)},
+		{name: "Torch.tensordot", args: laArgs(a23, b34), kwargs: laKws(kw("dims", lv(ints(1), ints(0)))), op: "tensordot", attrs: dims([]int64{1}, []int64{0})},
+		{name: "Torch.tensordot", args: laArgs(a23, b34), kwargs: laKws(kw("dims", lv(iv(1), iv(0)))), op: "tensordot", attrs: dims([]int64{1}, []int64{0})},
+		{name: "Torch.tensordot", kwargs: laKws(kw("a", a23), kw("b", b34), kw("dims", lv(ints(1, 0), ints(0, 1))), kw("out", nv())), op: "tensordot",
+			attrs: dims([]int64{1, 0}, []int64{0, 1})},
+		{name: "Torch.tensordot", args: laArgs(a23, b34, iv(-1)), err: `argument "dims": tensordot expects dims >= 0, but got dims=-1`},
+		{name: "Torch.tensordot", args: laArgs(a23, b34, fv(1)), err: `argument "dims": tensordot expects dims to be int`},
+		{name: "Torch.tensordot", args: laArgs(a23, b34, lv(ints(1, 0), ints(1))), err: `argument "dims": both dimension lists should have same length`},
+		{name: "Torch.tensordot", args: laArgs(a23, b34, lv(ints(1))), err: `argument "dims": expected two lists of dims, got 1 values`},
+		{name: "Torch.tensordot", args: laArgs(a23, b34, lv(lv(fv(1)), ints(0))), err: `argument "dims": expected two lists of ints`},
+		{name: "Torch.tensordot", args: laArgs(a23, b34, i64("args.2")), err: `argument "dims": a tensor dims is not supported`},
+
+		{name: "Torch.inner", args: laArgs(a23, b43), op: "tensordot", in: pair, attrs: dims([]int64{-1}, []int64{-1})},
+		{name: "Tensor.inner", args: laArgs(a23, s0), op: "mul", in: pair, attrs: ops.Attrs{"inplace": ba(false)}},
+		{name: "Torch.inner", args: laArgs(a23, b34), err: "inner() the last dimension must match on both input tensors but got shapes [2, 3] and [3, 4]"},
+		{name: "Torch.inner", args: laArgs(a23, fv(1)), err: `argument "other": expected tensor, got float`},
+
+		{name: "Torch.linalg.multi_dot", args: laArgs(lv(m("args.0.0", 2, 3), m("args.0.1", 3, 4), m("args.0.2", 4))), op: "multi_dot",
+			in: []string{"args.0.0", "args.0.1", "args.0.2"}},
+		{name: "Torch.multi_dot", kwargs: laKws(kw("tensors", lv(m("kwargs.tensors.0", 3), m("kwargs.tensors.1", 3, 4))), kw("out", nv())), op: "multi_dot",
+			in: []string{"kwargs.tensors.0", "kwargs.tensors.1"}},
+		{name: "Torch.multi_dot", args: laArgs(lv(m("args.0.0", 2, 3))), err: `argument "tensors": multi_dot(): expected at least 2 tensors but got 1`},
+		{name: "Torch.multi_dot", args: laArgs(lv(m("args.0.0", 2, 3), iv(1))), err: `argument "tensors": element 1: expected tensor, got int`},
+		{name: "Torch.multi_dot", args: laArgs(m("args.0", 2, 3)), err: `argument "tensors": expected a list of tensors, got tensor`},
+		{name: "Torch.chain_matmul", args: laArgs(m("args.0", 2, 3), m("args.1", 3, 4), m("args.2", 4, 2)), op: "multi_dot",
+			in: []string{"args.0", "args.1", "args.2"}},
+		{name: "Torch.chain_matmul", args: laArgs(m("args.0", 2, 3)), op: "clone", in: []string{"args.0"}},
+		{name: "Torch.chain_matmul", args: laArgs(m("args.0", 2, 3), m("args.1", 3)), err: "Tensor dimension is 1, expected 2 instead."},
+		{name: "Torch.chain_matmul", args: nil, err: "chain_matmul(): Expected one or more matrices"},
+
+		{name: "Torch.linalg.vecdot", args: laArgs(a23, a23), op: "vecdot", attrs: ops.Attrs{"dim": ia(-1)}},
+		{name: "Torch.vecdot", args: laArgs(a23), kwargs: laKws(kw("y", a23), kw("dim", iv(0))), op: "vecdot", attrs: ops.Attrs{"dim": ia(0)}},
+		{name: "Torch.vecdot", kwargs: laKws(kw("x", a23), kw("y", a23), kw("out", nv())), op: "vecdot"},
+		{name: "Torch.vecdot", args: laArgs(a23, a23, iv(0)), err: "takes at most 2 positional arguments but 3 were given"},
+		{name: "Torch.vecdot", args: laArgs(a23, f32("args.1", 2, 3)), err: "linalg.vecdot: Expected x and y to have the same dtype, but found x of type Double and y of type Float instead"},
+		{name: "Torch.vecdot", args: laArgs(i64("args.0", 3), i64("args.1", 3)), err: "linalg.vecdot: Expected a floating point or complex tensor as input. Got Long"},
+		{name: "Torch.vecdot", args: laArgs(a23, a23), kwargs: laKws(kw("dim", nv())), err: `argument "dim": expected int, got None`},
+
+		{name: "Torch.matrix_power", args: laArgs(m("args.0", 3, 3), iv(2)), op: "matrix_power", attrs: ops.Attrs{"n": ia(2)}},
+		{name: "Tensor.matrix_power", args: laArgs(m("args.0", 2, 3, 3)), kwargs: laKws(kw("n", iv(-1))), op: "matrix_power", attrs: ops.Attrs{"n": ia(-1)}},
+		{name: "Torch.linalg.matrix_power", args: laArgs(i64("args.0", 2, 2), iv(0)), kwargs: laKws(kw("out", nv())), op: "matrix_power"},
+		{name: "Torch.matrix_power", args: laArgs(m("args.0", 3), iv(2)), err: "linalg.matrix_power: The input tensor A must have at least 2 dimensions."},
+		{name: "Torch.matrix_power", args: laArgs(m("args.0", 2, 3), iv(2)), err: "linalg.matrix_power: A must be batches of square matrices, but they are 2 by 3 matrices"},
+		{name: "Torch.matrix_power", args: laArgs(i64("args.0", 2, 2), iv(-1)), err: "linalg.inv: Expected a floating point or complex tensor as input. Got Long"},
+		{name: "Torch.matrix_power", args: laArgs(tn("args.0", tensor.BFloat16, 2, 2), iv(-1)), err: "linalg.inv: Low precision dtypes not supported. Got BFloat16"},
+		{name: "Torch.matrix_power", args: laArgs(m("args.0", 2, 2), fv(2)), err: `argument "n": expected int, got float`},
+		{name: "Tensor.matrix_power", args: laArgs(m("args.0", 2, 2), iv(2)), kwargs: laKws(kw("out", nv())), err: `unexpected keyword argument "out"`},
+	}
 }

@@ -308,8 +308,138 @@ def bmm_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# kron, tensordot, multi_dot, vecdot, matrix_power
+
+def td(dims_a, dims_b):
+    return lambda a, b: torch.tensordot(a, b, dims=(dims_a, dims_b))
+
+
+def tda(dims_a, dims_b):
+    return {"dims_self": list(dims_a), "dims_other": list(dims_b)}
+
+
+def product_cases():
+    cs = []
+    op, r = "kron", R("kron")
+    f = torch.kron
+    cs.append(case(op + "/2d", op, [r.randn((2, 3)), r.randn((3, 2))], f))
+    cs.append(case(op + "/1d", op, [r.randn((3,)), r.randn((4,))], f))
+    cs.append(case(op + "/rank_pad", op, [r.randn((2, 1, 2)), r.randn((3, 2))], f))
+    cs.append(case(op + "/0d", op, [r.randn(()), r.randn((3,))], f))
+    cs.append(case(op + "/both_0d", op, [r.randn(()), r.randn(())], f))
+    cs.append(case(op + "/empty", op, [r.randn((0, 2)), r.randn((2, 2))], f))
+    cs.append(case(op + "/special", op, [torch.tensor([INF, 0.0, NAN], dtype=f64), torch.tensor([0.0, -2.0], dtype=f64)], f,
+                   backward=False))
+    cs.append(case(op + "/int8_wraps", op, [torch.tensor([100, -3], dtype=torch.int8), torch.tensor([3, 2], dtype=torch.int8)], f,
+                   backward=False))
+    cs.append(case(op + "/bool", op, [r.bool((2, 2)), r.bool((2,))], f, backward=False))
+    cs.append(case(op + "/mixed_0d_f64", op, [r.randn(()), r.randn((3,), f32)], f))
+    cs.append(case(op + "/mixed_int_f32", op, [r.randint(-3, 4, (2, 2)), r.randn((2,), f32)], f, backward=False))
+    cs += narrow_cases(op, lambda r, d: [pos(r, (2, 3), d), pos(r, (2, 2), d)], f)
+
+    op, r = "tensordot", R("tensordot")
+    cs.append(case(op + "/dims2", op, [r.randn((2, 3, 4)), r.randn((3, 4, 5))], lambda a, b: torch.tensordot(a, b, dims=2),
+                   attrs=tda([-2, -1], [0, 1])))
+    cs.append(case(op + "/lists", op, [r.randn((3, 2, 4)), r.randn((4, 5, 3))], td([0, 2], [2, 0]), attrs=tda([0, 2], [2, 0])))
+    cs.append(case(op + "/negative_dims", op, [r.randn((2, 3)), r.randn((2, 3))], td([-1], [-1]), attrs=tda([-1], [-1])))
+    cs.append(case(op + "/dims0_outer", op, [r.randn((2,)), r.randn((3, 2))], td([], []), attrs=tda([], [])))
+    cs.append(case(op + "/all_dims", op, [r.randn((2, 3)), r.randn((3, 2))], td([0, 1], [1, 0]), attrs=tda([0, 1], [1, 0])))
+    cs.append(case(op + "/size1_broadcast_self", op, [r.randn((2, 1)), r.randn((3, 4))], td([1], [0]), attrs=tda([1], [0])))
+    cs.append(case(op + "/size1_broadcast_other", op, [r.randn((2, 3)), r.randn((1, 4))], td([1], [0]), attrs=tda([1], [0])))
+    cs.append(case(op + "/empty_contracted", op, [r.randn((2, 0)), r.randn((0, 3))], td([1], [0]), attrs=tda([1], [0])))
+    cs.append(case(op + "/both_0d", op, [r.randn(()), r.randn(())], td([], []), attrs=tda([], [])))
+    cs.append(case(op + "/int64", op, [r.randint(-4, 5, (2, 3)), r.randint(-4, 5, (3, 2))], td([1], [0]), attrs=tda([1], [0]),
+                   backward=False))
+    cs.append(case(op + "/special", op, [torch.tensor([[INF, 1.0], [0.0, NAN]], dtype=f64), torch.tensor([[0.0, 1.0], [2.0, 0.0]], dtype=f64)],
+                   td([1], [0]), attrs=tda([1], [0]), backward=False))
+    cs.append(case(op + "/inner", op, [r.randn((2, 3)), r.randn((4, 3))], torch.inner, attrs=tda([-1], [-1])))
+    cs.append(error_case(op + "/size_mismatch", op, [r.randn((2, 3)), r.randn((2, 3))], td([1], [0]), attrs=tda([1], [0])))
+    cs.append(error_case(op + "/dim_range", op, [r.randn((2, 3)), r.randn((2, 3))], td([1, 5], [1, 1]), attrs=tda([1, 5], [1, 1])))
+    cs.append(error_case(op + "/repeated_dim", op, [r.randn((2, 3)), r.randn((2, 3))], td([0, 0], [0, 0]), attrs=tda([0, 0], [0, 0])))
+    cs.append(error_case(op + "/lengths", op, [r.randn((2, 3)), r.randn((2, 3))], td([1, 0], [1]), attrs=tda([1, 0], [1])))
+    cs.append(error_case(op + "/dtype_mismatch", op, [r.randn((2, 3)), r.randn((3, 2), f32)], td([1], [0]), attrs=tda([1], [0])))
+    cs.append(error_case(op + "/bool", op, [r.bool((2, 3)), r.bool((3, 2))], td([1], [0]), attrs=tda([1], [0])))
+    cs += narrow_cases(op, lambda r, d: [pos(r, (2, 3, 4), d), pos(r, (4, 3), d)], td([1, 2], [1, 0]), attrs=tda([1, 2], [1, 0]))
+
+    op, r = "multi_dot", R("multi_dot")
+
+    def md(*xs):
+        return torch.linalg.multi_dot(list(xs))
+    cs.append(case(op + "/three", op, [r.randn((2, 3)), r.randn((3, 4)), r.randn((4, 2))], md))
+    cs.append(case(op + "/two", op, [r.randn((2, 3)), r.randn((3, 4))], md))
+    cs.append(case(op + "/first_1d", op, [r.randn((3,)), r.randn((3, 4)), r.randn((4, 2))], md))
+    cs.append(case(op + "/last_1d", op, [r.randn((2, 3)), r.randn((3, 4)), r.randn((4,))], md))
+    cs.append(case(op + "/both_1d", op, [r.randn((3,)), r.randn((3, 4)), r.randn((4,))], md))
+    cs.append(case(op + "/two_1d", op, [r.randn((3,)), r.randn((3,))], md))
+    cs.append(case(op + "/four", op, [r.randn((5, 2)), r.randn((2, 6)), r.randn((6, 3)), r.randn((3, 4))], md))
+    cs.append(case(op + "/empty", op, [r.randn((2, 3)), r.randn((3, 0)), r.randn((0, 2))], md))
+    cs.append(case(op + "/chain_matmul", op, [r.randn((2, 3)), r.randn((3, 3)), r.randn((3, 2))], lambda *xs: torch.chain_matmul(*xs)))
+    cs.append(case(op + "/int64", op, [r.randint(-3, 4, (2, 3)), r.randint(-3, 4, (3, 3)), r.randint(-3, 4, (3,))], md, backward=False))
+    cs.append(error_case(op + "/first_0d", op, [r.randn(()), r.randn((3,))], md))
+    cs.append(error_case(op + "/last_3d", op, [r.randn((2, 3)), r.randn((2, 3, 2))], md))
+    cs.append(error_case(op + "/middle_1d", op, [r.randn((3,)), r.randn((3,)), r.randn((3,))], md))
+    cs.append(error_case(op + "/shapes", op, [r.randn((2, 3)), r.randn((2, 3))], md))
+    cs.append(error_case(op + "/dtype", op, [r.randn((2, 3)), r.randn((3, 2), f32)], md))
+    cs.append(error_case(op + "/bool", op, [r.bool((2, 3)), r.bool((3, 2))], md))
+    cs += narrow_cases(op, lambda r, d: [pos(r, (2, 3), d), pos(r, (3, 4), d), pos(r, (4, 2), d)], md)
+
+    op, r = "vecdot", R("vecdot")
+
+    def vd(dim=-1):
+        return lambda x, y: torch.linalg.vecdot(x, y, dim=dim)
+    cs.append(case(op + "/2d", op, [r.randn((3, 4)), r.randn((3, 4))], vd(), attrs={"dim": -1}))
+    cs.append(case(op + "/dim0", op, [r.randn((3, 4)), r.randn((3, 4))], vd(0), attrs={"dim": 0}))
+    cs.append(case(op + "/broadcast", op, [r.randn((2, 1, 4)), r.randn((3, 4))], vd(1), attrs={"dim": 1}))
+    cs.append(case(op + "/1d", op, [r.randn((5,)), r.randn((5,))], vd(), attrs={"dim": -1}))
+    cs.append(case(op + "/0d", op, [r.randn(()), r.randn((3,))], vd(), attrs={"dim": -1}))
+    cs.append(case(op + "/empty", op, [r.randn((2, 0)), r.randn((2, 0))], vd(), attrs={"dim": -1}))
+    cs.append(case(op + "/special", op, [torch.tensor([[INF, 0.0], [NAN, 1.0], [-0.0, 1.0]], dtype=f64),
+                                         torch.tensor([[0.0, 1.0], [1.0, 1.0], [0.0, -0.0]], dtype=f64)], vd(), attrs={"dim": -1},
+                   backward=False))
+    cs.append(error_case(op + "/dim_range", op, [r.randn((3, 4)), r.randn((3, 4))], vd(2), attrs={"dim": 2}))
+    cs.append(error_case(op + "/broadcast_mismatch", op, [r.randn((3, 4)), r.randn((2,))], vd(), attrs={"dim": -1}))
+    cs.append(error_case(op + "/dtype", op, [r.randn((3, 4)), r.randn((3, 4), f32)], vd(), attrs={"dim": -1}))
+    cs.append(error_case(op + "/int", op, [r.randint(0, 3, (3, 4)), r.randint(0, 3, (3, 4))], vd(), attrs={"dim": -1}))
+    cs += narrow_cases(op, lambda r, d: [pos(r, (3, 4), d), pos(r, (3, 4), d)], vd(), attrs={"dim": -1})
+
+    op, r = "matrix_power", R("matrix_power")
+
+    def mp(n):
+        return lambda a: torch.linalg.matrix_power(a, n)
+
+    def wellcond(r, shape, d=f64):
+        """Diagonally dominant matrices: safely invertible."""
+        n = shape[-1]
+        return (r.randn(shape) + 3 * torch.eye(n, dtype=f64)).to(d)
+    cs.append(case(op + "/n2", op, [r.randn((3, 3))], mp(2), attrs={"n": 2}))
+    cs.append(case(op + "/n5", op, [r.randn((3, 3))], mp(5), attrs={"n": 5}))
+    cs.append(case(op + "/n1", op, [r.randn((3, 3))], mp(1), attrs={"n": 1}))
+    cs.append(case(op + "/n0", op, [r.randn((2, 3, 3))], mp(0), attrs={"n": 0}))
+    cs.append(case(op + "/batched", op, [r.randn((2, 2, 3, 3))], mp(3), attrs={"n": 3}))
+    cs.append(case(op + "/inverse", op, [wellcond(r, (3, 3))], mp(-1), attrs={"n": -1}))
+    cs.append(case(op + "/neg3_batched", op, [wellcond(r, (2, 3, 3))], mp(-3), attrs={"n": -3}))
+    cs.append(case(op + "/pivoting", op, [torch.tensor([[0.0, 1.0], [2.0, 0.5]], dtype=f64)], mp(-1), attrs={"n": -1}))
+    cs.append(case(op + "/empty", op, [r.randn((0, 2, 2))], mp(3), attrs={"n": 3}))
+    cs.append(case(op + "/int64", op, [r.randint(-3, 4, (3, 3))], mp(3), attrs={"n": 3}, backward=False))
+    cs.append(case(op + "/int64_n0", op, [r.randint(-3, 4, (2, 2))], mp(0), attrs={"n": 0}, backward=False))
+    cs.append(case(op + "/bool_n1", op, [r.bool((2, 2))], mp(1), attrs={"n": 1}, backward=False))
+    cs.append(case(op + "/bool_n0", op, [r.bool((2, 2))], mp(0), attrs={"n": 0}, backward=False))
+    cs.append(case(op + "/inverse_f32", op, [wellcond(r, (3, 3), f32)], mp(-1), attrs={"n": -1}, rtol=1.3e-6, atol=1e-5))
+    cs.append(error_case(op + "/1d", op, [r.randn((3,))], mp(2), attrs={"n": 2}))
+    cs.append(error_case(op + "/not_square", op, [r.randn((2, 3))], mp(2), attrs={"n": 2}))
+    cs.append(error_case(op + "/singular", op, [torch.tensor([[1.0, 2.0], [2.0, 4.0]], dtype=f64)], mp(-1), attrs={"n": -1}))
+    cs.append(error_case(op + "/singular_batch", op, [torch.stack([torch.eye(2, dtype=f64), torch.zeros(2, 2, dtype=f64)])], mp(-2),
+                         attrs={"n": -2}))
+    cs.append(error_case(op + "/int_inverse", op, [r.randint(-3, 4, (2, 2))], mp(-1), attrs={"n": -1}))
+    cs.append(error_case(op + "/bf16_inverse", op, [wellcond(r, (2, 2), torch.bfloat16)], mp(-1), attrs={"n": -1}))
+    cs.append(error_case(op + "/bool_n2", op, [r.bool((2, 2))], mp(2), attrs={"n": 2}))
+    cs += narrow_cases(op, lambda r, d: [pos(r, (3, 3), d)], mp(3), attrs={"n": 3})
+    return cs
+
+
 def main():
-    cs = addmv_cases() + addr_cases() + bmm_cases()
+    cs = addmv_cases() + addr_cases() + bmm_cases() + product_cases()
     write_group("linalg", cs)
 
 
