@@ -1,0 +1,144 @@
+"""The linalg family (sdk/ops/schema_linalg.go): matrix products beyond
+matmul/mm/bmm/addmm, run with the real torch. Conventions as in ops.py."""
+
+import torch
+
+from .ops import _int_if_integral, _row, _x
+from .wire import ArgumentError
+
+aten = torch.ops.aten
+
+
+def _tensors(c, n):
+    for i, t in enumerate(c.inputs[:n]):
+        if not isinstance(t, torch.Tensor):
+            raise ArgumentError("%s: input %d must be a tensor" % (c.op, i))
+    return c.inputs[:n]
+
+
+def _add_product(name):
+    fn = getattr(aten, name)
+
+    def f(c):
+        s, a, b = _tensors(c, 3)
+        beta, alpha = _int_if_integral(c.attrs["beta"]), _int_if_integral(c.attrs["alpha"])
+        if c.attrs["inplace"]:
+            return getattr(s, name + "_")(a, b, beta=beta, alpha=alpha)
+        return fn(s, a, b, beta=beta, alpha=alpha)
+    return f
+
+
+def _outer(c):
+    x, y = _tensors(c, 2)
+    return torch.outer(x, y)
+
+
+def _s_addmv(dt):
+    if dt == torch.bool:
+        return None
+    return [_row(dt), _x(dt), _row(dt)], {}
+
+
+def _s_addr(dt):
+    return [_x(dt), _row(dt), _row(dt)], {}
+
+
+def _s_baddbmm(dt):
+    if dt == torch.bool:
+        return None
+    return [_x(dt).unsqueeze(0), _x(dt).unsqueeze(0), _x(dt).unsqueeze(0)], {}
+
+
+def _s_addbmm(dt):
+    if dt == torch.bool:
+        return None
+    return [_x(dt), _x(dt).unsqueeze(0), _x(dt).unsqueeze(0)], {}
+
+
+def _s_outer(dt):
+    return [_row(dt), _row(dt)], {}
+
+
+def _kron(c):
+    x, y = _tensors(c, 2)
+    return torch.kron(x, y)
+
+
+def _tensordot(c):
+    x, y = _tensors(c, 2)
+    return torch.tensordot(x, y, dims=(list(c.attrs["dims_self"]), list(c.attrs["dims_other"])))
+
+
+def _multi_dot(c):
+    return torch.linalg.multi_dot(list(_tensors(c, len(c.inputs))))
+
+
+def _vecdot(c):
+    x, y = _tensors(c, 2)
+    return torch.linalg.vecdot(x, y, dim=c.attrs["dim"])
+
+
+def _matrix_power(c):
+    (x,) = _tensors(c, 1)
+    if x.dtype == torch.bool and c.attrs["n"] >= 2:
+        # no device multiplies bool matrices: PyTorch's own refusal, not a
+        # missing kernel of this device
+        raise ArgumentError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
+    return torch.linalg.matrix_power(x, c.attrs["n"])
+
+
+def _s_kron(dt):
+    return [_x(dt), _row(dt)], {}
+
+
+def _s_tensordot(dt):
+    if dt == torch.bool:
+        return None
+    return [_x(dt), _x(dt)], {"dims_self": [1], "dims_other": [0]}
+
+
+def _s_multi_dot(dt):
+    if dt == torch.bool:
+        return None
+    return [_row(dt), _x(dt), _x(dt)], {}
+
+
+def _s_vecdot(dt):
+    if not dt.is_floating_point:
+        return None
+    return [_x(dt), _row(dt)], {"dim": -1}
+
+
+def _s_matrix_power(dt):
+    if dt == torch.bool:
+        return [_x(dt)], {"n": 1}
+    return [_x(dt)], {"n": 2}
+
+
+OPS = {
+    "addmv": _add_product("addmv"),
+    "addr": _add_product("addr"),
+    "baddbmm": _add_product("baddbmm"),
+    "addbmm": _add_product("addbmm"),
+    "outer": _outer,
+    "kron": _kron,
+    "tensordot": _tensordot,
+    "multi_dot": _multi_dot,
+    "vecdot": _vecdot,
+    "matrix_power": _matrix_power,
+}
+
+SAMPLES = {
+    "addmv": _s_addmv,
+    "addr": _s_addr,
+    "baddbmm": _s_baddbmm,
+    "addbmm": _s_addbmm,
+    "outer": _s_outer,
+    "kron": _s_kron,
+    "tensordot": _s_tensordot,
+    "multi_dot": _s_multi_dot,
+    "vecdot": _s_vecdot,
+    "matrix_power": _s_matrix_power,
+}
+
+BACKWARD = {"addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power"}
