@@ -25,5 +25,17 @@ func init() {
 			Inputs: []InputSpec{in("self")},
 			Attrs: []AttrSpec{inplace, attr("lower", AttrFloat, FloatAttr(0.125), ""),
 				attr("upper", AttrFloat, FloatAttr(1.0/3), "at least lower")}, Outputs: 1},
+
+		// data movement: any dtype, bool included
+		Schema{Name: "pixel_shuffle", Doc: "(*, C·r², H, W) → (*, C, H·r, W·r)",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("upscale_factor", AttrInt, "r, positive")}, Outputs: 1},
+		Schema{Name: "pixel_unshuffle", Doc: "(*, C, H·r, W·r) → (*, C·r², H, W)",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("downscale_factor", AttrInt, "r, positive")}, Outputs: 1},
+		Schema{Name: "channel_shuffle", Doc: "(N, C, *): channels regrouped as reshape (N, g, C/g, *), transpose 1 and 2; no derivative in PyTorch",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("groups", AttrInt, "g, positive, dividing C")}, Outputs: 1},
+		Schema{Name: "constant_pad_nd", Doc: "pads (before, after) pairs from the last dimension backwards with value; negative pads crop",
+			Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{req("pad", AttrInts, "even length, at most twice the rank"),
+				attr("value", AttrFloat, FloatAttr(0), "cast to self's dtype (an error where it overflows)")}, Outputs: 1},
 	)
 }

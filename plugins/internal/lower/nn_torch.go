@@ -26,6 +26,44 @@ func init() {
 	def(nnRrelu, rreluSig, "Functional.rrelu_")
 	def(nnRrelu, rreluSig+", inplace=False", "Functional.rrelu")
 	usedOps = append(usedOps, "celu", "selu", "threshold", "hardshrink", "prelu", "add_relu", "rrelu")
+
+	def(nnIntParam("pixel_shuffle", "upscale_factor"), "input, upscale_factor", "Torch.pixel_shuffle", "Functional.pixel_shuffle")
+	def(nnIntParam("pixel_unshuffle", "downscale_factor"), "input, downscale_factor", "Torch.pixel_unshuffle", "Functional.pixel_unshuffle")
+	def(nnIntParam("channel_shuffle", "groups"), "input, groups", "Torch.channel_shuffle", "Functional.channel_shuffle")
+	def(nnConstantPad, "input, pad, value=0", "Torch.constant_pad_nd")
+	usedOps = append(usedOps, "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "constant_pad_nd")
+}
+
+// nnIntParam lowers an op of one tensor and one int parameter, an
+// attribute of the same name.
+func nnIntParam(op, param string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		v, err := b.integer(param)
+		if err != nil {
+			return nil, err
+		}
+		return newPlan(op, ops.Attrs{param: ops.IntAttr(v)}, tensorBinding(x)), nil
+	}
+}
+
+func nnConstantPad(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	pad, err := b.intList("pad", 0, false)
+	if err != nil {
+		return nil, err
+	}
+	v, err := b.float("value")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("constant_pad_nd", ops.Attrs{"pad": ops.IntsAttr(pad...), "value": ops.FloatAttr(v)}, tensorBinding(x)), nil
 }
 
 // nnInplace sets the inplace attribute from the API name, or from the

@@ -16,7 +16,37 @@ func nnTorchKws(a ...framework.NamedArg) []framework.NamedArg { return a }
 func TestNNTorchActivations(t *testing.T) { runCases(t, nnTorchActivationCases(), nil) }
 
 // nnTorchCases are every case of this file (TestOpsListed runs them too).
-func nnTorchCases() []lcase { return nnTorchActivationCases() }
+func nnTorchCases() []lcase { return append(nnTorchActivationCases(), nnTorchShapeCases()...) }
+
+func TestNNTorchShape(t *testing.T) { runCases(t, nnTorchShapeCases(), nil) }
+
+func nnTorchShapeCases() []lcase {
+	x := f32("args.0", 1, 8, 2, 2)
+	A, K := nnTorchArgs, nnTorchKws
+	var cases []lcase
+	for _, u := range []struct{ op, param string }{
+		{"pixel_shuffle", "upscale_factor"}, {"pixel_unshuffle", "downscale_factor"}, {"channel_shuffle", "groups"},
+	} {
+		for _, ns := range []string{"Torch.", "Functional."} {
+			cases = append(cases,
+				lcase{name: ns + u.op, args: A(x, iv(2)), op: u.op, attrs: ops.Attrs{u.param: ia(2)}, in: []string{"args.0"}},
+				lcase{name: ns + u.op, args: A(x), kwargs: K(kw(u.param, iv(-1))), op: u.op, attrs: ops.Attrs{u.param: ia(-1)}},
+				lcase{name: ns + u.op, args: A(x, fv(2)), err: `argument "` + u.param + `": expected int, got float`},
+				lcase{name: ns + u.op, args: A(x), err: `missing required argument "` + u.param + `"`},
+				lcase{name: ns + u.op, args: A(iv(1), iv(2)), err: `argument "input": expected tensor, got int`},
+			)
+		}
+	}
+	return append(cases,
+		lcase{name: "Torch.constant_pad_nd", args: A(x, ints(1, 2)), op: "constant_pad_nd", attrs: ops.Attrs{"pad": la(1, 2), "value": fa(0)}},
+		lcase{name: "Torch.constant_pad_nd", args: A(x, szv(-1, 2, 0, 1), fv(2.5)), op: "constant_pad_nd", attrs: ops.Attrs{"pad": la(-1, 2, 0, 1), "value": fa(2.5)}},
+		lcase{name: "Torch.constant_pad_nd", args: A(x, ints()), kwargs: K(kw("value", iv(-3))), op: "constant_pad_nd", attrs: ops.Attrs{"pad": la(), "value": fa(-3)}},
+		lcase{name: "Torch.constant_pad_nd", args: A(x, iv(1)), err: `argument "pad": expected list of ints, got int`},
+		lcase{name: "Torch.constant_pad_nd", args: A(x, lv(iv(1), fv(2))), err: `argument "pad": expected list of ints, got list containing float`},
+		lcase{name: "Torch.constant_pad_nd", args: A(x, ints(1, 1), nv()), err: `argument "value": expected float, got None`},
+		lcase{name: "Functional.constant_pad_nd", args: A(x, ints(1, 1)), err: "has no lowering"},
+	)
+}
 
 func nnTorchActivationCases() []lcase {
 	x, w := f32("args.0", 2, 3), f32("args.1", 3)

@@ -6,7 +6,7 @@ in-place variant on input 0 for attrs["inplace"]."""
 
 import torch
 
-from .ops import _int_if_integral, _num, _s_binary, _s_unary, _x
+from .ops import _int_if_integral, _ints, _num, _s_binary, _s_unary, _x
 
 aten = torch.ops.aten
 
@@ -58,6 +58,10 @@ def _rrelu(c):
     return torch.rrelu(x, lo, hi, False)
 
 
+def _constant_pad_nd(c):
+    return aten.constant_pad_nd(c.inputs[0], _ints(c.attrs["pad"]), _int_if_integral(c.attrs["value"]))
+
+
 OPS = {
     "celu": _celu,
     "selu": _selu,
@@ -66,9 +70,14 @@ OPS = {
     "prelu": _prelu,
     "add_relu": _add_relu,
     "rrelu": _rrelu,
+    "pixel_shuffle": lambda c: aten.pixel_shuffle(c.inputs[0], c.attrs["upscale_factor"]),
+    "pixel_unshuffle": lambda c: aten.pixel_unshuffle(c.inputs[0], c.attrs["downscale_factor"]),
+    "channel_shuffle": lambda c: aten.channel_shuffle(c.inputs[0], c.attrs["groups"]),
+    "constant_pad_nd": _constant_pad_nd,
 }
 
-BACKWARD = set(OPS) - {"add_relu"}
+# PyTorch 1.13 has no derivative for _add_relu and channel_shuffle.
+BACKWARD = set(OPS) - {"add_relu", "channel_shuffle"}
 
 
 def _s_threshold(dt):
@@ -87,4 +96,8 @@ SAMPLES = {
     "prelu": _s_prelu,
     "add_relu": _s_binary,
     "rrelu": _s_unary,
+    "pixel_shuffle": lambda dt: ([_x(dt).reshape(1, 4, 1, 1)], {"upscale_factor": 2}),
+    "pixel_unshuffle": lambda dt: ([_x(dt).reshape(1, 1, 2, 2)], {"downscale_factor": 2}),
+    "channel_shuffle": lambda dt: ([_x(dt).reshape(1, 4, 1)], {"groups": 2}),
+    "constant_pad_nd": lambda dt: ([_x(dt)], {"pad": [1, 0], "value": 1.0}),
 }

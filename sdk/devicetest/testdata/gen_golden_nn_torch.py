@@ -313,8 +313,101 @@ def rrelu_cases():
     return cs
 
 
+# ---------------------------------------------------------------- data movement
+
+def shuffle_cases():
+    cs = []
+    r = R("pixel_shuffle")
+    ps, pu = torch.pixel_shuffle, torch.pixel_unshuffle
+    cs.append(case("pixel_shuffle/r2", "pixel_shuffle", [r.randn((2, 8, 2, 3))], lambda x: ps(x, 2), attrs={"upscale_factor": 2}))
+    cs.append(case("pixel_shuffle/r3_3d", "pixel_shuffle", [r.randn((9, 2, 1))], lambda x: ps(x, 3), attrs={"upscale_factor": 3}))
+    cs.append(case("pixel_shuffle/5d", "pixel_shuffle", [r.randn((2, 1, 4, 2, 2))], lambda x: ps(x, 2), attrs={"upscale_factor": 2}))
+    cs.append(case("pixel_shuffle/r1", "pixel_shuffle", [r.randn((1, 3, 2, 2))], lambda x: ps(x, 1), attrs={"upscale_factor": 1}))
+    cs.append(case("pixel_shuffle/empty", "pixel_shuffle", [r.randn((0, 4, 2, 2))], lambda x: ps(x, 2), attrs={"upscale_factor": 2}, backward=False))
+    cs.append(case("pixel_shuffle/int64", "pixel_shuffle", [r.randint(-9, 9, (1, 4, 2, 3))], lambda x: ps(x, 2),
+                   attrs={"upscale_factor": 2}, backward=False))
+    cs.append(case("pixel_shuffle/bool", "pixel_shuffle", [r.bool((1, 4, 1, 2))], lambda x: ps(x, 2),
+                   attrs={"upscale_factor": 2}, backward=False))
+    cs.append(error_case("pixel_shuffle/2d", "pixel_shuffle", [r.randn((4, 2))], lambda x: ps(x, 2), attrs={"upscale_factor": 2}))
+    cs.append(error_case("pixel_shuffle/zero_factor", "pixel_shuffle", [r.randn((1, 4, 2, 2))], lambda x: ps(x, 0), attrs={"upscale_factor": 0}))
+    cs.append(error_case("pixel_shuffle/not_divisible", "pixel_shuffle", [r.randn((1, 5, 2, 2))], lambda x: ps(x, 2), attrs={"upscale_factor": 2}))
+    cs += narrow("pixel_shuffle", lambda x: ps(x, 2), lambda r, d: [r.randn((1, 8, 2, 2), d)], attrs={"upscale_factor": 2})
+
+    r = R("pixel_unshuffle")
+    cs.append(case("pixel_unshuffle/r2", "pixel_unshuffle", [r.randn((2, 2, 4, 6))], lambda x: pu(x, 2), attrs={"downscale_factor": 2}))
+    cs.append(case("pixel_unshuffle/r3_3d", "pixel_unshuffle", [r.randn((1, 3, 6))], lambda x: pu(x, 3), attrs={"downscale_factor": 3}))
+    cs.append(case("pixel_unshuffle/5d", "pixel_unshuffle", [r.randn((2, 1, 1, 4, 2))], lambda x: pu(x, 2), attrs={"downscale_factor": 2}))
+    cs.append(case("pixel_unshuffle/empty", "pixel_unshuffle", [r.randn((0, 1, 2, 2))], lambda x: pu(x, 2), attrs={"downscale_factor": 2}, backward=False))
+    cs.append(case("pixel_unshuffle/int32", "pixel_unshuffle", [r.randint(-9, 9, (1, 2, 2, 4), torch.int32)], lambda x: pu(x, 2),
+                   attrs={"downscale_factor": 2}, backward=False))
+    cs.append(error_case("pixel_unshuffle/2d", "pixel_unshuffle", [r.randn((4, 4))], lambda x: pu(x, 2), attrs={"downscale_factor": 2}))
+    cs.append(error_case("pixel_unshuffle/negative_factor", "pixel_unshuffle", [r.randn((1, 1, 4, 4))], lambda x: pu(x, -2),
+                         attrs={"downscale_factor": -2}))
+    cs.append(error_case("pixel_unshuffle/height", "pixel_unshuffle", [r.randn((1, 1, 3, 4))], lambda x: pu(x, 2), attrs={"downscale_factor": 2}))
+    cs.append(error_case("pixel_unshuffle/width", "pixel_unshuffle", [r.randn((1, 1, 4, 3))], lambda x: pu(x, 2), attrs={"downscale_factor": 2}))
+    cs += narrow("pixel_unshuffle", lambda x: pu(x, 2), lambda r, d: [r.randn((1, 2, 4, 2), d)], attrs={"downscale_factor": 2})
+
+    # channel_shuffle: no derivative in PyTorch 1.13, forward only.
+    r = R("channel_shuffle")
+    cs_ = torch.channel_shuffle
+    cs.append(case("channel_shuffle/g2", "channel_shuffle", [r.randn((2, 8, 2, 3))], lambda x: cs_(x, 2), attrs={"groups": 2}, backward=False))
+    cs.append(case("channel_shuffle/g3_3d", "channel_shuffle", [r.randn((1, 6, 4))], lambda x: cs_(x, 3), attrs={"groups": 3}, backward=False))
+    cs.append(case("channel_shuffle/g1", "channel_shuffle", [r.randn((1, 3, 2))], lambda x: cs_(x, 1), attrs={"groups": 1}, backward=False))
+    cs.append(case("channel_shuffle/5d", "channel_shuffle", [r.randn((1, 4, 1, 2, 2))], lambda x: cs_(x, 4), attrs={"groups": 4}, backward=False))
+    cs.append(case("channel_shuffle/int64", "channel_shuffle", [r.randint(-9, 9, (2, 4, 3))], lambda x: cs_(x, 2),
+                   attrs={"groups": 2}, backward=False))
+    cs.append(case("channel_shuffle/bool", "channel_shuffle", [r.bool((1, 4, 2))], lambda x: cs_(x, 2), attrs={"groups": 2}, backward=False))
+    cs.append(error_case("channel_shuffle/2d", "channel_shuffle", [r.randn((2, 4))], lambda x: cs_(x, 2), attrs={"groups": 2}))
+    cs.append(error_case("channel_shuffle/zero_groups", "channel_shuffle", [r.randn((1, 4, 2))], lambda x: cs_(x, 0), attrs={"groups": 0}))
+    cs.append(error_case("channel_shuffle/not_divisible", "channel_shuffle", [r.randn((1, 8, 2))], lambda x: cs_(x, 3), attrs={"groups": 3}))
+    cs += narrow("channel_shuffle", lambda x: cs_(x, 2), lambda r, d: [r.randn((1, 4, 3), d)], attrs={"groups": 2}, backward=False)
+    return cs
+
+
+def pad_cases():
+    cs = []
+    r = R("constant_pad_nd")
+    pad = torch.constant_pad_nd
+
+    def P(p, v=None):
+        a = {"pad": p}
+        if v is not None:
+            a["value"] = float(v)
+        return a
+    cs.append(case("constant_pad_nd/last_dim", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, [1, 2], 5.5), attrs=P([1, 2], 5.5)))
+    cs.append(case("constant_pad_nd/two_dims", "constant_pad_nd", [r.randn((2, 3, 4))], lambda x: pad(x, [0, 1, 2, 0]), attrs=P([0, 1, 2, 0])))
+    cs.append(case("constant_pad_nd/all_dims", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, [1, 1, 1, 1], -1), attrs=P([1, 1, 1, 1], -1)))
+    cs.append(case("constant_pad_nd/mixed_negative", "constant_pad_nd", [r.randn((3, 4))], lambda x: pad(x, [-1, 2, 1, -2]), attrs=P([-1, 2, 1, -2])))
+    cs.append(case("constant_pad_nd/crop_only", "constant_pad_nd", [r.randn((3, 4))], lambda x: pad(x, [-1, -2]), attrs=P([-1, -2])))
+    cs.append(case("constant_pad_nd/crop_to_empty", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, [-3, 0]), attrs=P([-3, 0])))
+    cs.append(case("constant_pad_nd/no_pad", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, []), attrs=P([])))
+    cs.append(case("constant_pad_nd/0d", "constant_pad_nd", [torch.tensor(1.5, dtype=f64)], lambda x: pad(x, []), attrs=P([])))
+    cs.append(case("constant_pad_nd/empty_input", "constant_pad_nd", [r.randn((0, 2))], lambda x: pad(x, [1, 1, 1, 0]), attrs=P([1, 1, 1, 0])))
+    cs.append(case("constant_pad_nd/nan_value", "constant_pad_nd", [r.randn((3,))], lambda x: pad(x, [1, 1], NAN), attrs=P([1, 1], NAN)))
+    cs.append(case("constant_pad_nd/int64", "constant_pad_nd", [r.randint(-9, 9, (2, 3))], lambda x: pad(x, [1, 1], -2.7),
+                   attrs=P([1, 1], -2.7), backward=False))
+    cs.append(case("constant_pad_nd/uint8", "constant_pad_nd", [r.randint(0, 9, (2, 3), torch.uint8)], lambda x: pad(x, [0, 1], 255),
+                   attrs=P([0, 1], 255), backward=False))
+    cs.append(case("constant_pad_nd/bool", "constant_pad_nd", [r.bool((2, 2))], lambda x: pad(x, [1, 0], 0.5), attrs=P([1, 0], 0.5), backward=False))
+    cs.append(error_case("constant_pad_nd/odd", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, [1, 2, 3]), attrs=P([1, 2, 3])))
+    cs.append(error_case("constant_pad_nd/too_long", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, [1] * 6), attrs=P([1] * 6)))
+    cs.append(error_case("constant_pad_nd/too_negative", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, [-2, -2]), attrs=P([-2, -2])))
+    cs.append(error_case("constant_pad_nd/crop_start", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, [-5, 0]), attrs=P([-5, 0])))
+    cs.append(error_case("constant_pad_nd/mixed_zero_size", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, [-2, -1, 1, 0]),
+                         attrs=P([-2, -1, 1, 0])))
+    cs.append(error_case("constant_pad_nd/int_overflow", "constant_pad_nd", [torch.tensor([1, 2], dtype=torch.int32)], lambda x: pad(x, [1, 0], INF),
+                         attrs=P([1, 0], INF)))
+    cs.append(error_case("constant_pad_nd/int8_overflow", "constant_pad_nd", [torch.tensor([1, 2], dtype=torch.int8)], lambda x: pad(x, [1, 0], 200),
+                         attrs=P([1, 0], 200)))
+    cs.append(error_case("constant_pad_nd/half_overflow", "constant_pad_nd", [torch.tensor([1, 2], dtype=torch.float16)], lambda x: pad(x, [1, 0], 1e6),
+                         attrs=P([1, 0], 1e6)))
+    cs += narrow("constant_pad_nd", lambda x: pad(x, [1, 2, 0, 1], 0.3), lambda r, d: [r.randn((2, 3), d)], attrs=P([1, 2, 0, 1], 0.3))
+    return cs
+
+
 def main():
     cs = celu_cases() + selu_cases() + threshold_cases() + hardshrink_cases() + prelu_cases() + add_relu_cases() + rrelu_cases()
+    cs += shuffle_cases() + pad_cases()
     print("\n".join(REPORT))
     write_group("nn_torch", cs)
 
