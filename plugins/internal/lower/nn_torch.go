@@ -1,0 +1,169 @@
+package lower
+
+import (
+	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
+)
+
+// The nn ops of msprobe's torch list, with their torch.nn.functional
+// spellings: celu, selu, threshold, prelu, hardshrink, torch._add_relu and
+// rrelu (evaluation only).
+
+func init() {
+	def(nnScalarAct("celu", "alpha"), "input, alpha=1.0", "Torch.celu", "Torch.celu_", "Functional.celu_")
+	def(nnScalarAct("celu", "alpha"), "input, alpha=1.0, inplace=False", "Functional.celu")
+	def(nnScalarAct("selu"), "input", "Torch.selu", "Torch.selu_", "Functional.selu_")
+	def(nnScalarAct("selu"), "input, inplace=False", "Functional.selu")
+	def(nnScalarAct("threshold", "threshold", "value"), "input, threshold, value, *, out=None", "Torch.threshold", "Torch.threshold_")
+	def(nnScalarAct("threshold", "threshold", "value"), "input, threshold, value", "Functional.threshold_")
+	def(nnScalarAct("threshold", "threshold", "value"), "input, threshold, value, inplace=False", "Functional.threshold")
+	def(nnScalarAct("hardshrink", "lambd"), "input, lambd=0.5, *, out=None", "Torch.hardshrink", "Tensor.hardshrink")
+	def(nnScalarAct("hardshrink", "lambd"), "input, lambd=0.5", "Functional.hardshrink")
+	def(nnPrelu, "input, weight", "Torch.prelu", "Tensor.prelu", "Functional.prelu")
+	def(nnAddRelu, "input, other, alpha=1, *, out=None", "Torch._add_relu", "Torch._add_relu_")
+	const rreluSig = "input, lower=0.125, upper=0.3333333333333333, training=False"
+	def(nnRrelu, rreluSig+", generator=None", "Torch.rrelu", "Torch.rrelu_")
+	def(nnRrelu, rreluSig, "Functional.rrelu_")
+	def(nnRrelu, rreluSig+", inplace=False", "Functional.rrelu")
+	usedOps = append(usedOps, "celu", "selu", "threshold", "hardshrink", "prelu", "add_relu", "rrelu")
+
+	def(nnIntParam("pixel_shuffle", "upscale_factor"), "input, upscale_factor", "Torch.pixel_shuffle", "Functional.pixel_shuffle")
+	def(nnIntParam("pixel_unshuffle", "downscale_factor"), "input, downscale_factor", "Torch.pixel_unshuffle", "Functional.pixel_unshuffle")
+	def(nnIntParam("channel_shuffle", "groups"), "input, groups", "Torch.channel_shuffle", "Functional.channel_shuffle")
+	def(nnConstantPad, "input, pad, value=0", "Torch.constant_pad_nd")
+	usedOps = append(usedOps, "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "constant_pad_nd")
+}
+
+// nnIntParam lowers an op of one tensor and one int parameter, an
+// attribute of the same name.
+func nnIntParam(op, param string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		v, err := b.integer(param)
+		if err != nil {
+			return nil, err
+		}
+		return newPlan(op, ops.Attrs{param: ops.IntAttr(v)}, tensorBinding(x)), nil
+	}
+}
+
+func nnConstantPad(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	pad, err := b.intList("pad", 0, false)
+	if err != nil {
+		return nil, err
+	}
+	v, err := b.float("value")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("constant_pad_nd", ops.Attrs{"pad": ops.IntsAttr(pad...), "value": ops.FloatAttr(v)}, tensorBinding(x)), nil
+}
+
+// nnInplace sets the inplace attribute from the API name, or from the
+// inplace= argument of a torch.nn.functional spelling that has one.
+func (b *bound) nnInplace(attrs ops.Attrs) (ops.Attrs, error) {
+	attrs = b.inplaceAttr(attrs)
+	if _, ok := b.vals["inplace"]; ok {
+		in, err := b.boolean("inplace")
+		if err != nil {
+			return nil, err
+		}
+		attrs["inplace"] = ops.BoolAttr(in)
+	}
+	return attrs, nil
+}
+
+// nnScalarAct lowers an activation of one tensor and number parameters,
+// each a float attribute of the op of the same name.
+func nnScalarAct(op string, params ...string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		attrs := ops.Attrs{}
+		for _, p := range params {
+			v, err := b.float(p)
+			if err != nil {
+				return nil, err
+			}
+			attrs[p] = ops.FloatAttr(v)
+		}
+		if s, _ := ops.Lookup(op); s.HasAttr("inplace") {
+			if attrs, err = b.nnInplace(attrs); err != nil {
+				return nil, err
+			}
+		}
+		return newPlan(op, attrs, tensorBinding(x)), nil
+	}
+}
+
+func nnPrelu(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	w, err := b.tensor("weight")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("prelu", nil, tensorBinding(x), tensorBinding(w)), nil
+}
+
+// nnAddRelu lowers torch._add_relu(input, other, *, alpha=1) and its
+// Scalar overload (other a number, alpha then positional too).
+func nnAddRelu(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	y, yi, err := b.operand("other")
+	if err != nil {
+		return nil, err
+	}
+	if b.positional["alpha"] && yi.isTensor {
+		return nil, b.errf("takes 2 positional arguments but 3 were given (alpha is keyword-only when other is a tensor)")
+	}
+	alpha, err := b.float("alpha")
+	if err != nil {
+		return nil, err
+	}
+	attrs := b.inplaceAttr(ops.Attrs{"alpha": ops.FloatAttr(alpha)})
+	return newPlan("add_relu", attrs, tensorBinding(x), y), nil
+}
+
+// nnRrelu lowers rrelu in evaluation; in training its negative slopes are
+// drawn at random.
+func nnRrelu(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	lo, err := b.float("lower")
+	if err != nil {
+		return nil, err
+	}
+	hi, err := b.float("upper")
+	if err != nil {
+		return nil, err
+	}
+	training, err := b.boolean("training")
+	if err != nil {
+		return nil, err
+	}
+	if training {
+		return nil, b.argErr("training", "rrelu with training=True draws each negative slope at random from U(lower, upper): its values cannot be compared with a reference (only training=False is checked)")
+	}
+	attrs, err := b.nnInplace(ops.Attrs{"lower": ops.FloatAttr(lo), "upper": ops.FloatAttr(hi)})
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("rrelu", attrs, tensorBinding(x)), nil
+}

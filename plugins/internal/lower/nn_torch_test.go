@@ -1,0 +1,112 @@
+package lower
+
+import (
+	"testing"
+
+	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
+)
+
+// nnTorchArgs is a shorthand for positional arguments.
+func nnTorchArgs(a ...framework.Arg) []framework.Arg { return a }
+
+// nnTorchKws is a shorthand for keyword arguments.
+func nnTorchKws(a ...framework.NamedArg) []framework.NamedArg { return a }
+
+func TestNNTorchActivations(t *testing.T) { runCases(t, nnTorchActivationCases(), nil) }
+
+// nnTorchCases are every case of this file (TestOpsListed runs them too).
+func nnTorchCases() []lcase { return append(nnTorchActivationCases(), nnTorchShapeCases()...) }
+
+func TestNNTorchShape(t *testing.T) { runCases(t, nnTorchShapeCases(), nil) }
+
+func nnTorchShapeCases() []lcase {
+	x := f32("args.0", 1, 8, 2, 2)
+	A, K := nnTorchArgs, nnTorchKws
+	var cases []lcase
+	for _, u := range []struct{ op, param string }{
+		{"pixel_shuffle", "upscale_factor"}, {"pixel_unshuffle", "downscale_factor"}, {"channel_shuffle", "groups"},
+	} {
+		for _, ns := range []string{"Torch.", "Functional."} {
+			cases = append(cases,
+				lcase{name: ns + u.op, args: A(x, iv(2)), op: u.op, attrs: ops.Attrs{u.param: ia(2)}, in: []string{"args.0"}},
+				lcase{name: ns + u.op, args: A(x), kwargs: K(kw(u.param, iv(-1))), op: u.op, attrs: ops.Attrs{u.param: ia(-1)}},
+				lcase{name: ns + u.op, args: A(x, fv(2)), err: `argument "` + u.param + `": expected int, got float`},
+				lcase{name: ns + u.op, args: A(x), err: `missing required argument "` + u.param + `"`},
+				lcase{name: ns + u.op, args: A(iv(1), iv(2)), err: `argument "input": expected tensor, got int`},
+			)
+		}
+	}
+	return append(cases,
+		lcase{name: "Torch.constant_pad_nd", args: A(x, ints(1, 2)), op: "constant_pad_nd", attrs: ops.Attrs{"pad": la(1, 2), "value": fa(0)}},
+		lcase{name: "Torch.constant_pad_nd", args: A(x, szv(-1, 2, 0, 1), fv(2.5)), op: "constant_pad_nd", attrs: ops.Attrs{"pad": la(-1, 2, 0, 1), "value": fa(2.5)}},
+		lcase{name: "Torch.constant_pad_nd", args: A(x, ints()), kwargs: K(kw("value", iv(-3))), op: "constant_pad_nd", attrs: ops.Attrs{"pad": la(), "value": fa(-3)}},
+		lcase{name: "Torch.constant_pad_nd", args: A(x, iv(1)), err: `argument "pad": expected list of ints, got int`},
+		lcase{name: "Torch.constant_pad_nd", args: A(x, lv(iv(1), fv(2))), err: `argument "pad": expected list of ints, got list containing float`},
+		lcase{name: "Torch.constant_pad_nd", args: A(x, ints(1, 1), nv()), err: `argument "value": expected float, got None`},
+		lcase{name: "Functional.constant_pad_nd", args: A(x, ints(1, 1)), err: "has no lowering"},
+	)
+}
+
+func nnTorchActivationCases() []lcase {
+	x, w := f32("args.0", 2, 3), f32("args.1", 3)
+	out := kw("out", f32("kwargs.out", 2, 3))
+	A, K := nnTorchArgs, nnTorchKws
+	return []lcase{
+		// celu: defaults, keyword and positional alpha, in place by name or inplace=.
+		{name: "Torch.celu", args: A(x), op: "celu", attrs: ops.Attrs{"alpha": fa(1), "inplace": ba(false)}, in: []string{"args.0"}},
+		{name: "Torch.celu_", args: A(x, fv(2)), op: "celu", attrs: ops.Attrs{"alpha": fa(2), "inplace": ba(true)}},
+		{name: "Functional.celu", args: A(x), kwargs: K(kw("alpha", iv(3)), kw("inplace", bv(true))), op: "celu", attrs: ops.Attrs{"alpha": fa(3), "inplace": ba(true)}},
+		{name: "Functional.celu_", args: A(x, fv(0.5)), op: "celu", attrs: ops.Attrs{"alpha": fa(0.5), "inplace": ba(true)}},
+		{name: "Torch.celu", args: A(x, sv("a")), err: `argument "alpha": expected float, got str`},
+		{name: "Torch.celu", args: A(iv(1)), err: `argument "input": expected tensor, got int`},
+		{name: "Functional.celu", args: A(x), kwargs: K(kw("inplace", iv(1))), err: `argument "inplace": expected bool, got int`},
+		{name: "Tensor.celu", args: A(x), err: "has no lowering"},
+		// selu
+		{name: "Torch.selu", args: A(x), op: "selu", attrs: ops.Attrs{"inplace": ba(false)}},
+		{name: "Torch.selu_", args: A(x), op: "selu", attrs: ops.Attrs{"inplace": ba(true)}},
+		{name: "Functional.selu", args: A(x, bv(true)), op: "selu", attrs: ops.Attrs{"inplace": ba(true)}},
+		{name: "Functional.selu_", args: A(x), op: "selu", attrs: ops.Attrs{"inplace": ba(true)}},
+		{name: "Torch.selu", args: A(x, fv(1)), err: "takes at most 1 positional arguments"},
+		// threshold: both numbers required; out= accepted on torch's.
+		{name: "Torch.threshold", args: A(x, fv(0.5), iv(2)), op: "threshold", attrs: ops.Attrs{"threshold": fa(0.5), "value": fa(2), "inplace": ba(false)}},
+		{name: "Torch.threshold", args: A(x, fv(0.5), iv(2)), kwargs: K(out), op: "threshold"},
+		{name: "Torch.threshold_", args: A(x), kwargs: K(kw("threshold", iv(0)), kw("value", fv(-1))), op: "threshold", attrs: ops.Attrs{"threshold": fa(0), "value": fa(-1), "inplace": ba(true)}},
+		{name: "Functional.threshold", args: A(x, fv(0.5), iv(2), bv(true)), op: "threshold", attrs: ops.Attrs{"inplace": ba(true)}},
+		{name: "Functional.threshold_", args: A(x, fv(0.5), iv(2)), op: "threshold", attrs: ops.Attrs{"inplace": ba(true)}},
+		{name: "Torch.threshold", args: A(x, fv(0.5)), err: `missing required argument "value"`},
+		{name: "Torch.threshold", args: A(x, w, fv(0.5)), err: `argument "threshold": expected float, got tensor`},
+		{name: "Functional.threshold", args: A(x, fv(0.5), iv(2)), kwargs: K(out), err: `unexpected keyword argument "out"`},
+		// hardshrink
+		{name: "Torch.hardshrink", args: A(x), op: "hardshrink", attrs: ops.Attrs{"lambd": fa(0.5)}},
+		{name: "Tensor.hardshrink", args: A(x, fv(1.5)), op: "hardshrink", attrs: ops.Attrs{"lambd": fa(1.5)}},
+		{name: "Functional.hardshrink", args: A(x), kwargs: K(kw("lambd", iv(2))), op: "hardshrink", attrs: ops.Attrs{"lambd": fa(2)}},
+		{name: "Tensor.hardshrink", args: A(x), kwargs: K(out), err: `unexpected keyword argument "out"`},
+		{name: "Torch.hardshrink", args: A(x, nv()), err: `argument "lambd": expected float, got None`},
+		// prelu
+		{name: "Torch.prelu", args: A(x, w), op: "prelu", in: []string{"args.0", "args.1"}},
+		{name: "Tensor.prelu", args: A(x), kwargs: K(kw("weight", f32("kwargs.weight", 1))), op: "prelu", in: []string{"args.0", "kwargs.weight"}},
+		{name: "Functional.prelu", args: A(x, w), op: "prelu"},
+		{name: "Functional.prelu", args: A(x, fv(0.25)), err: `argument "weight": expected tensor, got float`},
+		{name: "Torch.prelu", args: A(x), err: `missing required argument "weight"`},
+		// _add_relu: the Tensor and Scalar overloads.
+		{name: "Torch._add_relu", args: A(x, w), op: "add_relu", attrs: ops.Attrs{"alpha": fa(1), "inplace": ba(false)}, in: []string{"args.0", "args.1"}},
+		{name: "Torch._add_relu", args: A(x, w), kwargs: K(kw("alpha", fv(0.5)), out), op: "add_relu", attrs: ops.Attrs{"alpha": fa(0.5)}},
+		{name: "Torch._add_relu_", args: A(x, iv(2)), op: "add_relu", attrs: ops.Attrs{"inplace": ba(true)}, in: []string{"args.0", "int:2"}},
+		{name: "Torch._add_relu", args: A(x, fv(1.5), iv(3)), op: "add_relu", attrs: ops.Attrs{"alpha": fa(3)}, in: []string{"args.0", "float:1.5"}},
+		{name: "Torch._add_relu", args: A(x, w, iv(3)), err: "alpha is keyword-only when other is a tensor"},
+		{name: "Torch._add_relu", args: A(iv(2), w), err: `argument "input": expected tensor, got int`},
+		{name: "Torch._add_relu", args: A(x, sv("a")), err: `argument "other": expected tensor or number, got str`},
+		{name: "Torch._add_relu", args: A(x, w), kwargs: K(kw("alpha", nv())), err: `argument "alpha": expected float, got None`},
+		// rrelu: evaluation only.
+		{name: "Torch.rrelu", args: A(x), op: "rrelu", attrs: ops.Attrs{"lower": fa(0.125), "upper": fa(0.3333333333333333), "inplace": ba(false)}},
+		{name: "Torch.rrelu_", args: A(x, fv(0.1), fv(0.3), bv(false), nv()), op: "rrelu", attrs: ops.Attrs{"lower": fa(0.1), "upper": fa(0.3), "inplace": ba(true)}},
+		{name: "Functional.rrelu", args: A(x), kwargs: K(kw("inplace", bv(true)), kw("upper", fv(0.5))), op: "rrelu", attrs: ops.Attrs{"upper": fa(0.5), "inplace": ba(true)}},
+		{name: "Functional.rrelu_", args: A(x, fv(0.2)), op: "rrelu", attrs: ops.Attrs{"lower": fa(0.2), "inplace": ba(true)}},
+		{name: "Torch.rrelu", args: A(x), kwargs: K(kw("training", bv(true))), err: `argument "training": rrelu with training=True draws each negative slope at random`},
+		{name: "Functional.rrelu", args: A(x, fv(0.1), fv(0.3), bv(true)), err: `argument "training": rrelu with training=True`},
+		{name: "Functional.rrelu_", args: A(x), kwargs: K(kw("training", bv(true))), err: `argument "training"`},
+		{name: "Torch.rrelu", args: A(x), kwargs: K(kw("training", iv(1))), err: `argument "training": expected bool, got int`},
+		{name: "Functional.rrelu", args: A(x), kwargs: K(kw("generator", nv())), err: `unexpected keyword argument "generator"`},
+	}
+}

@@ -1,0 +1,103 @@
+"""The nn ops of msprobe's torch list (sdk/ops/schema_nn.go), each run with
+the real torch: celu, selu, threshold, prelu, hardshrink, torch._add_relu
+(no derivative in PyTorch) and rrelu in evaluation.
+Conventions as in ops.py: torch.ops.aten where the op is an ATen op, the
+in-place variant on input 0 for attrs["inplace"]."""
+
+import torch
+
+from .ops import _int_if_integral, _ints, _num, _s_binary, _s_unary, _x
+
+aten = torch.ops.aten
+
+
+def _celu(c):
+    x = c.inputs[0]
+    a = _int_if_integral(c.attrs["alpha"])
+    if c.attrs["inplace"]:
+        return torch.celu_(x, a)
+    return aten.celu(x, a)
+
+
+def _selu(c):
+    x = c.inputs[0]
+    if c.attrs["inplace"]:
+        return torch.selu_(x)
+    return aten.selu(x)
+
+
+def _threshold(c):
+    x = c.inputs[0]
+    th, v = _int_if_integral(c.attrs["threshold"]), _int_if_integral(c.attrs["value"])
+    if c.attrs["inplace"]:
+        return torch.threshold_(x, th, v)
+    return aten.threshold(x, th, v)
+
+
+def _hardshrink(c):
+    return aten.hardshrink(c.inputs[0], c.attrs["lambd"])
+
+
+def _prelu(c):
+    return aten.prelu(c.inputs[0], c.inputs[1])
+
+
+def _add_relu(c):
+    x, y = c.inputs
+    alpha = _int_if_integral(c.attrs["alpha"])
+    if c.attrs["inplace"]:
+        return torch._add_relu_(x, _num(y), alpha=alpha)
+    return torch._add_relu(x, _num(y), alpha=alpha)
+
+
+def _rrelu(c):
+    x = c.inputs[0]
+    lo, hi = c.attrs["lower"], c.attrs["upper"]
+    if c.attrs["inplace"]:
+        return torch.rrelu_(x, lo, hi, False)
+    return torch.rrelu(x, lo, hi, False)
+
+
+def _constant_pad_nd(c):
+    return aten.constant_pad_nd(c.inputs[0], _ints(c.attrs["pad"]), _int_if_integral(c.attrs["value"]))
+
+
+OPS = {
+    "celu": _celu,
+    "selu": _selu,
+    "threshold": _threshold,
+    "hardshrink": _hardshrink,
+    "prelu": _prelu,
+    "add_relu": _add_relu,
+    "rrelu": _rrelu,
+    "pixel_shuffle": lambda c: aten.pixel_shuffle(c.inputs[0], c.attrs["upscale_factor"]),
+    "pixel_unshuffle": lambda c: aten.pixel_unshuffle(c.inputs[0], c.attrs["downscale_factor"]),
+    "channel_shuffle": lambda c: aten.channel_shuffle(c.inputs[0], c.attrs["groups"]),
+    "constant_pad_nd": _constant_pad_nd,
+}
+
+# PyTorch 1.13 has no derivative for _add_relu and channel_shuffle.
+BACKWARD = set(OPS) - {"add_relu", "channel_shuffle"}
+
+
+def _s_threshold(dt):
+    return [_x(dt)], {"threshold": 1.0, "value": 0.0}
+
+
+def _s_prelu(dt):
+    return [_x(dt), torch.tensor([0.25, 0.5], dtype=torch.float64).to(dt)], {}
+
+
+SAMPLES = {
+    "celu": _s_unary,
+    "selu": _s_unary,
+    "threshold": _s_threshold,
+    "hardshrink": _s_unary,
+    "prelu": _s_prelu,
+    "add_relu": _s_binary,
+    "rrelu": _s_unary,
+    "pixel_shuffle": lambda dt: ([_x(dt).reshape(1, 4, 1, 1)], {"upscale_factor": 2}),
+    "pixel_unshuffle": lambda dt: ([_x(dt).reshape(1, 1, 2, 2)], {"downscale_factor": 2}),
+    "channel_shuffle": lambda dt: ([_x(dt).reshape(1, 4, 1)], {"groups": 2}),
+    "constant_pad_nd": lambda dt: ([_x(dt)], {"pad": [1, 0], "value": 1.0}),
+}

@@ -1,0 +1,416 @@
+"""Golden cases for the nn ops of msprobe's torch list: group "nn_torch".
+
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_nn_torch.py
+
+writes golden/nn_torch.json.gz (format: golden_lib.py) from real PyTorch
+1.13 on the CPU. Per op: float64 cases (shapes, 0-d, empty, special values
+NaN, ±inf, ±0, parameters), integer inputs where PyTorch takes them, error
+cases with PyTorch's message, backward cases for differentiable ops, and
+one case per narrow dtype (float32, float16, bfloat16; mode "emulated",
+with a backward where the op has one). Where PyTorch 1.13's CPU has no
+kernel at the dtype (float16 for all of these), the narrow case is computed
+in float32 and rounded, as PyTorch's own half kernels compute in float32;
+its name then ends in "_via_f32".
+
+Narrow cases are checked against the float64 result of the same inputs
+rounded to the dtype: where PyTorch is more than one unit in the last place
+off (bfloat16 kernels that round every intermediate, float32 sums), the
+case carries an ulp field of that deviation plus one, so that a device
+computing the correctly rounded value passes as PyTorch does. The script
+prints every such case.
+"""
+
+import math
+
+import torch
+
+from golden_lib import Rand, case, error_case, write_group
+
+f64 = torch.float64
+DTYPES = {"float64": f64, "float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+NARROW = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+NAN, INF = float("nan"), float("inf")
+REPORT = []
+
+
+def R(name):
+    return Rand("nn_torch/" + name)
+
+
+def special(dtype=f64):
+    return torch.tensor([0.0, -0.0, NAN, INF, -INF, 1.5, -2.0, 0.5, -0.25, 3.0], dtype=dtype)
+
+
+# ---------------------------------------------------------------- tolerance from PyTorch's own deviation
+
+def _ulps(got, exact):
+    """max |got - exact rounded to got's dtype| in units in the last place."""
+    if got is None or exact is None or got.numel() == 0 or not got.dtype.is_floating_point or got.dtype == f64:
+        return 0.0
+    w = exact.to(got.dtype).to(f64)
+    g = got.detach().to(f64)
+    fin = torch.isfinite(w) & torch.isfinite(g)
+    if not bool(fin.any()):
+        return 0.0
+    fi = torch.finfo(got.dtype)
+    ulp = torch.exp2(torch.floor(torch.log2(w[fin].abs().clamp(min=fi.tiny)))) * fi.eps
+    return ((g[fin] - w[fin]).abs() / ulp).max().item()
+
+
+def _run(fn, inputs, rg, grad_outputs):
+    xs = []
+    for v, g in zip(inputs, rg):
+        if isinstance(v, torch.Tensor):
+            v = v.detach().clone().requires_grad_(bool(g))
+        xs.append(v)
+    with torch.enable_grad():
+        out = fn(*xs)
+    outs = (out,) if isinstance(out, torch.Tensor) else tuple(out)
+    grads = []
+    if grad_outputs is not None:
+        gin = [x for x in xs if isinstance(x, torch.Tensor) and x.requires_grad]
+        use = [(o, g) for o, g in zip(outs, grad_outputs) if g is not None and o.grad_fn is not None]
+        if gin and use:
+            grads = list(torch.autograd.grad([o for o, _ in use], gin, [g for _, g in use], allow_unused=True))
+    return [o.detach() for o in outs], grads
+
+
+def checked(name, op, inputs, fn, promote=False, **kw):
+    """case() with an ulp field where PyTorch's narrow result is more than
+    one ulp from the float64 result of the same inputs rounded (promote:
+    integer inputs become float64 for that reference)."""
+    c = case(name, op, inputs, fn, **kw)
+    rg = c["requires_grad"]
+    go = None
+    if c.get("grad_outputs") is not None:
+        go = [None if g is None else torch.tensor([float(v) for v in g["data"]], dtype=f64).reshape(g["shape"]).to(DTYPES[g["dtype"]])
+              for g in c["grad_outputs"]]
+    touts, tgrads = _run(fn, inputs, rg, go)
+
+    def up(v):
+        if isinstance(v, torch.Tensor) and (v.dtype.is_floating_point or promote):
+            return v.to(f64)
+        return v
+    eouts, egrads = _run(fn, [up(v) for v in inputs], rg, None if go is None else [up(g) for g in go])
+    worst = 0.0
+    for got, want in list(zip(touts, eouts)) + list(zip(tgrads, egrads)):
+        worst = max(worst, _ulps(got, want))
+    if worst > 1.0 and "atol" not in kw:
+        c["ulp"] = max(c.get("ulp", 0), float(math.ceil(worst) + 1))
+        REPORT.append("%-40s PyTorch %.2f ulp from the correctly rounded result: ulp %g" % (name, worst, c["ulp"]))
+    return c
+
+
+def via_f32(fn, d):
+    def wrapped(*xs):
+        args = [x.float() if isinstance(x, torch.Tensor) and x.dtype == d else x for x in xs]
+        out = fn(*args)
+        return out.to(d) if out.dtype == torch.float32 else out
+    return wrapped
+
+
+def narrow(op, fn, mk, backward=True, attrs=None, label=None, dtypes=NARROW):
+    """One case per narrow dtype (emulated), through float32 where PyTorch
+    1.13's CPU lacks the kernel."""
+    cs = []
+    for dn, d in dtypes.items():
+        name = "%s/%s" % (label or op, dn)
+        x = mk(R(name), d)
+        f = fn
+        try:
+            rg = [backward and isinstance(v, torch.Tensor) and v.dtype.is_floating_point for v in x]
+            outs, _ = _run(fn, x, rg, None)
+            if backward:
+                _run(fn, x, rg, [torch.ones_like(o) for o in outs])
+        except RuntimeError:
+            name, f = name + "_via_f32", via_f32(fn, d)
+        cs.append(checked(name, op, x, f, attrs=attrs, backward=backward, mode="emulated"))
+    return cs
+
+
+def normal(r, shape, d=f64, scale=1.0):
+    return (r.randn(shape, f64) * scale).to(d)
+
+
+def away_from(r, shape, points, d=f64, scale=1.5, gap=0.05):
+    """Normal values at least gap away from the kinks in points (finite
+    differences of a float64 case never straddle one)."""
+    x = r.randn(shape, f64) * scale
+    for p in points:
+        near = (x - p).abs() < gap
+        x = torch.where(near, x + 2 * gap * torch.sign(x - p + 1e-300), x)
+    return x.to(d)
+
+
+# ---------------------------------------------------------------- activations
+
+def celu_cases():
+    cs = []
+    r = R("celu")
+    cs.append(case("celu/2x3", "celu", [away_from(r, (2, 3), [0])], torch.celu))
+    cs.append(case("celu/alpha2", "celu", [away_from(r, (3, 4), [0])], lambda x: torch.celu(x, 2.0), attrs={"alpha": 2.0}))
+    cs.append(case("celu/alpha_neg", "celu", [away_from(r, (5,), [0])], lambda x: torch.celu(x, -1.5), attrs={"alpha": -1.5}))
+    cs.append(case("celu/0d", "celu", [torch.tensor(-0.75, dtype=f64)], torch.celu, backward=False))
+    cs.append(case("celu/empty", "celu", [r.randn((0, 3))], torch.celu))
+    cs.append(case("celu/special", "celu", [special()], lambda x: torch.celu(x, 0.5), attrs={"alpha": 0.5}, backward=False))
+    cs.append(case("celu/tiny", "celu", [torch.tensor([-1e-9, -1e-17, -40.0, -800.0, 1e-300], dtype=f64)], torch.celu, backward=False))
+    cs.append(case("celu/inplace", "celu", [away_from(r, (2, 3), [0])], lambda x: torch.celu_(x.clone(), 0.5),
+                   attrs={"alpha": 0.5, "inplace": True}))
+    cs.append(error_case("celu/alpha0", "celu", [r.randn((3,))], lambda x: torch.celu(x, 0.0), attrs={"alpha": 0.0}))
+    cs.append(error_case("celu/int64", "celu", [torch.tensor([1, -2, 0])], torch.celu))
+    cs.append(error_case("celu/bool", "celu", [torch.tensor([True, False])], torch.celu))
+    cs += narrow("celu", lambda x: torch.celu(x, 2.0), lambda r, d: [away_from(r, (2, 3), [0], d)], attrs={"alpha": 2.0})
+    return cs
+
+
+def selu_cases():
+    cs = []
+    r = R("selu")
+    cs.append(case("selu/2x3", "selu", [away_from(r, (2, 3), [0])], torch.selu))
+    cs.append(case("selu/3d", "selu", [away_from(r, (2, 3, 4), [0], scale=3.0)], torch.selu))
+    cs.append(case("selu/0d", "selu", [torch.tensor(-0.75, dtype=f64)], torch.selu))
+    cs.append(case("selu/empty", "selu", [r.randn((0, 3))], torch.selu))
+    cs.append(case("selu/special", "selu", [special()], torch.selu, backward=False))
+    cs.append(case("selu/inplace", "selu", [away_from(r, (2, 3), [0])], lambda x: torch.selu_(x.clone()), attrs={"inplace": True}))
+    cs.append(error_case("selu/int64", "selu", [torch.tensor([1, -2, 0])], torch.selu))
+    cs.append(error_case("selu/inplace_int", "selu", [torch.tensor([1, -2, 0])], lambda x: torch.selu_(x.clone()), attrs={"inplace": True}))
+    cs += narrow("selu", torch.selu, lambda r, d: [away_from(r, (2, 3), [0], d)])
+    return cs
+
+
+def threshold_cases():
+    cs = []
+    r = R("threshold")
+    cs.append(case("threshold/2x3", "threshold", [away_from(r, (2, 3), [0.5])], lambda x: torch.threshold(x, 0.5, -3.0),
+                   attrs={"threshold": 0.5, "value": -3.0}))
+    cs.append(case("threshold/at_threshold", "threshold", [torch.tensor([0.5, 0.25, 1.0, 0.5000001], dtype=f64)],
+                   lambda x: torch.threshold(x, 0.5, 2.0), attrs={"threshold": 0.5, "value": 2.0}, backward=False))
+    cs.append(case("threshold/0d", "threshold", [torch.tensor(-0.75, dtype=f64)], lambda x: torch.threshold(x, 0.0, 1.0),
+                   attrs={"threshold": 0.0, "value": 1.0}))
+    cs.append(case("threshold/empty", "threshold", [r.randn((0, 2))], lambda x: torch.threshold(x, 0.0, 1.0),
+                   attrs={"threshold": 0.0, "value": 1.0}))
+    cs.append(case("threshold/special", "threshold", [special()], lambda x: torch.threshold(x, 0.0, NAN),
+                   attrs={"threshold": 0.0, "value": NAN}, backward=False))
+    cs.append(case("threshold/inf_threshold", "threshold", [special()], lambda x: torch.threshold(x, -INF, 7.0),
+                   attrs={"threshold": -INF, "value": 7.0}, backward=False))
+    cs.append(case("threshold/inplace", "threshold", [away_from(r, (2, 3), [0.5])], lambda x: torch.threshold_(x.clone(), 0.5, 3.0),
+                   attrs={"threshold": 0.5, "value": 3.0, "inplace": True}))
+    xi = torch.tensor([3, -2, 0, 7, -5, 1])
+    for dn, d in (("int64", torch.int64), ("int32", torch.int32), ("int8", torch.int8), ("uint8", torch.uint8)):
+        x = xi.to(d) if d != torch.uint8 else xi.abs().to(d)
+        cs.append(case("threshold/" + dn, "threshold", [x], lambda x: torch.threshold(x, 1.5, 7.9),
+                       attrs={"threshold": 1.5, "value": 7.9}, backward=False))
+    cs.append(case("threshold/int_neg_threshold", "threshold", [xi], lambda x: torch.threshold(x, -1.5, -9.5),
+                   attrs={"threshold": -1.5, "value": -9.5}, backward=False))
+    cs.append(case("threshold/inplace_int", "threshold", [xi], lambda x: torch.threshold_(x.clone(), 0, 4),
+                   attrs={"threshold": 0.0, "value": 4.0, "inplace": True}, backward=False))
+    cs.append(error_case("threshold/bool", "threshold", [torch.tensor([True, False])], lambda x: torch.threshold(x, 0, 1),
+                         attrs={"threshold": 0.0, "value": 1.0}))
+    cs += narrow("threshold", lambda x: torch.threshold(x, 0.1, -0.7), lambda r, d: [away_from(r, (2, 3), [0.1], d)],
+                 attrs={"threshold": 0.1, "value": -0.7})
+    return cs
+
+
+def hardshrink_cases():
+    cs = []
+    r = R("hardshrink")
+    cs.append(case("hardshrink/2x3", "hardshrink", [away_from(r, (2, 3), [0.5, -0.5])], torch.hardshrink))
+    cs.append(case("hardshrink/lambd1", "hardshrink", [away_from(r, (3, 4), [1, -1], scale=2.0)], lambda x: torch.hardshrink(x, 1.0),
+                   attrs={"lambd": 1.0}))
+    cs.append(case("hardshrink/lambd_neg", "hardshrink", [away_from(r, (4,), [0.5, -0.5])], lambda x: torch.hardshrink(x, -0.5),
+                   attrs={"lambd": -0.5}))
+    cs.append(case("hardshrink/edges", "hardshrink", [torch.tensor([0.5, -0.5, 0.5000001, -0.5000001, 0.0], dtype=f64)],
+                   torch.hardshrink, backward=False))
+    cs.append(case("hardshrink/0d", "hardshrink", [torch.tensor(-0.75, dtype=f64)], torch.hardshrink))
+    cs.append(case("hardshrink/empty", "hardshrink", [r.randn((2, 0))], torch.hardshrink))
+    cs.append(case("hardshrink/special", "hardshrink", [special()], torch.hardshrink, backward=False))
+    cs.append(error_case("hardshrink/int64", "hardshrink", [torch.tensor([1, -2, 0])], torch.hardshrink))
+    cs += narrow("hardshrink", lambda x: torch.hardshrink(x, 0.3), lambda r, d: [away_from(r, (2, 3), [0.3, -0.3], d)],
+                 attrs={"lambd": 0.3})
+    return cs
+
+
+def prelu_cases():
+    cs = []
+    r = R("prelu")
+    cs.append(case("prelu/nchw_per_channel", "prelu", [away_from(r, (2, 3, 2, 2), [0]), r.rand((3,), f64, 0.05, 0.5)], torch.prelu))
+    cs.append(case("prelu/single_weight", "prelu", [away_from(r, (2, 3, 4), [0]), torch.tensor([0.25], dtype=f64)], torch.prelu))
+    cs.append(case("prelu/2d", "prelu", [away_from(r, (4, 3), [0]), r.randn((3,))], torch.prelu))
+    cs.append(case("prelu/1d", "prelu", [away_from(r, (5,), [0]), torch.tensor([-0.5], dtype=f64)], torch.prelu))
+    cs.append(case("prelu/0d_weight", "prelu", [away_from(r, (2, 3), [0]), torch.tensor(0.3, dtype=f64)], torch.prelu))
+    cs.append(case("prelu/0d_input", "prelu", [torch.tensor(-1.5, dtype=f64), torch.tensor([0.2], dtype=f64)], torch.prelu))
+    cs.append(case("prelu/empty", "prelu", [r.randn((0, 3)), torch.tensor([0.1, 0.2, 0.3], dtype=f64)], torch.prelu))
+    cs.append(case("prelu/special", "prelu", [special().reshape(5, 2), torch.tensor([0.5, -2.0], dtype=f64)], torch.prelu, backward=False))
+    cs.append(error_case("prelu/channel_mismatch", "prelu", [r.randn((2, 3)), r.randn((2,))], torch.prelu))
+    cs.append(error_case("prelu/1d_many_weights", "prelu", [r.randn((3,)), r.randn((3,))], torch.prelu))
+    cs.append(error_case("prelu/weight_2d", "prelu", [r.randn((2, 3)), r.randn((1, 3))], torch.prelu))
+    cs.append(error_case("prelu/weight_dtype", "prelu", [r.randn((2, 3)), r.randn((3,)).float()], torch.prelu))
+    cs.append(error_case("prelu/int64", "prelu", [torch.tensor([1, -2]), torch.tensor([1])], torch.prelu))
+    cs += narrow("prelu", torch.prelu, lambda r, d: [away_from(r, (2, 3, 5), [0], d), r.rand((3,), f64, 0.05, 0.5).to(d)])
+    return cs
+
+
+def add_relu_cases():
+    cs = []
+    r = R("add_relu")
+    fn = torch._add_relu
+    cs.append(case("add_relu/broadcast", "add_relu", [r.randn((2, 3)), r.randn((3,))], fn, backward=False))
+    cs.append(case("add_relu/alpha", "add_relu", [r.randn((2, 3)), r.randn((2, 3))], lambda x, y: fn(x, y, alpha=-2.5),
+                   attrs={"alpha": -2.5}, backward=False))
+    cs.append(case("add_relu/scalar", "add_relu", [r.randn((2, 3)), 0.25], fn, backward=False))
+    cs.append(case("add_relu/scalar_alpha", "add_relu", [r.randn((4,)), 2], lambda x, y: fn(x, y, 0.5), attrs={"alpha": 0.5}, backward=False))
+    cs.append(case("add_relu/0d", "add_relu", [torch.tensor(2.0, dtype=f64), r.randn((3,))], fn, backward=False))
+    cs.append(case("add_relu/empty", "add_relu", [r.randn((0, 3)), r.randn((3,))], fn, backward=False))
+    cs.append(case("add_relu/zeros_inf", "add_relu", [torch.tensor([-0.0, 0.0, -1.0, INF, -INF, 1e308, 3.0], dtype=f64),
+                                                      torch.tensor([0.0, -0.0, 1.0, 0.0, 1.0, 1e308, -5.0], dtype=f64)], fn, backward=False))
+    cs.append(case("add_relu/float32_inf", "add_relu", [torch.tensor([INF, 3e38, -INF, 1.0]), torch.tensor([1.0, 3e38, 0.0, 2.0])], fn,
+                   backward=False, mode="emulated"))
+    cs.append(case("add_relu/float32_self_float64", "add_relu", [torch.tensor([3e38, 1.0, -2.0]), torch.tensor([3e38, 0.5, 1.0], dtype=f64)],
+                   fn, backward=False))
+    xi = torch.tensor([3, -2, 0, 7, -5, 100])
+    cs.append(case("add_relu/int64", "add_relu", [xi, torch.tensor([1, 1, -1, -9, 9, 27])], fn, backward=False))
+    cs.append(case("add_relu/int64_float_alpha", "add_relu", [xi, torch.tensor([2, 2, 2, 2, 2, 2])], lambda x, y: fn(x, y, alpha=1.5),
+                   attrs={"alpha": 1.5}, backward=False))
+    cs.append(case("add_relu/int8_wrap", "add_relu", [xi.to(torch.int8), torch.tensor([100, 1, 1, 125, 1, 100], dtype=torch.int8)], fn, backward=False))
+    cs.append(case("add_relu/int32_self_int64", "add_relu", [torch.tensor([2 ** 31 - 1, 5, -3], dtype=torch.int32), torch.tensor([5, 2 ** 40, 1])],
+                   fn, backward=False))
+    cs.append(case("add_relu/int16_scalar_float", "add_relu", [xi.to(torch.int16), 1.5], fn, backward=False))
+    cs.append(case("add_relu/int64_self_float", "add_relu", [xi, torch.tensor([0.5, 1e30, INF, 1.0, 2.5, -1e3])], fn,
+                   backward=False, mode="emulated"))
+    cs.append(case("add_relu/inplace", "add_relu", [r.randn((2, 3)), r.randn((3,))], lambda x, y: torch._add_relu_(x.clone(), y),
+                   attrs={"inplace": True}, backward=False))
+    cs.append(error_case("add_relu/inplace_int_float", "add_relu", [xi, r.randn((6,))], lambda x, y: torch._add_relu_(x.clone(), y),
+                         attrs={"inplace": True}))
+    cs.append(error_case("add_relu/inplace_broadcast", "add_relu", [r.randn((1,)), r.randn((3,))], lambda x, y: torch._add_relu_(x.clone(), y),
+                         attrs={"inplace": True}))
+    for dn, x in (("float16", r.randn((3,)).half()), ("bfloat16", r.randn((3,)).bfloat16()),
+                  ("bool", torch.tensor([True, False, True])), ("uint8", torch.tensor([1, 2, 3], dtype=torch.uint8))):
+        cs.append(error_case("add_relu/" + dn, "add_relu", [x, x.clone()], fn))
+    cs.append(case("add_relu/float32", "add_relu", [r.randn((2, 3)).float(), r.randn((2, 3)).float()],
+                   lambda x, y: fn(x, y, alpha=0.5), attrs={"alpha": 0.5}, backward=False, mode="emulated"))
+    return cs
+
+
+def rrelu_cases():
+    cs = []
+    r = R("rrelu")
+    fn = lambda x: torch.rrelu(x)  # noqa: E731
+    cs.append(case("rrelu/2x3", "rrelu", [away_from(r, (2, 3), [0])], fn))
+    cs.append(case("rrelu/bounds", "rrelu", [away_from(r, (3, 4), [0])], lambda x: torch.rrelu(x, 0.1, 0.7),
+                   attrs={"lower": 0.1, "upper": 0.7}))
+    cs.append(case("rrelu/negative_slope", "rrelu", [away_from(r, (4,), [0])], lambda x: torch.rrelu(x, -0.9, -0.2),
+                   attrs={"lower": -0.9, "upper": -0.2}))
+    cs.append(case("rrelu/0d", "rrelu", [torch.tensor(-0.75, dtype=f64)], fn))
+    cs.append(case("rrelu/empty", "rrelu", [r.randn((0, 3))], fn))
+    cs.append(case("rrelu/special", "rrelu", [special()], fn, backward=False))
+    cs.append(case("rrelu/inplace", "rrelu", [away_from(r, (2, 3), [0])], lambda x: torch.rrelu_(x.clone(), 0.2, 0.4),
+                   attrs={"lower": 0.2, "upper": 0.4, "inplace": True}))
+    cs.append(error_case("rrelu/lower_above_upper", "rrelu", [r.randn((3,))], lambda x: torch.rrelu(x, 0.5, 0.25),
+                         attrs={"lower": 0.5, "upper": 0.25}))
+    cs.append(error_case("rrelu/int64", "rrelu", [torch.tensor([1, -2, 0])], fn))
+    cs += narrow("rrelu", lambda x: torch.rrelu(x, 0.1, 0.3), lambda r, d: [away_from(r, (2, 3), [0], d)],
+                 attrs={"lower": 0.1, "upper": 0.3})
+    return cs
+
+
+# ---------------------------------------------------------------- data movement
+
+def shuffle_cases():
+    cs = []
+    r = R("pixel_shuffle")
+    ps, pu = torch.pixel_shuffle, torch.pixel_unshuffle
+    cs.append(case("pixel_shuffle/r2", "pixel_shuffle", [r.randn((2, 8, 2, 3))], lambda x: ps(x, 2), attrs={"upscale_factor": 2}))
+    cs.append(case("pixel_shuffle/r3_3d", "pixel_shuffle", [r.randn((9, 2, 1))], lambda x: ps(x, 3), attrs={"upscale_factor": 3}))
+    cs.append(case("pixel_shuffle/5d", "pixel_shuffle", [r.randn((2, 1, 4, 2, 2))], lambda x: ps(x, 2), attrs={"upscale_factor": 2}))
+    cs.append(case("pixel_shuffle/r1", "pixel_shuffle", [r.randn((1, 3, 2, 2))], lambda x: ps(x, 1), attrs={"upscale_factor": 1}))
+    cs.append(case("pixel_shuffle/empty", "pixel_shuffle", [r.randn((0, 4, 2, 2))], lambda x: ps(x, 2), attrs={"upscale_factor": 2}, backward=False))
+    cs.append(case("pixel_shuffle/int64", "pixel_shuffle", [r.randint(-9, 9, (1, 4, 2, 3))], lambda x: ps(x, 2),
+                   attrs={"upscale_factor": 2}, backward=False))
+    cs.append(case("pixel_shuffle/bool", "pixel_shuffle", [r.bool((1, 4, 1, 2))], lambda x: ps(x, 2),
+                   attrs={"upscale_factor": 2}, backward=False))
+    cs.append(error_case("pixel_shuffle/2d", "pixel_shuffle", [r.randn((4, 2))], lambda x: ps(x, 2), attrs={"upscale_factor": 2}))
+    cs.append(error_case("pixel_shuffle/zero_factor", "pixel_shuffle", [r.randn((1, 4, 2, 2))], lambda x: ps(x, 0), attrs={"upscale_factor": 0}))
+    cs.append(error_case("pixel_shuffle/not_divisible", "pixel_shuffle", [r.randn((1, 5, 2, 2))], lambda x: ps(x, 2), attrs={"upscale_factor": 2}))
+    cs += narrow("pixel_shuffle", lambda x: ps(x, 2), lambda r, d: [r.randn((1, 8, 2, 2), d)], attrs={"upscale_factor": 2})
+
+    r = R("pixel_unshuffle")
+    cs.append(case("pixel_unshuffle/r2", "pixel_unshuffle", [r.randn((2, 2, 4, 6))], lambda x: pu(x, 2), attrs={"downscale_factor": 2}))
+    cs.append(case("pixel_unshuffle/r3_3d", "pixel_unshuffle", [r.randn((1, 3, 6))], lambda x: pu(x, 3), attrs={"downscale_factor": 3}))
+    cs.append(case("pixel_unshuffle/5d", "pixel_unshuffle", [r.randn((2, 1, 1, 4, 2))], lambda x: pu(x, 2), attrs={"downscale_factor": 2}))
+    cs.append(case("pixel_unshuffle/empty", "pixel_unshuffle", [r.randn((0, 1, 2, 2))], lambda x: pu(x, 2), attrs={"downscale_factor": 2}, backward=False))
+    cs.append(case("pixel_unshuffle/int32", "pixel_unshuffle", [r.randint(-9, 9, (1, 2, 2, 4), torch.int32)], lambda x: pu(x, 2),
+                   attrs={"downscale_factor": 2}, backward=False))
+    cs.append(error_case("pixel_unshuffle/2d", "pixel_unshuffle", [r.randn((4, 4))], lambda x: pu(x, 2), attrs={"downscale_factor": 2}))
+    cs.append(error_case("pixel_unshuffle/negative_factor", "pixel_unshuffle", [r.randn((1, 1, 4, 4))], lambda x: pu(x, -2),
+                         attrs={"downscale_factor": -2}))
+    cs.append(error_case("pixel_unshuffle/height", "pixel_unshuffle", [r.randn((1, 1, 3, 4))], lambda x: pu(x, 2), attrs={"downscale_factor": 2}))
+    cs.append(error_case("pixel_unshuffle/width", "pixel_unshuffle", [r.randn((1, 1, 4, 3))], lambda x: pu(x, 2), attrs={"downscale_factor": 2}))
+    cs += narrow("pixel_unshuffle", lambda x: pu(x, 2), lambda r, d: [r.randn((1, 2, 4, 2), d)], attrs={"downscale_factor": 2})
+
+    # channel_shuffle: no derivative in PyTorch 1.13, forward only.
+    r = R("channel_shuffle")
+    cs_ = torch.channel_shuffle
+    cs.append(case("channel_shuffle/g2", "channel_shuffle", [r.randn((2, 8, 2, 3))], lambda x: cs_(x, 2), attrs={"groups": 2}, backward=False))
+    cs.append(case("channel_shuffle/g3_3d", "channel_shuffle", [r.randn((1, 6, 4))], lambda x: cs_(x, 3), attrs={"groups": 3}, backward=False))
+    cs.append(case("channel_shuffle/g1", "channel_shuffle", [r.randn((1, 3, 2))], lambda x: cs_(x, 1), attrs={"groups": 1}, backward=False))
+    cs.append(case("channel_shuffle/5d", "channel_shuffle", [r.randn((1, 4, 1, 2, 2))], lambda x: cs_(x, 4), attrs={"groups": 4}, backward=False))
+    cs.append(case("channel_shuffle/int64", "channel_shuffle", [r.randint(-9, 9, (2, 4, 3))], lambda x: cs_(x, 2),
+                   attrs={"groups": 2}, backward=False))
+    cs.append(case("channel_shuffle/bool", "channel_shuffle", [r.bool((1, 4, 2))], lambda x: cs_(x, 2), attrs={"groups": 2}, backward=False))
+    cs.append(error_case("channel_shuffle/2d", "channel_shuffle", [r.randn((2, 4))], lambda x: cs_(x, 2), attrs={"groups": 2}))
+    cs.append(error_case("channel_shuffle/zero_groups", "channel_shuffle", [r.randn((1, 4, 2))], lambda x: cs_(x, 0), attrs={"groups": 0}))
+    cs.append(error_case("channel_shuffle/not_divisible", "channel_shuffle", [r.randn((1, 8, 2))], lambda x: cs_(x, 3), attrs={"groups": 3}))
+    cs += narrow("channel_shuffle", lambda x: cs_(x, 2), lambda r, d: [r.randn((1, 4, 3), d)], attrs={"groups": 2}, backward=False)
+    return cs
+
+
+def pad_cases():
+    cs = []
+    r = R("constant_pad_nd")
+    pad = torch.constant_pad_nd
+
+    def P(p, v=None):
+        a = {"pad": p}
+        if v is not None:
+            a["value"] = float(v)
+        return a
+    cs.append(case("constant_pad_nd/last_dim", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, [1, 2], 5.5), attrs=P([1, 2], 5.5)))
+    cs.append(case("constant_pad_nd/two_dims", "constant_pad_nd", [r.randn((2, 3, 4))], lambda x: pad(x, [0, 1, 2, 0]), attrs=P([0, 1, 2, 0])))
+    cs.append(case("constant_pad_nd/all_dims", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, [1, 1, 1, 1], -1), attrs=P([1, 1, 1, 1], -1)))
+    cs.append(case("constant_pad_nd/mixed_negative", "constant_pad_nd", [r.randn((3, 4))], lambda x: pad(x, [-1, 2, 1, -2]), attrs=P([-1, 2, 1, -2])))
+    cs.append(case("constant_pad_nd/crop_only", "constant_pad_nd", [r.randn((3, 4))], lambda x: pad(x, [-1, -2]), attrs=P([-1, -2])))
+    cs.append(case("constant_pad_nd/crop_to_empty", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, [-3, 0]), attrs=P([-3, 0])))
+    cs.append(case("constant_pad_nd/no_pad", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, []), attrs=P([])))
+    cs.append(case("constant_pad_nd/0d", "constant_pad_nd", [torch.tensor(1.5, dtype=f64)], lambda x: pad(x, []), attrs=P([])))
+    cs.append(case("constant_pad_nd/empty_input", "constant_pad_nd", [r.randn((0, 2))], lambda x: pad(x, [1, 1, 1, 0]), attrs=P([1, 1, 1, 0])))
+    cs.append(case("constant_pad_nd/nan_value", "constant_pad_nd", [r.randn((3,))], lambda x: pad(x, [1, 1], NAN), attrs=P([1, 1], NAN)))
+    cs.append(case("constant_pad_nd/int64", "constant_pad_nd", [r.randint(-9, 9, (2, 3))], lambda x: pad(x, [1, 1], -2.7),
+                   attrs=P([1, 1], -2.7), backward=False))
+    cs.append(case("constant_pad_nd/uint8", "constant_pad_nd", [r.randint(0, 9, (2, 3), torch.uint8)], lambda x: pad(x, [0, 1], 255),
+                   attrs=P([0, 1], 255), backward=False))
+    cs.append(case("constant_pad_nd/bool", "constant_pad_nd", [r.bool((2, 2))], lambda x: pad(x, [1, 0], 0.5), attrs=P([1, 0], 0.5), backward=False))
+    cs.append(error_case("constant_pad_nd/odd", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, [1, 2, 3]), attrs=P([1, 2, 3])))
+    cs.append(error_case("constant_pad_nd/too_long", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, [1] * 6), attrs=P([1] * 6)))
+    cs.append(error_case("constant_pad_nd/too_negative", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, [-2, -2]), attrs=P([-2, -2])))
+    cs.append(error_case("constant_pad_nd/crop_start", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, [-5, 0]), attrs=P([-5, 0])))
+    cs.append(error_case("constant_pad_nd/mixed_zero_size", "constant_pad_nd", [r.randn((2, 3))], lambda x: pad(x, [-2, -1, 1, 0]),
+                         attrs=P([-2, -1, 1, 0])))
+    cs.append(error_case("constant_pad_nd/int_overflow", "constant_pad_nd", [torch.tensor([1, 2], dtype=torch.int32)], lambda x: pad(x, [1, 0], INF),
+                         attrs=P([1, 0], INF)))
+    cs.append(error_case("constant_pad_nd/int8_overflow", "constant_pad_nd", [torch.tensor([1, 2], dtype=torch.int8)], lambda x: pad(x, [1, 0], 200),
+                         attrs=P([1, 0], 200)))
+    cs.append(error_case("constant_pad_nd/half_overflow", "constant_pad_nd", [torch.tensor([1, 2], dtype=torch.float16)], lambda x: pad(x, [1, 0], 1e6),
+                         attrs=P([1, 0], 1e6)))
+    cs += narrow("constant_pad_nd", lambda x: pad(x, [1, 2, 0, 1], 0.3), lambda r, d: [r.randn((2, 3), d)], attrs=P([1, 2, 0, 1], 0.3))
+    return cs
+
+
+def main():
+    cs = celu_cases() + selu_cases() + threshold_cases() + hardshrink_cases() + prelu_cases() + add_relu_cases() + rrelu_cases()
+    cs += shuffle_cases() + pad_cases()
+    print("\n".join(REPORT))
+    write_group("nn_torch", cs)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+package ops
+
+// The nn ops of msprobe's torch list (torch.celu, torch._add_relu,
+// torch.rrelu, ...): activations with PyTorch 1.13's CPU semantics.
+
+func init() {
+	addSchemas(
+		Schema{Name: "celu", Doc: "max(0, x) + min(0, alpha·(exp(x/alpha) − 1)), as ATen's elu(x, alpha, 1, 1/alpha); floating inputs only",
+			Inputs: []InputSpec{in("self")},
+			Attrs:  []AttrSpec{inplace, attr("alpha", AttrFloat, FloatAttr(1), "not 0")}, Outputs: 1},
+		unary("selu", "scale·(max(0, x) + min(0, alpha·(exp(x) − 1))), alpha 1.6732632423543772, scale 1.0507009873554805; floating inputs only"),
+		Schema{Name: "threshold", Doc: "x where x > threshold, else value; threshold and value are cast to x's dtype (integers truncate); bool refused",
+			Inputs: []InputSpec{in("self")},
+			Attrs:  []AttrSpec{inplace, req("threshold", AttrFloat, ""), req("value", AttrFloat, "")}, Outputs: 1},
+		Schema{Name: "prelu", Doc: "x where x > 0, else weight·x; weight has 1 element or one per channel (dim 1); floating, weight of x's dtype",
+			Inputs: []InputSpec{in("self"), in("weight")}, Outputs: 1},
+		Schema{Name: "hardshrink", Doc: "0 where -lambd ≤ x ≤ lambd, else x; floating inputs only",
+			Inputs: []InputSpec{in("self")},
+			Attrs:  []AttrSpec{attr("lambd", AttrFloat, FloatAttr(0.5), "")}, Outputs: 1},
+		Schema{Name: "add_relu", Doc: "torch._add_relu: relu(self + alpha·other) with add's promotion, clamped above at the largest value of self's dtype " +
+			"(an infinity becomes that value); self int8, int16, int32, int64, float32 or float64; no derivative in PyTorch",
+			Inputs: []InputSpec{in("self"), sc("other")},
+			Attrs:  []AttrSpec{inplace, attr("alpha", AttrFloat, FloatAttr(1), "cast to the result dtype (an integer result truncates it)")}, Outputs: 1},
+		Schema{Name: "rrelu", Doc: "rrelu in evaluation: leaky_relu with slope (lower + upper)/2; floating inputs only",
+			Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{inplace, attr("lower", AttrFloat, FloatAttr(0.125), ""),
+				attr("upper", AttrFloat, FloatAttr(1.0/3), "at least lower")}, Outputs: 1},
+
+		// data movement: any dtype, bool included
+		Schema{Name: "pixel_shuffle", Doc: "(*, C·r², H, W) → (*, C, H·r, W·r)",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("upscale_factor", AttrInt, "r, positive")}, Outputs: 1},
+		Schema{Name: "pixel_unshuffle", Doc: "(*, C, H·r, W·r) → (*, C·r², H, W)",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("downscale_factor", AttrInt, "r, positive")}, Outputs: 1},
+		Schema{Name: "channel_shuffle", Doc: "(N, C, *): channels regrouped as reshape (N, g, C/g, *), transpose 1 and 2; no derivative in PyTorch",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("groups", AttrInt, "g, positive, dividing C")}, Outputs: 1},
+		Schema{Name: "constant_pad_nd", Doc: "pads (before, after) pairs from the last dimension backwards with value; negative pads crop",
+			Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{req("pad", AttrInts, "even length, at most twice the rank"),
+				attr("value", AttrFloat, FloatAttr(0), "cast to self's dtype (an error where it overflows)")}, Outputs: 1},
+	)
+}
