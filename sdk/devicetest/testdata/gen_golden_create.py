@@ -1,0 +1,110 @@
+"""Golden cases for the create family (sdk/ops/schema_create.go): casts and
+tensor creation.
+
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_create.py
+
+writes golden/create.json.gz from real PyTorch 1.13 (format: golden_lib.py).
+Bench cases compute in float64 (integer, bool and mixed cases keep their
+natural dtypes so that result dtypes are checked); emulated cases compute at
+float32, bfloat16 and float16 as PyTorch's CPU kernels do.
+"""
+
+import torch
+
+from golden_lib import Rand, case, error_case, write_group
+
+f64 = torch.float64
+f32 = torch.float32
+f16 = torch.float16
+bf16 = torch.bfloat16
+NARROW = (f32, bf16, f16)
+# The CPU plugin reproduces these bit for bit.
+EXACT = {"rtol": 0.0, "atol": 0.0, "ulp": 0.0}
+
+
+def dn(d):
+    return str(d).replace("torch.", "")
+
+
+def special(dtype=f64):
+    """Values that exercise edge cases: zeros, NaN, infinities."""
+    return torch.tensor([0.0, -0.0, float("nan"), float("inf"), float("-inf"), 1.5, -2.0], dtype=dtype)
+
+
+# --------------------------------------------------------------------------
+# cast
+
+def cast_cases():
+    cs = []
+    op = "cast"
+    r = Rand("create/cast")
+
+    def to(d):
+        def f(x):
+            return x.to(d)
+        return f
+
+    def add(name, x, d, backward=None, mode="bench", **kw):
+        if backward is None:
+            backward = x.dtype.is_floating_point and d.is_floating_point
+        cs.append(case("cast/" + name, op, [x], to(d), attrs={"dtype": d}, backward=backward, mode=mode, **kw))
+
+    # float to float, with the gradient cast back
+    add("f64_f32", r.randn((3, 4)), f32)
+    add("f64_f16", r.randn((3, 4)), f16)
+    add("f64_bf16", r.randn((3, 4)), bf16)
+    add("f64_f64", r.randn((2, 3)), f64)
+    add("f32_f64", r.randn((2, 3), f32), f64)
+    add("0d", r.randn(()), f32)
+    add("empty", r.randn((0, 3)), f16)
+    add("large", r.randn((40, 50)), f32)
+    # float64 reaches float16 and bfloat16 through float32: a double rounding
+    add("f64_f16_double_rounding", torch.tensor([1 + 2 ** -11 + 2 ** -40, 1 + 2 ** -11, -(1 + 3 * 2 ** -11 - 2 ** -40), 65504.0, 65520.0, 1e-8], dtype=f64), f16,
+        backward=False)
+    add("f64_bf16_double_rounding", torch.tensor([1 + 2 ** -8 + 2 ** -40, 1 + 2 ** -8, -(1 + 3 * 2 ** -8 - 2 ** -40), 3e38, 1e-40], dtype=f64), bf16,
+        backward=False)
+    add("f64_f32_overflow", torch.tensor([1e39, -1e39, 3.4028235e38, 1e-46], dtype=f64), f32, backward=False)
+    add("f64_f16_overflow", torch.tensor([1e5, -65520.0, 6e-8, 1e-9], dtype=f64), f16, backward=False)
+    for d in (f32, f16, bf16, f64):
+        add("special_" + dn(d), special(), d, backward=False)
+    add("special_bool", special(), torch.bool)
+    # float to integers: truncation toward zero, wrapped
+    x = torch.tensor([-2.75, -1.5, -0.5, -0.0, 0.25, 0.99, 1.0, 7.5, 126.9], dtype=f64)
+    for d in (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool):
+        add("f64_" + dn(d), x, d)
+    add("f64_int8_wrap", torch.tensor([300.7, -129.9, 255.5, -200.0], dtype=f64), torch.int8)
+    add("f64_uint8_wrap", torch.tensor([-1.5, 300.7, 256.0, -255.0], dtype=f64), torch.uint8)
+    add("f32_int64", r.randn((2, 5), f32) * 100, torch.int64)
+    add("f16_int32", (r.randn((7,)) * 50).to(f16), torch.int32)
+    add("bf16_int16", (r.randn((7,)) * 500).to(bf16), torch.int16)
+    # integers and bool to floats and integers
+    big = torch.tensor([2 ** 24 + 1, 2 ** 53 + 1, -(2 ** 60) - 2 ** 36 - 1, 3, -7, 0], dtype=torch.int64)
+    add("i64_f64", big, f64)
+    add("i64_f32", big, f32)
+    add("i64_f16", torch.tensor([2049, 2051, -70000, 65519, 65520, 1], dtype=torch.int64), f16)
+    add("i64_bf16", torch.tensor([257, 259, 2 ** 24 + 2 ** 16 + 1, -3, 2 ** 40 + 2 ** 32 + 2 ** 16], dtype=torch.int64), bf16)
+    add("i64_i32_wrap", torch.tensor([2 ** 31, -(2 ** 31) - 1, 2 ** 40 + 5, -3], dtype=torch.int64), torch.int32)
+    add("i32_i8_wrap", torch.tensor([127, 128, -129, 1000, -1000], dtype=torch.int32), torch.int8)
+    add("i16_u8_wrap", torch.tensor([-1, 255, 256, -300, 7], dtype=torch.int16), torch.uint8)
+    add("u8_i8", torch.tensor([0, 127, 128, 255], dtype=torch.uint8), torch.int8)
+    add("i8_u8", torch.tensor([-128, -1, 0, 127], dtype=torch.int8), torch.uint8)
+    add("i64_bool", torch.tensor([0, 1, -1, 2 ** 40], dtype=torch.int64), torch.bool)
+    add("i32_i64", r.randint(-100, 100, (3, 2), torch.int32), torch.int64)
+    add("bool_f64", r.bool((2, 3)), f64)
+    add("bool_i64", r.bool((2, 3)), torch.int64)
+    add("bool_bool", r.bool((4,)), torch.bool)
+    add("u8_f32", torch.tensor([0, 1, 200, 255], dtype=torch.uint8), f32)
+    # narrow dtypes, the gradient cast back
+    for d in NARROW:
+        for t in (f64, f32, f16, bf16):
+            if t == d:
+                continue
+            rr = Rand("create/cast/%s/%s" % (dn(d), dn(t)))
+            add("emu/%s_%s" % (dn(d), dn(t)), rr.randn((5, 7), d), t, mode="emulated", **EXACT)
+        add("emu/%s_int64" % dn(d), (Rand("create/cast/int/" + dn(d)).randn((9,)) * 30).to(d), torch.int64, mode="emulated", **EXACT)
+        add("emu/%s_same" % dn(d), Rand("create/cast/same/" + dn(d)).randn((4,), d), d, mode="emulated", **EXACT)
+    return cs
+
+
+if __name__ == "__main__":
+    write_group("create", cast_cases())
