@@ -3,12 +3,22 @@ package cpu
 // The create family: casts and tensor creation.
 
 import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 func init() {
+	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
 	register("cast", castKernel())
-	supportDTypes("cast", append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)...)
+	register("fill", fillKernel())
+	register("full", &kernel{forward: fullForward})
+	for _, op := range []string{"cast", "fill", "full"} {
+		supportDTypes(op, all...)
+	}
 }
 
 // ---- cast ----
@@ -45,4 +55,143 @@ func castKernel() *kernel {
 			return []*array{{shape: append([]int{}, x.shape...), data: g, dtype: x.dtype}}, nil
 		},
 	}
+}
+
+// ---- fill / full ----
+
+// fillValue is c10::Scalar::to<T> for the dtype d a fill writes: bool
+// takes value != 0 unchecked; the other dtypes check that the value fits
+// (infinities and NaN fit the float types, NaN no integer type; an int
+// value wraps into uint8), then convert it as C++ does (float16 and
+// bfloat16 are built from a float). The device wrapper rounds the result
+// to d.
+func fillValue(s *array, d tensor.DType) (float64, error) {
+	v := s.data[0]
+	switch {
+	case d == tensor.Bool || s.scalarKind == ops.ScalarBool:
+		if v != 0 {
+			return 1, nil
+		}
+		return 0, nil
+	case d == tensor.Float64:
+		return v, nil
+	case d.IsFloat():
+		max, name := math.MaxFloat32, "float"
+		switch d {
+		case tensor.Float16:
+			max, name = 65504, "at::Half"
+		case tensor.BFloat16:
+			max, name = 0x1.fep127, "at::BFloat16"
+		}
+		if !math.IsInf(v, 0) && (v < -max || v > max) {
+			return 0, fmt.Errorf("value cannot be converted to type %s without overflow", name)
+		}
+		return float64(float32(v)), nil
+	}
+	return scalarTo(s, d)
+}
+
+// scalarOf is the Python number a value input holds: a wrapped number, or
+// the item of a 0-d tensor (a float tensor's as a float, an integer's as
+// an int, a bool's as a bool).
+func scalarOf(v *array, op string) (*array, error) {
+	if v.scalar {
+		return v, nil
+	}
+	if len(v.shape) != 0 {
+		return nil, fmt.Errorf("%s only supports 0-dimension value tensor but got tensor with %d dimensions.", op, len(v.shape))
+	}
+	k := ops.ScalarInt
+	switch {
+	case v.dtype.IsFloat():
+		k = ops.ScalarFloat
+	case v.dtype == tensor.Bool:
+		k = ops.ScalarBool
+	}
+	return &array{data: v.data[:1], dtype: v.dtype, scalar: true, scalarKind: k}, nil
+}
+
+// filled is a new array of dtype d and shape filled with v.
+func filled(d tensor.DType, shape []int, v float64) *array {
+	out := &array{shape: append([]int{}, shape...), data: float64sFor(tensor.NumElements(shape)), dtype: d}
+	forChunks(len(out.data), func(from, to int) error {
+		part := out.data[from:to]
+		for i := range part {
+			part[i] = v
+		}
+		return nil
+	})
+	return out
+}
+
+func fillKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			dt, given, err := dtypeAttr(c, "dtype")
+			if err != nil {
+				return nil, err
+			}
+			if !given {
+				dt = x.dtype
+			}
+			s, err := scalarOf(c.in[1], "fill_")
+			if err != nil {
+				return nil, err
+			}
+			v, err := fillValue(s, dt)
+			if err != nil {
+				return nil, err
+			}
+			return []*array{filled(dt, x.shape, v)}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			// self's values are overwritten: a zero gradient; a tensor
+			// value's is the sum of the output's gradient
+			grads := make([]*array, 2)
+			if x := c.in[0]; c.requiresGrad[0] {
+				grads[0] = newArray(x.dtype, x.shape)
+			}
+			if v := c.in[1]; c.requiresGrad[1] && !v.scalar {
+				sum := 0.0
+				if gos[0] != nil {
+					for _, g := range gos[0].data {
+						sum += g
+					}
+				}
+				grads[1] = &array{shape: append([]int{}, v.shape...), data: []float64{sum}, dtype: v.dtype}
+			}
+			return grads, nil
+		},
+	}
+}
+
+// fullForward is torch.full and torch.scalar_tensor.
+func fullForward(c *call) ([]*array, error) {
+	s := c.in[0]
+	if s == nil || !s.scalar {
+		return nil, errors.New("full: fill_value must be a number")
+	}
+	dt, ok, err := dtypeAttr(c, "dtype")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errors.New("full: dtype is required")
+	}
+	size := c.attrs.Ints("size", nil)
+	shape := make([]int, len(size))
+	for i, n := range size {
+		shape[i] = int(n)
+	}
+	for _, n := range size {
+		if n < 0 {
+			return nil, fmt.Errorf("Trying to create tensor with negative dimension %d: %s", n, ops.ShapeList(shape))
+		}
+	}
+	v, err := fillValue(s, dt)
+	if err != nil {
+		return nil, err
+	}
+	return []*array{filled(dt, shape, v)}, nil
 }

@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/probe-dev/probe/sdk/framework"
@@ -26,7 +27,16 @@ func init() {
 	def(typeAs, "input, other", "Tensor.type_as")
 	def(typeCast, "input, dtype=None, non_blocking=False", "Tensor.type")
 	declareOps([]string{"cast"}, "Tensor.type")
-	usedOps = append(usedOps, "cast")
+
+	// Factory functions: layout, device and pin_memory do not change the
+	// values; requires_grad makes a leaf without a backward to check.
+	def(full, "size, fill_value, *, names=None, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False", "Torch.full")
+	def(scalarTensor, "s, *, dtype=None, layout=None, device=None, pin_memory=None, requires_grad=False", "Torch.scalar_tensor")
+	const likeKw = "*, dtype=None, layout=None, device=None, pin_memory=None, requires_grad=False, memory_format=None"
+	def(fullLike, "input, fill_value, "+likeKw, "Torch.full_like")
+	def(zerosLike, "input, "+likeKw, "Torch.zeros_like")
+	def(fill, "input, value", "Torch.fill_", "Tensor.fill_")
+	usedOps = append(usedOps, "cast", "fill", "full")
 }
 
 // castPlan is the cast of tensor x to dtype d.
@@ -107,4 +117,171 @@ func typeCast(b *bound) (*framework.Plan, error) {
 		return nil, b.argErr("dtype", "invalid type: '%s'", name)
 	}
 	return nil, b.argErr("dtype", "expected dtype or str, got %s", kindName(a))
+}
+
+// fillNumber binds the number a factory function fills its tensor with,
+// and the dtype PyTorch infers from it (bool, int64 or the default float).
+func (b *bound) fillNumber(name string) (framework.Binding, tensor.DType, error) {
+	a := b.arg(name)
+	if a.Kind == framework.ArgTensor {
+		return framework.Binding{}, tensor.Invalid, b.argErr(name, "a tensor %s is not supported (probe needs the number itself)", name)
+	}
+	bind, info, err := operandOf(a)
+	if err != nil {
+		return bind, tensor.Invalid, b.argErr(name, "must be Number, not %s", kindName(a))
+	}
+	switch {
+	case info.isBool():
+		return bind, tensor.Bool, nil
+	case info.isFloat():
+		return bind, ops.DefaultFloat, nil
+	}
+	return bind, tensor.Int64, nil
+}
+
+// factoryDType is the dtype argument of a factory function, def where it
+// is None.
+func (b *bound) factoryDType(def tensor.DType) (ops.Attr, error) {
+	dt, err := b.dtypeAttr("dtype")
+	if err != nil {
+		return dt, err
+	}
+	if dt.Kind == ops.AttrNone {
+		dt = ops.StringAttr(def.String())
+	}
+	if _, _, err := b.optBool("requires_grad"); err != nil {
+		return dt, err
+	}
+	return dt, nil
+}
+
+// full lowers torch.full(size, fill_value).
+func full(b *bound) (*framework.Plan, error) {
+	if !b.isNone("names") {
+		return nil, b.argErr("names", "named tensors are not supported")
+	}
+	size, err := b.sizeArg("size")
+	if err != nil {
+		return nil, err
+	}
+	v, inferred, err := b.fillNumber("fill_value")
+	if err != nil {
+		return nil, err
+	}
+	dt, err := b.factoryDType(inferred)
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("full", ops.Attrs{"size": ops.IntsAttr(size...), "dtype": dt}, v), nil
+}
+
+// sizeArg reads the size of a factory function: a list of non-negative
+// ints or a torch.Size.
+func (b *bound) sizeArg(name string) ([]int64, error) {
+	size, ok := asInts(b.arg(name))
+	if !ok {
+		return nil, b.argErr(name, "expected list of ints, got %s", describeList(b.arg(name)))
+	}
+	for _, n := range size {
+		if n < 0 {
+			return nil, b.argErr(name, "Trying to create tensor with negative dimension %d: %s", n, intsString(size))
+		}
+	}
+	return size, nil
+}
+
+// intsString prints ints as PyTorch prints an IntArrayRef: "[2, -1]".
+func intsString(v []int64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.FormatInt(x, 10)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// scalarTensor lowers torch.scalar_tensor(s): a 0-d tensor of the default
+// float dtype whatever the number's kind.
+func scalarTensor(b *bound) (*framework.Plan, error) {
+	v, _, err := b.fillNumber("s")
+	if err != nil {
+		return nil, err
+	}
+	dt, err := b.factoryDType(ops.DefaultFloat)
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("full", ops.Attrs{"size": ops.IntsAttr(), "dtype": dt}, v), nil
+}
+
+// fillOperand binds the value of fill_ and full_like: a number or a 0-d
+// tensor.
+func (b *bound) fillOperand(name string) (framework.Binding, error) {
+	a := b.arg(name)
+	v, _, err := b.operand(name)
+	if err != nil {
+		return v, err
+	}
+	if a.Kind == framework.ArgTensor && len(a.Shape) != 0 {
+		if b.name == "full_like" {
+			return v, b.argErr(name, "full_like(): argument 'fill_value' must be Number, not Tensor")
+		}
+		return v, b.argErr(name, "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", len(a.Shape))
+	}
+	return v, nil
+}
+
+// fullLike lowers torch.full_like(input, fill_value).
+func fullLike(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	v, err := b.fillOperand("fill_value")
+	if err != nil {
+		return nil, err
+	}
+	dt, err := b.likeDType()
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("fill", ops.Attrs{"dtype": dt}, tensorBinding(x), v), nil
+}
+
+// likeDType is the dtype argument of a *_like function (None keeps the
+// input's).
+func (b *bound) likeDType() (ops.Attr, error) {
+	dt, err := b.dtypeAttr("dtype")
+	if err != nil {
+		return dt, err
+	}
+	if _, _, err := b.optBool("requires_grad"); err != nil {
+		return dt, err
+	}
+	return dt, nil
+}
+
+// zerosLike lowers torch.zeros_like(input): a fill with 0.
+func zerosLike(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	dt, err := b.likeDType()
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("fill", ops.Attrs{"dtype": dt}, tensorBinding(x), scalarBinding(ops.Scalar{Kind: ops.ScalarInt})), nil
+}
+
+// fill lowers Tensor.fill_(value) and torch.fill_(input, value).
+func fill(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	v, err := b.fillOperand("value")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("fill", ops.Attrs{"dtype": ops.NoneAttr()}, tensorBinding(x), v), nil
 }

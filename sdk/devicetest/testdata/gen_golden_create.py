@@ -106,5 +106,127 @@ def cast_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# fill (Tensor.fill_, torch.full_like, zeros_like), full (torch.full,
+# scalar_tensor)
+
+def fill_cases():
+    cs = []
+    op = "fill"
+    r = Rand("create/fill")
+
+    def fill_(x, v):
+        return x.clone().fill_(v)
+
+    def like(dtype):
+        def f(x, v):
+            return torch.full_like(x, v, dtype=dtype)
+        return f
+
+    def add(name, inputs, fn=fill_, dtype=None, backward=True, mode="bench", error=False, **kw):
+        attrs = {"dtype": dtype}
+        if error:
+            cs.append(error_case("fill/" + name, op, inputs, fn, attrs=attrs, mode=mode))
+        else:
+            cs.append(case("fill/" + name, op, inputs, fn, attrs=attrs, backward=backward, mode=mode, **kw))
+
+    add("float", [r.randn((2, 3)), 0.5])
+    add("int_value", [r.randn((3,)), 2])
+    add("bool_value", [r.randn((3,)), True])
+    add("tensor_value", [r.randn((2, 3)), r.randn(())])
+    add("tensor_value_f32", [r.randn((4,)), r.randn((), f32)])
+    add("tensor_value_int", [r.randn((4,)), torch.tensor(3)])
+    add("tensor_value_into_int", [r.randint(-5, 5, (3,)), torch.tensor(2.5, dtype=f64)], backward=False)
+    add("0d", [r.randn(()), -1.25])
+    add("empty", [r.randn((0, 3)), 1.0])
+    add("nan", [r.randn((3,)), float("nan")], backward=False)
+    add("inf_f16", [r.randn((3,), f16), float("-inf")], backward=False)
+    add("float_into_int64", [r.randint(-5, 5, (2, 2)), 2.7], backward=False)
+    add("float_into_int8", [r.randint(-5, 5, (3,), torch.int8), -2.7], backward=False)
+    add("int_into_uint8_wraps", [r.randint(0, 5, (3,), torch.uint8), -1], backward=False)
+    add("float_into_bool", [r.bool((3,)), 2.5], backward=False)
+    add("nan_into_bool", [r.bool((3,)), float("nan")], backward=False)
+    add("bool_into_int64", [r.randint(-5, 5, (3,)), True], backward=False)
+    add("int_into_f16", [r.randn((3,), f16), 2049], backward=False)
+    add("f64_into_f16_double_rounding", [r.randn((2,), f16), 1 + 2 ** -11 + 2 ** -40], backward=False)
+    add("max_f16", [r.randn((2,), f16), 65504.0], backward=False)
+    add("max_bf16", [r.randn((2,), bf16), 3.3895313892515355e38], backward=False)
+    # torch.full_like and zeros_like: the dtype argument
+    add("like", [r.randn((2, 3)), 0.25], fn=like(None))
+    add("like_dtype_f64", [r.randint(-5, 5, (2,), torch.int32), 2.7], fn=like(f64), dtype=f64, backward=False)
+    add("like_dtype_int", [r.randn((3,)), -2.7], fn=like(torch.int32), dtype=torch.int32, backward=False)
+    add("like_dtype_bool", [r.randn((3,)), 0], fn=like(torch.bool), dtype=torch.bool, backward=False)
+    add("like_tensor_value", [r.randn((3,)), torch.tensor(1.5, dtype=f64)], fn=like(None), backward=False)
+    add("zeros_like_f16", [r.randn((2, 2)), 0], fn=like(f16), dtype=f16, backward=False)
+    # errors PyTorch raises: the value must fit the dtype
+    add("overflow_int8", [r.randint(0, 5, (3,), torch.int8), 300], error=True)
+    add("overflow_int8_float", [r.randint(0, 5, (3,), torch.int8), 127.5], error=True)
+    add("overflow_uint8_negative_float", [r.randint(0, 5, (3,), torch.uint8), -0.5], error=True)
+    add("overflow_int32_nan", [r.randint(0, 5, (3,), torch.int32), float("nan")], error=True)
+    add("overflow_int64", [r.randint(0, 5, (3,)), 9.3e18], error=True)
+    add("overflow_f32", [r.randn((3,), f32), 1e39], error=True)
+    add("overflow_f16", [r.randn((3,), f16), 65519.0], error=True)
+    add("overflow_f16_int", [r.randn((3,), f16), 70000], error=True)
+    add("overflow_bf16", [r.randn((3,), bf16), 3.39e38], error=True)
+    add("overflow_tensor_value", [r.randint(0, 5, (3,), torch.int8), torch.tensor(300)], error=True)
+    add("overflow_like_dtype", [r.randn((3,)), 1000], fn=like(torch.int8), dtype=torch.int8, error=True)
+    add("value_not_0d", [r.randn((3,)), r.randn((3,))], error=True)
+    # narrow dtypes
+    for d in NARROW:
+        rr = Rand("create/fill/" + dn(d))
+        add("emu/%s/float" % dn(d), [rr.randn((5, 7), d), 0.1], backward=False, mode="emulated", **EXACT)
+        add("emu/%s/tensor_value" % dn(d), [rr.randn((5, 7), d), rr.randn((), d)], mode="emulated")
+        add("emu/%s/like_f64" % dn(d), [rr.randn((3,), d), 0.1], fn=like(f64), dtype=f64, backward=False, mode="emulated", **EXACT)
+    return cs
+
+
+def full_cases():
+    cs = []
+    op = "full"
+
+    def add(name, size, v, dtype=None, mode="bench", error=False, scalar_tensor=False):
+        if scalar_tensor:
+            def f(x):
+                return torch.scalar_tensor(x, dtype=dtype)
+            dt = dtype or f32
+        else:
+            def f(x):
+                return torch.full(size, x, dtype=dtype)
+            dt = dtype
+            if dt is None:
+                dt = torch.bool if isinstance(v, bool) else f32 if isinstance(v, float) else torch.int64
+        attrs = {"size": list(size), "dtype": dt}
+        if error:
+            cs.append(error_case("full/" + name, op, [v], f, attrs=attrs, mode=mode))
+        else:
+            cs.append(case("full/" + name, op, [v], f, attrs=attrs, backward=False, mode=mode))
+
+    add("int", (2, 3), 7)
+    add("float", (4,), 0.1)
+    add("bool", (2,), True)
+    add("0d", (), -3)
+    add("empty", (0, 2), 1.5)
+    add("f64", (3,), 0.1, dtype=f64)
+    add("int_f64", (2, 2), 3, dtype=f64)
+    add("float_int32", (3,), -2.7, dtype=torch.int32)
+    add("int_uint8_wraps", (2,), -1, dtype=torch.uint8)
+    add("nan", (2,), float("nan"), dtype=f64)
+    add("inf_f16", (2,), float("inf"), dtype=f16)
+    add("float_bool", (2,), 0.5, dtype=torch.bool)
+    add("scalar_tensor_int", (), 3, scalar_tensor=True)
+    add("scalar_tensor_bool", (), True, scalar_tensor=True)
+    add("scalar_tensor_f64", (), 0.1, dtype=f64, scalar_tensor=True)
+    add("scalar_tensor_int8", (), 2.5, dtype=torch.int8, scalar_tensor=True)
+    add("negative_size", (2, -1), 1, error=True)
+    add("overflow_int8", (2,), 300, dtype=torch.int8, error=True)
+    add("overflow_f32", (2,), 1e39, error=True)
+    add("overflow_f16", (2,), 70000, dtype=f16, error=True)
+    add("overflow_scalar_tensor", (), 1e39, scalar_tensor=True, error=True)
+    for d in NARROW:
+        add("emu/%s" % dn(d), (3, 5), 0.1, dtype=d, mode="emulated")
+        add("emu/%s/int" % dn(d), (3,), 2049, dtype=d, mode="emulated")
+    return cs
+
+
 if __name__ == "__main__":
-    write_group("create", cast_cases())
+    write_group("create", cast_cases() + fill_cases() + full_cases())
