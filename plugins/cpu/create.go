@@ -16,7 +16,9 @@ func init() {
 	register("cast", castKernel())
 	register("fill", fillKernel())
 	register("full", &kernel{forward: fullForward})
-	for _, op := range []string{"cast", "fill", "full"} {
+	register("tril", triangleKernel(false))
+	register("triu", triangleKernel(true))
+	for _, op := range []string{"cast", "fill", "full", "tril", "triu"} {
 		supportDTypes(op, all...)
 	}
 }
@@ -194,4 +196,64 @@ func fullForward(c *call) ([]*array, error) {
 		return nil, err
 	}
 	return []*array{filled(dt, shape, v)}, nil
+}
+
+// ---- tril / triu ----
+
+// triangle returns v (a stack of rows × cols matrices) with the elements
+// outside the triangle set to 0: below diagonal (col - row < diagonal) for
+// upper, above it for lower.
+func triangle(v []float64, rows, cols int, diagonal int64, upper bool) []float64 {
+	out := float64sFor(len(v))
+	forChunks(len(v), func(from, to int) error {
+		for k := from; k < to; k++ {
+			d := int64(k%cols) - int64((k/cols)%rows)
+			if upper && d >= diagonal || !upper && d <= diagonal {
+				out[k] = v[k]
+			} else {
+				out[k] = 0
+			}
+		}
+		return nil
+	})
+	return out
+}
+
+// triangleDims checks that x has at least two dimensions, with PyTorch's
+// message, and returns its matrix size.
+func triangleDims(x *array) (rows, cols int, err error) {
+	if x.rank() == 0 {
+		return 0, 0, errors.New("Dimension specified as -2 but tensor has no dimensions")
+	}
+	if x.rank() < 2 {
+		_, err := normDim(-2, x.rank())
+		return 0, 0, err
+	}
+	return x.shape[x.rank()-2], x.shape[x.rank()-1], nil
+}
+
+func triangleKernel(upper bool) *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			rows, cols, err := triangleDims(x)
+			if err != nil {
+				return nil, err
+			}
+			out := triangle(x.data, rows, cols, c.attrs.Int("diagonal", 0), upper)
+			return []*array{{shape: append([]int{}, x.shape...), data: out, dtype: x.dtype}}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x := c.in[0]
+			if !c.requiresGrad[0] {
+				return []*array{nil}, nil
+			}
+			rows, cols, err := triangleDims(x)
+			if err != nil {
+				return nil, err
+			}
+			g := triangle(gradData(gos[0], len(x.data)), rows, cols, c.attrs.Int("diagonal", 0), upper)
+			return []*array{{shape: append([]int{}, x.shape...), data: g, dtype: x.dtype}}, nil
+		},
+	}
 }

@@ -14,5 +14,9 @@ func init() {
 		Schema{Name: "full", Doc: "torch.full / torch.scalar_tensor: a tensor of shape size and dtype filled with value (a Python number), converted as fill does",
 			Inputs: []InputSpec{{Name: "value", ScalarOK: true}}, Attrs: []AttrSpec{req("size", AttrInts, "non-negative sizes; empty for a 0-d tensor"),
 				req("dtype", AttrString, "output dtype, already inferred (bool value: bool, int: int64, float: the default float dtype)")}, Outputs: 1},
+		Schema{Name: "tril", Doc: "the lower triangle of every matrix of self (last two dims): elements with col - row <= diagonal kept, the others 0; the gradient is the output's, masked the same way",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{attr("diagonal", AttrInt, IntAttr(0), ""), inplace}, Outputs: 1},
+		Schema{Name: "triu", Doc: "the upper triangle of every matrix of self (last two dims): elements with col - row >= diagonal kept, the others 0; the gradient is the output's, masked the same way",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{attr("diagonal", AttrInt, IntAttr(0), ""), inplace}, Outputs: 1},
 	)
 }

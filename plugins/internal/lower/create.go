@@ -36,7 +36,9 @@ func init() {
 	def(fullLike, "input, fill_value, "+likeKw, "Torch.full_like")
 	def(zerosLike, "input, "+likeKw, "Torch.zeros_like")
 	def(fill, "input, value", "Torch.fill_", "Tensor.fill_")
-	usedOps = append(usedOps, "cast", "fill", "full")
+	def(triangle("tril"), "input, diagonal=0, *, out=None", "Torch.tril", "Tensor.tril", "Tensor.tril_")
+	def(triangle("triu"), "input, diagonal=0, *, out=None", "Torch.triu", "Tensor.triu", "Tensor.triu_")
+	usedOps = append(usedOps, "cast", "fill", "full", "tril", "triu")
 }
 
 // castPlan is the cast of tensor x to dtype d.
@@ -284,4 +286,25 @@ func fill(b *bound) (*framework.Plan, error) {
 		return nil, err
 	}
 	return newPlan("fill", ops.Attrs{"dtype": ops.NoneAttr()}, tensorBinding(x), v), nil
+}
+
+// triangle lowers tril and triu (and their in-place forms).
+func triangle(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		d, err := b.integer("diagonal")
+		if err != nil {
+			return nil, err
+		}
+		switch len(x.Shape) {
+		case 0:
+			return nil, b.argErr("input", "Dimension specified as -2 but tensor has no dimensions")
+		case 1:
+			return nil, b.argErr("input", "Dimension out of range (expected to be in range of [-1, 0], but got -2)")
+		}
+		return newPlan(op, b.inplaceAttr(ops.Attrs{"diagonal": ops.IntAttr(d)}), tensorBinding(x)), nil
+	}
 }

@@ -106,7 +106,28 @@ func crFillCases() []lcase {
 	}
 }
 
+func TestCreateTriangle(t *testing.T) { runCases(t, crTriangleCases(), nil) }
+
+func crTriangleCases() []lcase {
+	x := f32("args.0", 3, 4)
+	var cs []lcase
+	for _, op := range []string{"tril", "triu"} {
+		cs = append(cs,
+			lcase{name: "Torch." + op, args: []framework.Arg{x}, op: op, attrs: ops.Attrs{"diagonal": ia(0), "inplace": ba(false)}, in: []string{"args.0"}},
+			lcase{name: "Torch." + op, args: []framework.Arg{x, iv(-2)}, kwargs: []framework.NamedArg{kw("out", nv())}, op: op, attrs: ops.Attrs{"diagonal": ia(-2)}},
+			lcase{name: "Tensor." + op, args: []framework.Arg{x}, kwargs: []framework.NamedArg{kw("diagonal", iv(1))}, op: op, attrs: ops.Attrs{"diagonal": ia(1), "inplace": ba(false)}},
+			lcase{name: "Tensor." + op + "_", args: []framework.Arg{tn("args.0", tensor.Bool, 2, 2, 2), iv(3)}, op: op, attrs: ops.Attrs{"diagonal": ia(3), "inplace": ba(true)}},
+			lcase{name: "Torch." + op, args: []framework.Arg{f32("args.0", 3)}, err: `argument "input": Dimension out of range (expected to be in range of [-1, 0], but got -2)`},
+			lcase{name: "Torch." + op, args: []framework.Arg{f32("args.0")}, err: `argument "input": Dimension specified as -2 but tensor has no dimensions`},
+			lcase{name: "Torch." + op, args: []framework.Arg{x, fv(1.5)}, err: `argument "diagonal": expected int, got float`},
+			lcase{name: "Torch." + op, args: []framework.Arg{fv(1.5)}, err: `argument "input": expected tensor, got float`},
+			lcase{name: "Tensor." + op, args: []framework.Arg{x}, kwargs: []framework.NamedArg{kw("out", nv())}, err: `unexpected keyword argument "out"`},
+		)
+	}
+	return cs
+}
+
 // createCases are every lowering case of the create family (TestOpsListed).
 func createCases() []lcase {
-	return append(crCastCases(), crFillCases()...)
+	return append(append(crCastCases(), crFillCases()...), crTriangleCases()...)
 }

@@ -48,6 +48,21 @@ def _s_full(dt):
     return [Scalar(1)], {"size": [2, 3], "dtype": _DT_NAMES[dt]}
 
 
+def _triangle(name):
+    def f(c):
+        x = c.inputs[0]
+        if not _is_t(x):
+            raise ArgumentError("%s: self must be a tensor" % name)
+        if c.attrs["inplace"]:
+            return getattr(x, name + "_")(c.attrs["diagonal"])
+        return getattr(torch, name)(x, c.attrs["diagonal"])
+    return f
+
+
+def _s_triangle(dt):
+    return [_x(dt)], {"diagonal": 0}
+
+
 _DT_NAMES = {torch.float64: "float64", torch.float32: "float32", torch.float16: "float16", torch.bfloat16: "bfloat16",
              torch.int8: "int8", torch.int16: "int16", torch.int32: "int32", torch.int64: "int64", torch.uint8: "uint8",
              torch.bool: "bool"}
@@ -57,12 +72,16 @@ OPS = {
     "cast": _cast,
     "fill": _fill,
     "full": _full,
+    "tril": _triangle("tril"),
+    "triu": _triangle("triu"),
 }
 
 SAMPLES = {
     "cast": _s_cast,
     "fill": _s_fill,
     "full": _s_full,
+    "tril": _s_triangle,
+    "triu": _s_triangle,
 }
 
-BACKWARD = {"cast", "fill"}
+BACKWARD = {"cast", "fill", "tril", "triu"}
