@@ -575,8 +575,8 @@ func indexCopyKernel() *kernel {
 	}
 }
 
-// fillValue is index_fill's value as a number: a 0-d tensor's item().
-func fillValue(v *array) *array {
+// indexFillValue is index_fill's value as a number: a 0-d tensor's item().
+func indexFillValue(v *array) *array {
 	if v.scalar {
 		return v
 	}
@@ -598,7 +598,7 @@ func indexFillKernel() *kernel {
 			if err != nil {
 				return nil, err
 			}
-			v, err := scatterValue(fillValue(c.in[2]), x.dtype)
+			v, err := scatterValue(indexFillValue(c.in[2]), x.dtype)
 			if err != nil {
 				return nil, err
 			}
