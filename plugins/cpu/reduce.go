@@ -12,7 +12,12 @@ import (
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
-// Reductions: sum, mean, max/min (full and along a dim) and cumsum.
+// Reductions: sum, mean, max/min (full and along a dim) and cumsum; the
+// reduce family (schema_reduce.go): prod, nansum/nanmean, amax/amin,
+// logsumexp, all/any, count_nonzero, cumprod, logcumsumexp, var/std,
+// norm, aminmax, and selection (argmax/argmin, sort, topk, kthvalue,
+// medians, mode, cummax/cummin, quantile, histc, bincount, searchsorted,
+// unique).
 
 // reducePlan maps every input element to the output element it reduces
 // into.
