@@ -12,7 +12,12 @@ import (
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
-// Reductions: sum, mean, max/min (full and along a dim) and cumsum.
+// Reductions: sum, mean, max/min (full and along a dim) and cumsum; the
+// reduce family (schema_reduce.go): prod, nansum/nanmean, amax/amin,
+// logsumexp, all/any, count_nonzero, cumprod, logcumsumexp, var/std,
+// norm, aminmax, and selection (argmax/argmin, sort, topk, kthvalue,
+// medians, mode, cummax/cummin, quantile, histc, bincount, searchsorted,
+// unique).
 
 // reducePlan maps every input element to the output element it reduces
 // into.
@@ -407,11 +412,19 @@ type groupPlan struct {
 // subOffsets lists, in row-major order, the flat offsets of every position
 // of a sub-grid with the given sizes and strides ([0] for no dims).
 func subOffsets(sizes, strides []int) []int {
-	n := 1
-	for _, s := range sizes {
-		n *= s
+	n, contiguous := 1, true
+	for d := len(sizes) - 1; d >= 0; d-- {
+		contiguous = contiguous && (sizes[d] == 1 || strides[d] == n)
+		n *= sizes[d]
 	}
 	out := make([]int, n)
+	if contiguous {
+		// a trailing block of dims (a full reduction, the last dims)
+		for k := range out {
+			out[k] = k
+		}
+		return out
+	}
 	pos := make([]int, len(sizes))
 	cur := 0
 	for k := 0; k < n; k++ {
@@ -537,7 +550,7 @@ func prodKernel() *kernel {
 					}
 				}
 			})
-			return []*array{gradFor(c, 0, res, x.shape)}, nil
+			return []*array{gradForOwned(c, 0, res, x.shape)}, nil
 		},
 	}
 }
@@ -607,7 +620,7 @@ func nanSumMeanKernel(mean bool) *kernel {
 					}
 				}
 			})
-			return []*array{gradFor(c, 0, res, x.shape)}, nil
+			return []*array{gradForOwned(c, 0, res, x.shape)}, nil
 		},
 	}
 }
@@ -699,7 +712,7 @@ func aMaxMinKernel(isMax bool) *kernel {
 					}
 				}
 			})
-			return []*array{gradFor(c, 0, res, x.shape)}, nil
+			return []*array{gradForOwned(c, 0, res, x.shape)}, nil
 		},
 	}
 }
@@ -770,7 +783,7 @@ func logsumexpKernel() *kernel {
 					}
 				}
 			})
-			return []*array{gradFor(c, 0, res, x.shape)}, nil
+			return []*array{gradForOwned(c, 0, res, x.shape)}, nil
 		},
 	}
 }
@@ -903,7 +916,7 @@ func cumprodKernel() *kernel {
 					pre *= xv[b+i*st]
 				}
 			})
-			return []*array{gradFor(c, 0, res, x.shape)}, nil
+			return []*array{gradForOwned(c, 0, res, x.shape)}, nil
 		},
 	}
 }
@@ -984,7 +997,7 @@ func logcumsumexpKernel() *kernel {
 					}
 				}
 			})
-			return []*array{gradFor(c, 0, res, x.shape)}, nil
+			return []*array{gradForOwned(c, 0, res, x.shape)}, nil
 		},
 	}
 }
@@ -1105,7 +1118,7 @@ func varKernel(std, withMean bool) *kernel {
 					}
 				}
 			})
-			return []*array{gradFor(c, 0, res, x.shape)}, nil
+			return []*array{gradForOwned(c, 0, res, x.shape)}, nil
 		},
 	}
 }
@@ -1121,6 +1134,139 @@ func formatOrder(p float64) string {
 	return strconv.FormatFloat(p, 'g', -1, 64)
 }
 
+// fullNorm is the ord-norm of every value of v, computed in fixed chunks
+// over the cores whose partial results are combined in chunk order.
+func fullNorm(v []float64, ord float64) float64 {
+	parts := make([]float64, (len(v)+chunkElems-1)/chunkElems)
+	forChunks(len(v), func(from, to int) error {
+		r := 0.0
+		switch {
+		case ord == 0:
+			for _, x := range v[from:to] {
+				if x != 0 {
+					r++
+				}
+			}
+		case math.IsInf(ord, 0):
+			r = math.Abs(v[from])
+			for _, x := range v[from:to] {
+				a := math.Abs(x)
+				if a != a {
+					r = a
+					break
+				}
+				if ord > 0 && a > r || ord < 0 && a < r {
+					r = a
+				}
+			}
+		case ord == 1:
+			for _, x := range v[from:to] {
+				r += math.Abs(x)
+			}
+		case ord == 2:
+			for _, x := range v[from:to] {
+				r += x * x
+			}
+		default:
+			for _, x := range v[from:to] {
+				r += math.Pow(math.Abs(x), ord)
+			}
+		}
+		parts[from/chunkElems] = r
+		return nil
+	})
+	if math.IsInf(ord, 0) {
+		r := parts[0]
+		for _, x := range parts {
+			if x != x {
+				return x
+			}
+			if ord > 0 && x > r || ord < 0 && x < r {
+				r = x
+			}
+		}
+		return r
+	}
+	r := 0.0
+	for _, x := range parts {
+		r += x
+	}
+	switch ord {
+	case 0, 1:
+		return r
+	case 2:
+		return math.Sqrt(r)
+	}
+	return math.Pow(r, 1/ord)
+}
+
+// fullNormGrad is norm_backward for the norm nrm of every value of v with
+// output gradient g, into res; chunks over the cores (each element alone,
+// the inf norm's count of maxima summed from integer chunk counts).
+func fullNormGrad(v []float64, ord, nrm, g float64, res []float64) {
+	switch {
+	case ord == 0:
+		return
+	case math.IsInf(ord, 0):
+		counts := make([]int, (len(v)+chunkElems-1)/chunkElems)
+		forChunks(len(v), func(from, to int) error {
+			n := 0
+			for _, x := range v[from:to] {
+				if a := math.Abs(x); a == nrm || a != a {
+					n++
+				}
+			}
+			counts[from/chunkElems] = n
+			return nil
+		})
+		cnt := 0
+		for _, n := range counts {
+			cnt += n
+		}
+		s := g / float64(cnt)
+		forChunks(len(v), func(from, to int) error {
+			for k := from; k < to; k++ {
+				m := 0.0
+				if a := math.Abs(v[k]); a == nrm || a != a {
+					m = 1
+				}
+				res[k] = sgn(v[k]) * (s * m)
+			}
+			return nil
+		})
+		return
+	}
+	forChunks(len(v), func(from, to int) error {
+		switch {
+		case ord == 1:
+			for k := from; k < to; k++ {
+				res[k] = sgn(v[k]) * g
+			}
+		case ord == 2:
+			for k := from; k < to; k++ {
+				q := v[k] / nrm
+				if nrm == 0 {
+					q = 0
+				}
+				res[k] = g * q
+			}
+		default:
+			s := g / math.Pow(nrm, ord-1)
+			if nrm == 0 {
+				s = 0
+			}
+			for k := from; k < to; k++ {
+				if ord < 2 {
+					res[k] = sgn(v[k]) * math.Pow(math.Abs(v[k]), ord-1) * s
+				} else {
+					res[k] = v[k] * math.Pow(math.Abs(v[k]), ord-2) * s
+				}
+			}
+		}
+		return nil
+	})
+}
+
 func normKernel() *kernel {
 	prep := func(c *call, keepdim bool) (*groupPlan, tensor.DType, []float64, float64, error) {
 		x := c.in[0]
@@ -1134,9 +1280,21 @@ func normKernel() *kernel {
 		if !given {
 			dt = x.dtype
 		}
-		p, err := groupsOf(c, keepdim)
+		red, err := reduceDims(c, x.rank())
 		if err != nil {
 			return nil, 0, nil, 0, err
+		}
+		var p *groupPlan
+		if !slices.Contains(red, false) {
+			// every element: no offsets (fullNorm, fullNormGrad)
+			p = &groupPlan{outShape: []int{}, base: []int{0}}
+			if keepdim {
+				for range x.shape {
+					p.outShape = append(p.outShape, 1)
+				}
+			}
+		} else {
+			p = newGroupPlan(x.shape, red, keepdim)
 		}
 		return p, dt, castValues(x, dt), c.attrs.Float("p", 2), nil
 	}
@@ -1160,6 +1318,12 @@ func normKernel() *kernel {
 				}
 			}
 			out := newArray(dt, p.outShape)
+			if p.offs == nil {
+				// every element (the gradient-clipping norm): fixed
+				// chunks over the cores, combined in chunk order
+				out.data[0] = fullNorm(xv, ord)
+				return []*array{out}, nil
+			}
 			p.each(func(from, to int) {
 				for j := from; j < to; j++ {
 					b, r := p.base[j], 0.0
@@ -1212,16 +1376,9 @@ func normKernel() *kernel {
 			r := outs[0].data
 			g := gradData(gos[0], len(r))
 			res := zeros(len(x.data))
-			sgn := func(v float64) float64 {
-				switch {
-				case v > 0:
-					return 1
-				case v < 0:
-					return -1
-				case v == 0:
-					return 0
-				}
-				return v
+			if p.offs == nil {
+				fullNormGrad(xv, ord, r[0], g[0], res)
+				return []*array{gradForOwned(c, 0, res, x.shape)}, nil
 			}
 			p.each(func(from, to int) {
 				for j := from; j < to; j++ {
@@ -1273,7 +1430,7 @@ func normKernel() *kernel {
 					}
 				}
 			})
-			return []*array{gradFor(c, 0, res, x.shape)}, nil
+			return []*array{gradForOwned(c, 0, res, x.shape)}, nil
 		},
 	}
 }
@@ -1417,7 +1574,7 @@ func selectBackward(c *call, p dimPlan, m int, idx, g []float64) *array {
 			res[o*p.size*p.inner+int(idx[k])*p.inner+in] += g[k]
 		}
 	}
-	return gradFor(c, 0, res, x.shape)
+	return gradForOwned(c, 0, res, x.shape)
 }
 
 // selectPlan reads the dim attribute of a selection op.
@@ -1722,7 +1879,7 @@ func cumMaxMinKernel(isMax bool) *kernel {
 					res[b+int(ix[b+i*st])*st] += g[b+i*st]
 				}
 			})
-			return []*array{gradFor(c, 0, res, x.shape)}, nil
+			return []*array{gradForOwned(c, 0, res, x.shape)}, nil
 		},
 	}
 }
@@ -1903,7 +2060,7 @@ func quantileKernel() *kernel {
 					}
 				}
 			})
-			grads := []*array{gradFor(c, 0, res, x.shape), nil}
+			grads := []*array{gradForOwned(c, 0, res, x.shape), nil}
 			if !q.scalar {
 				gq := make([]float64, len(qs))
 				for l := 0; l < lines; l++ {

@@ -9,7 +9,9 @@ import (
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
-// Reductions: sum, mean, max/min in their three overloads, cumsum.
+// Reductions: sum, mean, max/min in their three overloads, cumsum; then
+// the reduce family (sdk/ops/schema_reduce.go): further reductions and
+// selection (sort, topk, medians, quantiles, histograms, unique, ...).
 
 func init() {
 	const sumSig = "input, dim=None, keepdim=False, *, dtype=None, out=None"
