@@ -18,7 +18,8 @@ func init() {
 	register("full", &kernel{forward: fullForward})
 	register("tril", triangleKernel(false))
 	register("triu", triangleKernel(true))
-	for _, op := range []string{"cast", "fill", "full", "tril", "triu"} {
+	register("eye", &kernel{forward: eyeForward})
+	for _, op := range []string{"cast", "fill", "full", "tril", "triu", "eye"} {
 		supportDTypes(op, all...)
 	}
 }
@@ -256,4 +257,36 @@ func triangleKernel(upper bool) *kernel {
 			return []*array{{shape: append([]int{}, x.shape...), data: g, dtype: x.dtype}}, nil
 		},
 	}
+}
+
+// ---- eye ----
+
+// eyeForward is torch.eye(n, m).
+func eyeForward(c *call) ([]*array, error) {
+	dt, ok, err := dtypeAttr(c, "dtype")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errors.New("eye: dtype is required")
+	}
+	var nm [2]int64
+	for i, a := range c.in {
+		if a == nil || !a.scalar || a.scalarKind != ops.ScalarInt {
+			return nil, fmt.Errorf("eye: input %d must be an int", i)
+		}
+		nm[i] = int64(a.data[0])
+	}
+	n, m := nm[0], nm[1]
+	if n < 0 {
+		return nil, fmt.Errorf("n must be greater or equal to 0, got %d", n)
+	}
+	if m < 0 {
+		return nil, fmt.Errorf("m must be greater or equal to 0, got %d", m)
+	}
+	out := &array{shape: []int{int(n), int(m)}, data: zeros(int(n * m)), dtype: dt}
+	for i := 0; i < int(min(n, m)); i++ {
+		out.data[i*int(m)+i] = 1
+	}
+	return []*array{out}, nil
 }

@@ -18,5 +18,8 @@ func init() {
 			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{attr("diagonal", AttrInt, IntAttr(0), ""), inplace}, Outputs: 1},
 		Schema{Name: "triu", Doc: "the upper triangle of every matrix of self (last two dims): elements with col - row >= diagonal kept, the others 0; the gradient is the output's, masked the same way",
 			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{attr("diagonal", AttrInt, IntAttr(0), ""), inplace}, Outputs: 1},
+		Schema{Name: "eye", Doc: "torch.eye: an n × m matrix of dtype with ones on the diagonal, zeros elsewhere; n and m are Python ints (torch.eye's m=None already replaced by n)",
+			Inputs: []InputSpec{{Name: "n", ScalarOK: true}, {Name: "m", ScalarOK: true}},
+			Attrs:  []AttrSpec{req("dtype", AttrString, "output dtype, already inferred (the default float dtype)")}, Outputs: 1},
 	)
 }

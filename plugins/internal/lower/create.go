@@ -38,7 +38,8 @@ func init() {
 	def(fill, "input, value", "Torch.fill_", "Tensor.fill_")
 	def(triangle("tril"), "input, diagonal=0, *, out=None", "Torch.tril", "Tensor.tril", "Tensor.tril_")
 	def(triangle("triu"), "input, diagonal=0, *, out=None", "Torch.triu", "Tensor.triu", "Tensor.triu_")
-	usedOps = append(usedOps, "cast", "fill", "full", "tril", "triu")
+	def(eye, "n, m=None, *, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False", "Torch.eye")
+	usedOps = append(usedOps, "cast", "fill", "full", "tril", "triu", "eye")
 }
 
 // castPlan is the cast of tensor x to dtype d.
@@ -307,4 +308,29 @@ func triangle(op string) lowerFunc {
 		}
 		return newPlan(op, b.inplaceAttr(ops.Attrs{"diagonal": ops.IntAttr(d)}), tensorBinding(x)), nil
 	}
+}
+
+// eye lowers torch.eye(n, m=None).
+func eye(b *bound) (*framework.Plan, error) {
+	n, err := b.integer("n")
+	if err != nil {
+		return nil, err
+	}
+	m := n
+	if !b.isNone("m") {
+		if m, err = b.integer("m"); err != nil {
+			return nil, err
+		}
+	}
+	if n < 0 {
+		return nil, b.argErr("n", "n must be greater or equal to 0, got %d", n)
+	}
+	if m < 0 {
+		return nil, b.argErr("m", "m must be greater or equal to 0, got %d", m)
+	}
+	dt, err := b.factoryDType(ops.DefaultFloat)
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("eye", ops.Attrs{"dtype": dt}, scalarBinding(ops.Scalar{Kind: ops.ScalarInt, I: n}), scalarBinding(ops.Scalar{Kind: ops.ScalarInt, I: m})), nil
 }

@@ -127,7 +127,24 @@ func crTriangleCases() []lcase {
 	return cs
 }
 
+func TestCreateEye(t *testing.T) { runCases(t, crEyeCases(), nil) }
+
+func crEyeCases() []lcase {
+	eye := func(dt string) ops.Attrs { return ops.Attrs{"dtype": sa(dt)} }
+	return []lcase{
+		{name: "Torch.eye", args: []framework.Arg{iv(3)}, op: "eye", attrs: eye("float32"), in: []string{"int:3", "int:3"}},
+		{name: "Torch.eye", args: []framework.Arg{iv(2), iv(4)}, kwargs: []framework.NamedArg{kw("dtype", dtv("torch.bool")), kw("requires_grad", bv(false))}, op: "eye", attrs: eye("bool"), in: []string{"int:2", "int:4"}},
+		{name: "Torch.eye", args: []framework.Arg{iv(2), nv()}, kwargs: []framework.NamedArg{kw("out", nv())}, op: "eye", attrs: eye("float32"), in: []string{"int:2", "int:2"}},
+		{name: "Torch.eye", args: []framework.Arg{iv(-1)}, err: `argument "n": n must be greater or equal to 0, got -1`},
+		{name: "Torch.eye", args: []framework.Arg{iv(2), iv(-3)}, err: `argument "m": m must be greater or equal to 0, got -3`},
+		{name: "Torch.eye", args: []framework.Arg{fv(2)}, err: `argument "n": expected int, got float`},
+		{name: "Torch.eye", args: []framework.Arg{iv(2), fv(2)}, err: `argument "m": expected int, got float`},
+		{name: "Torch.eye", args: []framework.Arg{iv(2)}, kwargs: []framework.NamedArg{kw("dtype", dtv("torch.complex64"))}, err: `argument "dtype": dtype "torch.complex64" is not supported`},
+		{name: "Torch.eye", err: `missing required argument "n"`},
+	}
+}
+
 // createCases are every lowering case of the create family (TestOpsListed).
 func createCases() []lcase {
-	return append(append(crCastCases(), crFillCases()...), crTriangleCases()...)
+	return append(append(append(crCastCases(), crFillCases()...), crTriangleCases()...), crEyeCases()...)
 }

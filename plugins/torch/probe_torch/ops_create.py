@@ -63,6 +63,17 @@ def _s_triangle(dt):
     return [_x(dt)], {"diagonal": 0}
 
 
+def _eye(c):
+    n, m = (_num(v) for v in c.inputs)
+    if _is_t(n) or _is_t(m):
+        raise ArgumentError("eye: n and m must be ints")
+    return torch.eye(n, m, dtype=_dtype(c.attrs["dtype"]), device=c.device)
+
+
+def _s_eye(dt):
+    return [Scalar(2), Scalar(3)], {"dtype": _DT_NAMES[dt]}
+
+
 _DT_NAMES = {torch.float64: "float64", torch.float32: "float32", torch.float16: "float16", torch.bfloat16: "bfloat16",
              torch.int8: "int8", torch.int16: "int16", torch.int32: "int32", torch.int64: "int64", torch.uint8: "uint8",
              torch.bool: "bool"}
@@ -74,6 +85,7 @@ OPS = {
     "full": _full,
     "tril": _triangle("tril"),
     "triu": _triangle("triu"),
+    "eye": _eye,
 }
 
 SAMPLES = {
@@ -82,6 +94,7 @@ SAMPLES = {
     "full": _s_full,
     "tril": _s_triangle,
     "triu": _s_triangle,
+    "eye": _s_eye,
 }
 
 BACKWARD = {"cast", "fill", "tril", "triu"}

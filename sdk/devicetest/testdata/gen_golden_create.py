@@ -274,5 +274,44 @@ def triangle_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# eye
+
+def eye_cases():
+    cs = []
+
+    def add(name, n, m=None, dtype=None, mode="bench", error=False):
+        # m=None is lowered to m=n
+        def f(n, m):
+            return torch.eye(n, m, dtype=dtype)
+        inputs = [n, n if m is None else m]
+        attrs = {"dtype": dtype or f32}
+        if error:
+            cs.append(error_case("eye/" + name, "eye", inputs, f, attrs=attrs, mode=mode))
+        else:
+            cs.append(case("eye/" + name, "eye", inputs, f, attrs=attrs, backward=False, mode=mode))
+
+    add("square", 4)
+    add("wide", 2, 5, dtype=f64)
+    add("tall", 5, 3, dtype=f64)
+    add("empty", 0)
+    add("empty_cols", 3, 0, dtype=f64)
+    add("int64", 3, dtype=torch.int64)
+    add("bool", 2, 3, dtype=torch.bool)
+    add("uint8", 3, 2, dtype=torch.uint8)
+    add("negative_n", -1, error=True)
+    add("negative_m", 2, -3, error=True)
+    for d in NARROW:
+        try:
+            torch.eye(1, dtype=d)
+            add("emu/%s" % dn(d), 3, 4, dtype=d, mode="emulated")
+        except RuntimeError:
+            # no CPU kernel at the dtype in PyTorch 1.13 (bfloat16): the
+            # float32 result rounded, as in gen_golden_dtypes.py
+            cs.append(case("eye/emu/%s_via_f32" % dn(d), "eye", [3, 4], lambda n, m: torch.eye(n, m).to(d),
+                           attrs={"dtype": d}, backward=False, mode="emulated"))
+    return cs
+
+
 if __name__ == "__main__":
-    write_group("create", cast_cases() + fill_cases() + full_cases() + triangle_cases())
+    write_group("create", cast_cases() + fill_cases() + full_cases() + triangle_cases() + eye_cases())
