@@ -158,5 +158,20 @@ func linalgProductCases() []lcase {
 		{name: "Torch.matrix_power", args: laArgs(tn("args.0", tensor.BFloat16, 2, 2), iv(-1)), err: "linalg.inv: Low precision dtypes not supported. Got BFloat16"},
 		{name: "Torch.matrix_power", args: laArgs(m("args.0", 2, 2), fv(2)), err: `argument "n": expected int, got float`},
 		{name: "Tensor.matrix_power", args: laArgs(m("args.0", 2, 2), iv(2)), kwargs: laKws(kw("out", nv())), err: `unexpected keyword argument "out"`},
+
+		{name: "Torch.inverse", args: laArgs(m("args.0", 3, 3)), op: "matrix_power", attrs: ops.Attrs{"n": ia(-1)}, in: []string{"args.0"}},
+		{name: "Tensor.inverse", args: laArgs(f32("args.0", 2, 3, 3)), op: "matrix_power", attrs: ops.Attrs{"n": ia(-1)}},
+		{name: "Torch.inverse", kwargs: laKws(kw("input", m("kwargs.input", 2, 2)), kw("out", nv())), op: "matrix_power"},
+		{name: "Torch.linalg.inv", kwargs: laKws(kw("A", m("kwargs.A", 2, 2))), op: "matrix_power"},
+		{name: "Torch.inv", args: laArgs(m("args.0", 2, 2)), op: "matrix_power", attrs: ops.Attrs{"n": ia(-1)}},
+		{name: "Torch.inv", kwargs: laKws(kw("input", m("kwargs.input", 2, 2))), err: `unexpected keyword argument "input"`},
+		{name: "Torch.inverse", args: laArgs(m("args.0", 3)), err: "linalg.inv: The input tensor A must have at least 2 dimensions."},
+		{name: "Torch.inv", args: laArgs(m("args.0", 2, 3)), err: "linalg.inv: A must be batches of square matrices, but they are 2 by 3 matrices"},
+		{name: "Torch.inverse", args: laArgs(i64("args.0", 2, 2)), err: "linalg.inv: Expected a floating point or complex tensor as input. Got Long"},
+		{name: "Torch.inverse", args: laArgs(tn("args.0", tensor.Float16, 2, 2)), err: "linalg.inv: Low precision dtypes not supported. Got Half"},
+		{name: "Tensor.inverse", args: laArgs(m("args.0", 2, 2)), kwargs: laKws(kw("out", nv())), err: `unexpected keyword argument "out"`},
+
+		{name: "Torch.vector_norm", args: laArgs(f32("args.0", 2, 3)), kwargs: laKws(kw("ord", iv(1)), kw("dim", iv(1))), op: "norm",
+			attrs: ops.Attrs{"p": fa(1), "dim": la(1)}},
 	}
 }
