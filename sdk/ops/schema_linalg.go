@@ -35,6 +35,12 @@ func init() {
 			Inputs: []InputSpec{{Name: "tensors", Variadic: true, Differentiable: true}}, Outputs: 1},
 		Schema{Name: "vecdot", Doc: "torch.linalg.vecdot: sum(x * y, dim) of broadcast x and y of one floating dtype",
 			Inputs: []InputSpec{in("x"), in("y")}, Attrs: []AttrSpec{attr("dim", AttrInt, IntAttr(-1), "")}, Outputs: 1},
+		Schema{Name: "det", Doc: "determinant of (batches of) square matrices by LU with partial pivoting (float only)",
+			Inputs: []InputSpec{in("self")}, Outputs: 1},
+		Schema{Name: "logdet", Doc: "log(det(self)): NaN for a negative determinant, -inf for a zero one (float32/float64 only)",
+			Inputs: []InputSpec{in("self")}, Outputs: 1},
+		Schema{Name: "slogdet", Doc: "(sign, log|det|) of (batches of) square matrices (float32/float64 only); the sign takes no gradient",
+			Inputs: []InputSpec{in("self")}, Outputs: 2},
 		Schema{Name: "matrix_power", Doc: "self^n of (batches of) square matrices; n = 0 is the identity, n < 0 the inverse's power (float only)",
 			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("n", AttrInt, "")}, Outputs: 1},
 	)

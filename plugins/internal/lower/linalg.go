@@ -42,6 +42,11 @@ func init() {
 
 	def(inverse("input"), "input, *, out=None", "Torch.inverse", "Tensor.inverse")
 	def(inverse("A"), "A, *, out=None", "Torch.linalg.inv", "Torch.inv")
+	def(detLike("det", "linalg.det"), "input, *, out=None", "Torch.det", "Tensor.det")
+	def(detLike("det", "linalg.det"), "A, *, out=None", "Torch.linalg.det")
+	def(detLike("logdet", "logdet"), "input", "Torch.logdet", "Tensor.logdet")
+	defMulti(detLike("slogdet", "linalg.slogdet"), "input, *, out=None", "Torch.slogdet", "Tensor.slogdet")
+	defMulti(detLike("slogdet", "linalg.slogdet"), "A, *, out=None", "Torch.linalg.slogdet")
 	// torch.vector_norm does not exist: a dumped Torch.vector_norm is
 	// torch.linalg.vector_norm (the reduce family's lowering).
 	def(vectorNorm, "x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None", "Torch.vector_norm")
@@ -63,6 +68,10 @@ func init() {
 		"a device's rounding picks another, so the outputs cannot be compared element by element with a reference",
 		"Torch.linalg.ldl_factor", "Torch.ldl_factor", "Torch.linalg.ldl_factor_ex", "Torch.ldl_factor_ex")
 
+	usedOps = append(usedOps, "det", "logdet", "slogdet")
+	declareOps([]string{"det"}, "Torch.det", "Tensor.det", "Torch.linalg.det")
+	declareOps([]string{"logdet"}, "Torch.logdet", "Tensor.logdet")
+	declareOps([]string{"slogdet"}, "Torch.slogdet", "Tensor.slogdet", "Torch.linalg.slogdet")
 	usedOps = append(usedOps, "addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power")
 	declareOps([]string{"matmul"}, "Torch.dot", "Tensor.dot", "Torch.vdot", "Tensor.vdot", "Torch.mv", "Tensor.mv")
 	declareOps([]string{"mul", "tensordot"}, "Torch.inner", "Tensor.inner")
@@ -390,5 +399,33 @@ func inverse(arg string) lowerFunc {
 			return nil, b.errf("linalg.inv: Low precision dtypes not supported. Got %s", ops.TypeName(x.DType))
 		}
 		return newPlan("matrix_power", ops.Attrs{"n": ops.IntAttr(-1)}, tensorBinding(x)), nil
+	}
+}
+
+// detLike lowers det, logdet and slogdet (torch.linalg.det and slogdet are
+// the same functions) after PyTorch's checks, which name the function
+// (fn); logdet and slogdet refuse float16 and bfloat16 on every device.
+func detLike(op, fn string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		arg := "input"
+		if b.ns == Torch && (b.name == "linalg.det" || b.name == "linalg.slogdet") {
+			arg = "A"
+		}
+		x, err := b.tensor(arg)
+		if err != nil {
+			return nil, err
+		}
+		r := rankOf(x)
+		switch {
+		case r < 2:
+			return nil, b.errf("%s: The input tensor A must have at least 2 dimensions.", fn)
+		case x.Shape[r-1] != x.Shape[r-2]:
+			return nil, b.errf("%s: A must be batches of square matrices, but they are %d by %d matrices", fn, x.Shape[r-2], x.Shape[r-1])
+		case !x.DType.IsFloat():
+			return nil, b.errf("%s: Expected a floating point or complex tensor as input. Got %s", fn, ops.TypeName(x.DType))
+		case op != "det" && (x.DType == tensor.Float16 || x.DType == tensor.BFloat16):
+			return nil, b.errf("%s: Low precision dtypes not supported. Got %s", fn, ops.TypeName(x.DType))
+		}
+		return newPlan(op, nil, tensorBinding(x)), nil
 	}
 }

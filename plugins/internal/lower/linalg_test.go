@@ -171,6 +171,23 @@ func linalgProductCases() []lcase {
 		{name: "Torch.inverse", args: laArgs(tn("args.0", tensor.Float16, 2, 2)), err: "linalg.inv: Low precision dtypes not supported. Got Half"},
 		{name: "Tensor.inverse", args: laArgs(m("args.0", 2, 2)), kwargs: laKws(kw("out", nv())), err: `unexpected keyword argument "out"`},
 
+		{name: "Torch.det", args: laArgs(m("args.0", 3, 3)), op: "det", in: []string{"args.0"}},
+		{name: "Tensor.det", args: laArgs(f32("args.0", 2, 3, 3)), op: "det"},
+		{name: "Torch.det", args: laArgs(tn("args.0", tensor.BFloat16, 2, 2)), op: "det"},
+		{name: "Torch.linalg.det", kwargs: laKws(kw("A", m("kwargs.A", 2, 2)), kw("out", nv())), op: "det"},
+		{name: "Torch.det", args: laArgs(m("args.0", 3)), err: "linalg.det: The input tensor A must have at least 2 dimensions."},
+		{name: "Torch.det", args: laArgs(m("args.0", 2, 3)), err: "linalg.det: A must be batches of square matrices, but they are 2 by 3 matrices"},
+		{name: "Tensor.det", args: laArgs(i64("args.0", 2, 2)), err: "linalg.det: Expected a floating point or complex tensor as input. Got Long"},
+		{name: "Torch.logdet", args: laArgs(m("args.0", 3, 3)), op: "logdet"},
+		{name: "Tensor.logdet", args: laArgs(tn("args.0", tensor.Float16, 2, 2)), err: "logdet: Low precision dtypes not supported. Got Half"},
+		{name: "Torch.logdet", args: laArgs(m("args.0", 2, 2)), kwargs: laKws(kw("out", nv())), err: `unexpected keyword argument "out"`},
+		{name: "Torch.slogdet", args: laArgs(m("args.0", 3, 3)), op: "slogdet", multi: true},
+		{name: "Tensor.slogdet", args: laArgs(m("args.0", 3, 3)), op: "slogdet", multi: true},
+		{name: "Torch.linalg.slogdet", args: laArgs(m("args.0", 3, 3)), op: "slogdet", multi: true},
+		{name: "Torch.slogdet", args: laArgs(m("args.0", 2, 3)), err: "linalg.slogdet: A must be batches of square matrices, but they are 2 by 3 matrices"},
+		{name: "Torch.slogdet", args: laArgs(tn("args.0", tensor.BFloat16, 2, 2)), err: "linalg.slogdet: Low precision dtypes not supported. Got BFloat16"},
+		{name: "Torch.slogdet", args: laArgs(tn("args.0", tensor.Bool, 2, 2)), err: "linalg.slogdet: Expected a floating point or complex tensor as input. Got Bool"},
+
 		{name: "Torch.vector_norm", args: laArgs(f32("args.0", 2, 3)), kwargs: laKws(kw("ord", iv(1)), kw("dim", iv(1))), op: "norm",
 			attrs: ops.Attrs{"p": fa(1), "dim": la(1)}},
 	}

@@ -115,6 +115,27 @@ def _s_matrix_power(dt):
     return [_x(dt)], {"n": 2}
 
 
+def _det(c):
+    (x,) = _tensors(c, 1)
+    return torch.linalg.det(x)
+
+
+def _logdet(c):
+    (x,) = _tensors(c, 1)
+    return torch.logdet(x)
+
+
+def _slogdet(c):
+    (x,) = _tensors(c, 1)
+    return list(torch.linalg.slogdet(x))
+
+
+def _s_det(dt):
+    if not dt.is_floating_point:
+        return None
+    return [_x(dt)], {}
+
+
 OPS = {
     "addmv": _add_product("addmv"),
     "addr": _add_product("addr"),
@@ -126,6 +147,9 @@ OPS = {
     "multi_dot": _multi_dot,
     "vecdot": _vecdot,
     "matrix_power": _matrix_power,
+    "det": _det,
+    "logdet": _logdet,
+    "slogdet": _slogdet,
 }
 
 SAMPLES = {
@@ -139,6 +163,9 @@ SAMPLES = {
     "multi_dot": _s_multi_dot,
     "vecdot": _s_vecdot,
     "matrix_power": _s_matrix_power,
+    "det": _s_det,
+    "logdet": _s_det,
+    "slogdet": _s_det,
 }
 
-BACKWARD = {"addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power"}
+BACKWARD = {"addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power", "det", "logdet", "slogdet"}

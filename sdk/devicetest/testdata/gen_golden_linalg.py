@@ -438,8 +438,47 @@ def product_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# det, logdet, slogdet
+
+def det_cases():
+    cs = []
+
+    def wellcond(r, shape, d=f64, shift=3.0):
+        n = shape[-1]
+        return (r.randn(shape) + shift * torch.eye(n, dtype=f64)).to(d)
+    for op, fn in (("det", torch.linalg.det), ("logdet", torch.logdet), ("slogdet", torch.linalg.slogdet)):
+        r = R(op)
+        cs.append(case(op + "/3x3", op, [wellcond(r, (3, 3))], fn))
+        cs.append(case(op + "/batched", op, [wellcond(r, (2, 2, 4, 4))], fn))
+        cs.append(case(op + "/1x1", op, [torch.tensor([[2.5]], dtype=f64)], fn))
+        cs.append(case(op + "/pivoting", op, [torch.tensor([[0.0, 2.0, 1.0], [1.0, 0.5, 0.0], [3.0, 1.0, 2.0]], dtype=f64)], fn))
+        cs.append(case(op + "/empty_matrix", op, [r.randn((2, 0, 0))], fn, backward=False))
+        cs.append(case(op + "/empty_batch", op, [r.randn((0, 3, 3))], fn))
+        cs.append(case(op + "/negative_det", op, [torch.tensor([[0.0, 1.0], [1.0, 0.0]], dtype=f64)], fn, backward=op != "logdet"))
+        cs.append(case(op + "/singular", op, [torch.tensor([[1.0, 2.0], [2.0, 4.0]], dtype=f64)], fn, backward=False))
+        cs.append(case(op + "/zeros", op, [torch.zeros(2, 2, dtype=f64)], fn, backward=False))
+        cs.append(case(op + "/nan", op, [torch.tensor([[NAN, 1.0], [1.0, 0.0]], dtype=f64)], fn, backward=False))
+        cs.append(case(op + "/inf", op, [torch.tensor([[INF, 1.0], [1.0, 0.0]], dtype=f64)], fn, backward=False))
+        cs.append(case(op + "/f32_bench", op, [wellcond(r, (3, 3), f32)], fn, rtol=1.3e-6, atol=1e-5))
+        cs.append(error_case(op + "/1d", op, [r.randn((3,))], fn))
+        cs.append(error_case(op + "/not_square", op, [r.randn((2, 3))], fn))
+        cs.append(error_case(op + "/int", op, [r.randint(0, 3, (2, 2))], fn))
+        if op != "det":
+            cs.append(error_case(op + "/bfloat16", op, [wellcond(r, (2, 2), torch.bfloat16)], fn))
+    # det at the narrow dtypes: diagonally dominant, positive
+    cs += narrow_cases("det", lambda r, d: [(pos(r, (3, 3)) + 2 * torch.eye(3, dtype=f64)).to(d)], torch.linalg.det)
+    for op, fn in (("logdet", torch.logdet), ("slogdet", torch.linalg.slogdet)):
+        for bwd in (False, True):
+            name = "%s/float32%s" % (op, "/bwd" if bwd else "")
+            r = R(name)
+            x = (pos(r, (3, 3)) + 2 * torch.eye(3, dtype=f64)).to(f32)
+            cs.append(case(name, op, [x], fn, mode="emulated", backward=bwd, rtol=1.3e-6, atol=1e-5))
+    return cs
+
+
 def main():
-    cs = addmv_cases() + addr_cases() + bmm_cases() + product_cases()
+    cs = addmv_cases() + addr_cases() + bmm_cases() + product_cases() + det_cases()
     write_group("linalg", cs)
 
 
