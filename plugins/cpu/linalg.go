@@ -25,6 +25,8 @@ func init() {
 	register("multi_dot", &kernel{forward: multiDotForward, backward: multiDotBackward})
 	register("vecdot", &kernel{forward: vecdotForward, backward: vecdotBackward})
 	register("matrix_power", &kernel{forward: matrixPowerForward, backward: matrixPowerBackward})
+	register("cross", &kernel{forward: crossForward, backward: crossBackward})
+	supportDTypes("cross", append(append([]tensor.DType{}, floatDTypes...), tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)...)
 	register("det", &kernel{forward: detForward("det"), backward: detBackward("det")})
 	register("logdet", &kernel{forward: detForward("logdet"), backward: detBackward("logdet")})
 	register("slogdet", &kernel{forward: detForward("slogdet"), backward: detBackward("slogdet")})
@@ -1450,4 +1452,96 @@ func detBackward(op string) func(c *call, outs, gradOuts []*array) ([]*array, er
 		}
 		return []*array{ga}, nil
 	}
+}
+
+// ---- cross
+
+type laCrossPlan struct {
+	shape        []int
+	outer, inner int
+}
+
+func laCrossSetup(c *call) (*laCrossPlan, *array, *array, error) {
+	a, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	b, err := nnNeed(c, 1, "other")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(a.shape) != len(b.shape) {
+		return nil, nil, nil, fmt.Errorf("linalg.cross: inputs must have the same number of dimensions.")
+	}
+	given := c.attrs.Int("dim", -1)
+	if len(a.shape) == 0 {
+		return nil, nil, nil, fmt.Errorf("Dimension specified as %d but tensor has no dimensions", given)
+	}
+	dim, err := normDim(given, len(a.shape))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if a.shape[dim] != 3 || b.shape[dim] != 3 {
+		return nil, nil, nil, fmt.Errorf("linalg.cross: inputs dimension %d must have length 3. Got %d and %d", given, a.shape[dim], b.shape[dim])
+	}
+	if a.dtype != b.dtype {
+		return nil, nil, nil, fmt.Errorf("expected scalar type %s but found %s", ops.TypeName(a.dtype), ops.TypeName(b.dtype))
+	}
+	if _, err := nnNumeric("cross", a); err != nil {
+		return nil, nil, nil, err
+	}
+	shape, err := ops.BroadcastShapes(a.shape, b.shape)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return &laCrossPlan{shape: shape, outer: tensor.NumElements(shape[:dim]), inner: tensor.NumElements(shape[dim+1:])}, a, b, nil
+}
+
+// laCrossInto writes x × y (both of the plan's shape) into out.
+func laCrossInto(pl *laCrossPlan, x, y, out []float64) {
+	in := pl.inner
+	for o := 0; o < pl.outer; o++ {
+		base := o * 3 * in
+		for i := 0; i < in; i++ {
+			p0, p1, p2 := base+i, base+in+i, base+2*in+i
+			out[p0] = x[p1]*y[p2] - x[p2]*y[p1]
+			out[p1] = x[p2]*y[p0] - x[p0]*y[p2]
+			out[p2] = x[p0]*y[p1] - x[p1]*y[p0]
+		}
+	}
+}
+
+func crossForward(c *call) ([]*array, error) {
+	pl, a, b, err := laCrossSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	out := nnNew(pl.shape, a.dtype)
+	laCrossInto(pl, expandTo(a, pl.shape), expandTo(b, pl.shape), out.data)
+	laWrapInts(out)
+	return []*array{out}, nil
+}
+
+// crossBackward: d(a × b) gives ga = b × g and gb = g × a, summed over
+// broadcast dims.
+func crossBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	pl, a, b, err := laCrossSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g := nnGradOut(gradOuts, 0)
+	ga, gb := nnGradFor(c, 0), nnGradFor(c, 1)
+	if g == nil {
+		return []*array{ga, gb}, nil
+	}
+	buf := float64sFor(tensor.NumElements(pl.shape))
+	if ga != nil {
+		laCrossInto(pl, expandTo(b, pl.shape), g.data, buf)
+		ga.data = sumToShape(buf, pl.shape, a.shape)
+	}
+	if gb != nil {
+		laCrossInto(pl, g.data, expandTo(a, pl.shape), buf)
+		gb.data = sumToShape(buf, pl.shape, b.shape)
+	}
+	return []*array{ga, gb}, nil
 }

@@ -35,6 +35,8 @@ func init() {
 			Inputs: []InputSpec{{Name: "tensors", Variadic: true, Differentiable: true}}, Outputs: 1},
 		Schema{Name: "vecdot", Doc: "torch.linalg.vecdot: sum(x * y, dim) of broadcast x and y of one floating dtype",
 			Inputs: []InputSpec{in("x"), in("y")}, Attrs: []AttrSpec{attr("dim", AttrInt, IntAttr(-1), "")}, Outputs: 1},
+		Schema{Name: "cross", Doc: "3-vector cross product along dim of self and other (same rank and dtype, broadcast over the other dims)",
+			Inputs: []InputSpec{in("self"), in("other")}, Attrs: []AttrSpec{req("dim", AttrInt, "the dimension of length 3 (may be negative)")}, Outputs: 1},
 		Schema{Name: "det", Doc: "determinant of (batches of) square matrices by LU with partial pivoting (float only)",
 			Inputs: []InputSpec{in("self")}, Outputs: 1},
 		Schema{Name: "logdet", Doc: "log(det(self)): NaN for a negative determinant, -inf for a zero one (float32/float64 only)",

@@ -47,6 +47,8 @@ func init() {
 	def(detLike("logdet", "logdet"), "input", "Torch.logdet", "Tensor.logdet")
 	defMulti(detLike("slogdet", "linalg.slogdet"), "input, *, out=None", "Torch.slogdet", "Tensor.slogdet")
 	defMulti(detLike("slogdet", "linalg.slogdet"), "A, *, out=None", "Torch.linalg.slogdet")
+	def(crossLower, "input, other, dim=None, *, out=None", "Torch.cross", "Tensor.cross")
+	def(crossLower, "input, other, *, dim=-1, out=None", "Torch.linalg.cross")
 	// torch.vector_norm does not exist: a dumped Torch.vector_norm is
 	// torch.linalg.vector_norm (the reduce family's lowering).
 	def(vectorNorm, "x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None", "Torch.vector_norm")
@@ -68,7 +70,7 @@ func init() {
 		"a device's rounding picks another, so the outputs cannot be compared element by element with a reference",
 		"Torch.linalg.ldl_factor", "Torch.ldl_factor", "Torch.linalg.ldl_factor_ex", "Torch.ldl_factor_ex")
 
-	usedOps = append(usedOps, "det", "logdet", "slogdet")
+	usedOps = append(usedOps, "det", "logdet", "slogdet", "cross")
 	declareOps([]string{"det"}, "Torch.det", "Tensor.det", "Torch.linalg.det")
 	declareOps([]string{"logdet"}, "Torch.logdet", "Tensor.logdet")
 	declareOps([]string{"slogdet"}, "Torch.slogdet", "Tensor.slogdet", "Torch.linalg.slogdet")
@@ -427,5 +429,43 @@ func detLike(op, fn string) lowerFunc {
 			return nil, b.errf("%s: Low precision dtypes not supported. Got %s", fn, ops.TypeName(x.DType))
 		}
 		return newPlan(op, nil, tensorBinding(x)), nil
+	}
+}
+
+// crossLower lowers torch.cross, Tensor.cross and torch.linalg.cross.
+// torch.cross without dim takes the first dimension of length 3 of input,
+// torch.linalg.cross dim -1; msprobe's dumper records both as Torch.cross,
+// so a dumped Torch.cross without dim is refused where the two differ.
+func crossLower(b *bound) (*framework.Plan, error) {
+	{
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		y, err := b.tensor("other")
+		if err != nil {
+			return nil, err
+		}
+		var dim int64
+		if b.isNone("dim") {
+			first := -1
+			for i, s := range x.Shape {
+				if s == 3 {
+					first = i
+					break
+				}
+			}
+			if first < 0 {
+				return nil, b.errf("no dimension of size 3 in input")
+			}
+			dim = int64(first)
+			if b.ns == Torch && b.name == "cross" && first != rankOf(x)-1 {
+				return nil, b.argErr("dim", "not given: torch.cross would take dim %d (the first of length 3) and torch.linalg.cross dim -1, "+
+					"which msprobe's dumper records under the same name Torch.cross; probe cannot tell which was called", first)
+			}
+		} else if dim, err = b.integer("dim"); err != nil {
+			return nil, err
+		}
+		return newPlan("cross", ops.Attrs{"dim": ops.IntAttr(dim)}, tensorBinding(x), tensorBinding(y)), nil
 	}
 }

@@ -188,6 +188,16 @@ func linalgProductCases() []lcase {
 		{name: "Torch.slogdet", args: laArgs(tn("args.0", tensor.BFloat16, 2, 2)), err: "linalg.slogdet: Low precision dtypes not supported. Got BFloat16"},
 		{name: "Torch.slogdet", args: laArgs(tn("args.0", tensor.Bool, 2, 2)), err: "linalg.slogdet: Expected a floating point or complex tensor as input. Got Bool"},
 
+		{name: "Torch.cross", args: laArgs(m("args.0", 4, 3), m("args.1", 4, 3)), op: "cross", attrs: ops.Attrs{"dim": ia(1)}, in: pair},
+		{name: "Torch.cross", args: laArgs(m("args.0", 3, 3), m("args.1", 3, 3), iv(-1)), op: "cross", attrs: ops.Attrs{"dim": ia(-1)}},
+		{name: "Torch.cross", args: laArgs(m("args.0", 3, 3), m("args.1", 3, 3)), kwargs: laKws(kw("dim", iv(0))), op: "cross", attrs: ops.Attrs{"dim": ia(0)}},
+		{name: "Tensor.cross", args: laArgs(m("args.0", 3, 2), m("args.1", 3, 2)), op: "cross", attrs: ops.Attrs{"dim": ia(0)}},
+		{name: "Torch.linalg.cross", args: laArgs(m("args.0", 3, 3), m("args.1", 3, 3)), op: "cross", attrs: ops.Attrs{"dim": ia(-1)}},
+		{name: "Torch.cross", args: laArgs(m("args.0", 3, 3), m("args.1", 3, 3)), err: `argument "dim": not given: torch.cross would take dim 0 (the first of length 3) and torch.linalg.cross dim -1`},
+		{name: "Torch.cross", args: laArgs(m("args.0", 2, 4), m("args.1", 2, 4)), err: "no dimension of size 3 in input"},
+		{name: "Torch.cross", args: laArgs(m("args.0", 3), m("args.1", 3)), kwargs: laKws(kw("dim", fv(0))), err: `argument "dim": expected int, got float`},
+		{name: "Torch.linalg.cross", args: laArgs(m("args.0", 3), m("args.1", 3), iv(0)), err: "takes at most 2 positional arguments but 3 were given"},
+
 		{name: "Torch.vector_norm", args: laArgs(f32("args.0", 2, 3)), kwargs: laKws(kw("ord", iv(1)), kw("dim", iv(1))), op: "norm",
 			attrs: ops.Attrs{"p": fa(1), "dim": la(1)}},
 	}
