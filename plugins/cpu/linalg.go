@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/probe-dev/probe/sdk/ops"
@@ -24,6 +25,13 @@ func init() {
 	register("multi_dot", &kernel{forward: multiDotForward, backward: multiDotBackward})
 	register("vecdot", &kernel{forward: vecdotForward, backward: vecdotBackward})
 	register("matrix_power", &kernel{forward: matrixPowerForward, backward: matrixPowerBackward})
+	register("cross", &kernel{forward: crossForward, backward: crossBackward})
+	supportDTypes("cross", append(append([]tensor.DType{}, floatDTypes...), tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)...)
+	register("det", &kernel{forward: detForward("det"), backward: detBackward("det")})
+	register("logdet", &kernel{forward: detForward("logdet"), backward: detBackward("logdet")})
+	register("slogdet", &kernel{forward: detForward("slogdet"), backward: detBackward("slogdet")})
+	supportDTypes("logdet", tensor.Float64, tensor.Float32)
+	supportDTypes("slogdet", tensor.Float64, tensor.Float32)
 	for _, op := range []string{"addmv", "baddbmm", "addbmm", "tensordot", "multi_dot"} {
 		supportDTypes(op, nnNumericDTypes...)
 	}
@@ -1089,13 +1097,13 @@ func laPowerSetup(c *call) (*laPowerPlan, *array, error) {
 	return pl, a, nil
 }
 
-// laInverse inverts the n×n matrix m by LU with partial pivoting (LAPACK's
-// getrf/getri order); a zero pivot is PyTorch's singular-matrix error,
-// naming the first zero diagonal element (1-based) as LAPACK's info does.
-func laInverse(m []float64, n int) ([]float64, int) {
-	lu := append([]float64(nil), m[:n*n]...)
-	piv := make([]int, n)
-	info := 0
+// laLU factors the n×n matrix m as P·A = L·U with partial pivoting
+// (LAPACK's getrf order: the largest |pivot| in the column, the first on a
+// tie); info is the 1-based index of the first exactly zero pivot, 0 if
+// none, and swaps counts the row exchanges.
+func laLU(m []float64, n int) (lu []float64, piv []int, info, swaps int) {
+	lu = append([]float64(nil), m[:n*n]...)
+	piv = make([]int, n)
 	for j := 0; j < n; j++ {
 		p := j
 		for i := j + 1; i < n; i++ {
@@ -1105,6 +1113,7 @@ func laInverse(m []float64, n int) ([]float64, int) {
 		}
 		piv[j] = p
 		if p != j {
+			swaps++
 			for k := 0; k < n; k++ {
 				lu[j*n+k], lu[p*n+k] = lu[p*n+k], lu[j*n+k]
 			}
@@ -1124,6 +1133,14 @@ func laInverse(m []float64, n int) ([]float64, int) {
 			}
 		}
 	}
+	return lu, piv, info, swaps
+}
+
+// laInverse inverts the n×n matrix m from its LU factors; a zero pivot is
+// PyTorch's singular-matrix error, naming the first zero diagonal element
+// (1-based) as LAPACK's info does.
+func laInverse(m []float64, n int) ([]float64, int) {
+	lu, piv, info, _ := laLU(m, n)
 	if info != 0 {
 		return nil, info
 	}
@@ -1294,4 +1311,237 @@ func matrixPowerBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		}
 	}
 	return []*array{ga}, nil
+}
+
+// ---- det, logdet, slogdet
+
+// laDetFn names the function in PyTorch's messages.
+var laDetFn = map[string]string{"det": "linalg.det", "logdet": "logdet", "slogdet": "linalg.slogdet"}
+
+type laDetPlan struct {
+	batch, n int
+	outShape []int
+}
+
+func laDetSetup(op string, c *call) (*laDetPlan, *array, error) {
+	a, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, nil, err
+	}
+	fn, r := laDetFn[op], len(a.shape)
+	switch {
+	case r < 2:
+		return nil, nil, fmt.Errorf("%s: The input tensor A must have at least 2 dimensions.", fn)
+	case a.shape[r-1] != a.shape[r-2]:
+		return nil, nil, fmt.Errorf("%s: A must be batches of square matrices, but they are %d by %d matrices", fn, a.shape[r-2], a.shape[r-1])
+	case !a.dtype.IsFloat():
+		return nil, nil, fmt.Errorf("%s: Expected a floating point or complex tensor as input. Got %s", fn, ops.TypeName(a.dtype))
+	case op != "det" && a.dtype != tensor.Float64 && a.dtype != tensor.Float32:
+		return nil, nil, fmt.Errorf("%s: Low precision dtypes not supported. Got %s", fn, ops.TypeName(a.dtype))
+	}
+	return &laDetPlan{batch: tensor.NumElements(a.shape[:r-2]), n: a.shape[r-1], outShape: append([]int{}, a.shape[:r-2]...)}, a, nil
+}
+
+// laSign is the sign of x: -1, 0 (for 0 and NaN) or 1.
+func laSign(x float64) float64 {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+// laSlogdet returns the sign and log|det| of one matrix from its LU
+// factors (the empty matrix: 1 and 0).
+func laSlogdet(m []float64, n int) (sign, logabs float64) {
+	lu, _, _, swaps := laLU(m, n)
+	sign = 1
+	if swaps%2 == 1 {
+		sign = -1
+	}
+	for i := 0; i < n; i++ {
+		d := lu[i*n+i]
+		sign *= laSign(d)
+		logabs += math.Log(abs(d))
+	}
+	return sign, logabs
+}
+
+func detForward(op string) func(c *call) ([]*array, error) {
+	return func(c *call) ([]*array, error) {
+		pl, a, err := laDetSetup(op, c)
+		if err != nil {
+			return nil, err
+		}
+		nn := pl.n * pl.n
+		o0 := nnNew(pl.outShape, a.dtype)
+		o1 := nnNew(pl.outShape, a.dtype)
+		for b := 0; b < pl.batch; b++ {
+			m := a.data[b*nn:]
+			switch op {
+			case "det":
+				lu, _, _, swaps := laLU(m, pl.n)
+				d := 1.0
+				if swaps%2 == 1 {
+					d = -1
+				}
+				for i := 0; i < pl.n; i++ {
+					d *= lu[i*pl.n+i]
+				}
+				o0.data[b] = d
+			case "logdet":
+				sign, la := laSlogdet(m, pl.n)
+				switch {
+				case sign < 0 || math.IsNaN(la):
+					o0.data[b] = math.NaN()
+				case sign == 0:
+					o0.data[b] = math.Inf(-1)
+				default:
+					o0.data[b] = la
+				}
+			default:
+				o0.data[b], o1.data[b] = laSlogdet(m, pl.n)
+			}
+		}
+		if op == "slogdet" {
+			return []*array{o0, o1}, nil
+		}
+		return []*array{o0}, nil
+	}
+}
+
+// detBackward: d det = det·A⁻ᵀ (zero for a singular matrix, as PyTorch
+// 1.13 gives), d log|det| = A⁻ᵀ (logdet: zero where the determinant is
+// negative and the result NaN).
+func detBackward(op string) func(c *call, outs, gradOuts []*array) ([]*array, error) {
+	return func(c *call, outs, gradOuts []*array) ([]*array, error) {
+		pl, a, err := laDetSetup(op, c)
+		if err != nil {
+			return nil, err
+		}
+		gi := 0
+		if op == "slogdet" {
+			gi = 1 // the sign takes no gradient
+		}
+		g := nnGradOut(gradOuts, gi)
+		ga := nnGradFor(c, 0)
+		if g == nil || ga == nil {
+			return []*array{ga}, nil
+		}
+		n, nn := pl.n, pl.n*pl.n
+		for b := 0; b < pl.batch; b++ {
+			if op == "logdet" && math.IsNaN(outs[0].data[b]) {
+				continue // a negative determinant: PyTorch's NaN takes no gradient
+			}
+			inv, info := laInverse(a.data[b*nn:], n)
+			if info != 0 {
+				continue // singular: zero gradient
+			}
+			scale := g.data[b]
+			if op == "det" {
+				scale *= outs[0].data[b]
+			}
+			dst := ga.data[b*nn : (b+1)*nn]
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					dst[i*n+j] = scale * inv[j*n+i]
+				}
+			}
+		}
+		return []*array{ga}, nil
+	}
+}
+
+// ---- cross
+
+type laCrossPlan struct {
+	shape        []int
+	outer, inner int
+}
+
+func laCrossSetup(c *call) (*laCrossPlan, *array, *array, error) {
+	a, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	b, err := nnNeed(c, 1, "other")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(a.shape) != len(b.shape) {
+		return nil, nil, nil, fmt.Errorf("linalg.cross: inputs must have the same number of dimensions.")
+	}
+	given := c.attrs.Int("dim", -1)
+	if len(a.shape) == 0 {
+		return nil, nil, nil, fmt.Errorf("Dimension specified as %d but tensor has no dimensions", given)
+	}
+	dim, err := normDim(given, len(a.shape))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if a.shape[dim] != 3 || b.shape[dim] != 3 {
+		return nil, nil, nil, fmt.Errorf("linalg.cross: inputs dimension %d must have length 3. Got %d and %d", given, a.shape[dim], b.shape[dim])
+	}
+	if a.dtype != b.dtype {
+		return nil, nil, nil, fmt.Errorf("expected scalar type %s but found %s", ops.TypeName(a.dtype), ops.TypeName(b.dtype))
+	}
+	if _, err := nnNumeric("cross", a); err != nil {
+		return nil, nil, nil, err
+	}
+	shape, err := ops.BroadcastShapes(a.shape, b.shape)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return &laCrossPlan{shape: shape, outer: tensor.NumElements(shape[:dim]), inner: tensor.NumElements(shape[dim+1:])}, a, b, nil
+}
+
+// laCrossInto writes x × y (both of the plan's shape) into out.
+func laCrossInto(pl *laCrossPlan, x, y, out []float64) {
+	in := pl.inner
+	for o := 0; o < pl.outer; o++ {
+		base := o * 3 * in
+		for i := 0; i < in; i++ {
+			p0, p1, p2 := base+i, base+in+i, base+2*in+i
+			out[p0] = x[p1]*y[p2] - x[p2]*y[p1]
+			out[p1] = x[p2]*y[p0] - x[p0]*y[p2]
+			out[p2] = x[p0]*y[p1] - x[p1]*y[p0]
+		}
+	}
+}
+
+func crossForward(c *call) ([]*array, error) {
+	pl, a, b, err := laCrossSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	out := nnNew(pl.shape, a.dtype)
+	laCrossInto(pl, expandTo(a, pl.shape), expandTo(b, pl.shape), out.data)
+	laWrapInts(out)
+	return []*array{out}, nil
+}
+
+// crossBackward: d(a × b) gives ga = b × g and gb = g × a, summed over
+// broadcast dims.
+func crossBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	pl, a, b, err := laCrossSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g := nnGradOut(gradOuts, 0)
+	ga, gb := nnGradFor(c, 0), nnGradFor(c, 1)
+	if g == nil {
+		return []*array{ga, gb}, nil
+	}
+	buf := float64sFor(tensor.NumElements(pl.shape))
+	if ga != nil {
+		laCrossInto(pl, expandTo(b, pl.shape), g.data, buf)
+		ga.data = sumToShape(buf, pl.shape, a.shape)
+	}
+	if gb != nil {
+		laCrossInto(pl, g.data, expandTo(a, pl.shape), buf)
+		gb.data = sumToShape(buf, pl.shape, b.shape)
+	}
+	return []*array{ga, gb}, nil
 }

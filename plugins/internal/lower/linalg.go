@@ -40,12 +40,47 @@ func init() {
 	def(vecdotLower, "x, y, *, dim=-1, out=None", "Torch.linalg.vecdot", "Torch.vecdot")
 	def(matrixPower, "input, n, *, out=None", "Torch.matrix_power", "Tensor.matrix_power", "Torch.linalg.matrix_power")
 
+	def(inverse("input"), "input, *, out=None", "Torch.inverse", "Tensor.inverse")
+	def(inverse("A"), "A, *, out=None", "Torch.linalg.inv", "Torch.inv")
+	def(detLike("det", "linalg.det"), "input, *, out=None", "Torch.det", "Tensor.det")
+	def(detLike("det", "linalg.det"), "A, *, out=None", "Torch.linalg.det")
+	def(detLike("logdet", "logdet"), "input", "Torch.logdet", "Tensor.logdet")
+	defMulti(detLike("slogdet", "linalg.slogdet"), "input, *, out=None", "Torch.slogdet", "Tensor.slogdet")
+	defMulti(detLike("slogdet", "linalg.slogdet"), "A, *, out=None", "Torch.linalg.slogdet")
+	def(crossLower, "input, other, dim=None, *, out=None", "Torch.cross", "Tensor.cross")
+	def(crossLower, "input, other, *, dim=-1, out=None", "Torch.linalg.cross")
+	// torch.vector_norm does not exist: a dumped Torch.vector_norm is
+	// torch.linalg.vector_norm (the reduce family's lowering).
+	def(vectorNorm, "x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None", "Torch.vector_norm")
+
+	// Factorisations whose outputs are not unique: a reference and a device
+	// may both be right and differ element by element. (msprobe's dumper
+	// records torch.linalg.X as Torch.X.)
+	cannot("returns U and V (torch.svd) or Vh (torch.linalg.svd, also dumped as Torch.svd): singular vectors are unique only up to sign "+
+		"(and up to a rotation for repeated singular values), so they cannot be compared element by element with a reference",
+		"Tensor.svd", "Torch.svd", "Torch.linalg.svd")
+	cannot("returns Q and R, unique only up to the signs of R's diagonal, which each LAPACK chooses, so they cannot be compared element by element with a reference",
+		"Tensor.qr", "Torch.qr", "Torch.linalg.qr")
+	cannot("returns Householder reflectors and tau, unique only up to the signs LAPACK's geqrf chooses, so they cannot be compared element by element with a reference",
+		"Tensor.geqrf", "Torch.geqrf")
+	cannot("returns the row pivots of partial pivoting (compared exactly) and factors that follow them: where two candidate pivots are close, "+
+		"a device's rounding picks the other row, so the outputs cannot be compared element by element with a reference",
+		"Tensor.lu", "Torch.lu", "Torch.linalg.lu", "Torch.linalg.lu_factor", "Torch.lu_factor", "Torch.linalg.lu_factor_ex", "Torch.lu_factor_ex")
+	cannot("returns the Bunch-Kaufman pivots (compared exactly) and factors that follow them: where candidate pivots are close, "+
+		"a device's rounding picks another, so the outputs cannot be compared element by element with a reference",
+		"Torch.linalg.ldl_factor", "Torch.ldl_factor", "Torch.linalg.ldl_factor_ex", "Torch.ldl_factor_ex")
+
+	usedOps = append(usedOps, "det", "logdet", "slogdet", "cross")
+	declareOps([]string{"det"}, "Torch.det", "Tensor.det", "Torch.linalg.det")
+	declareOps([]string{"logdet"}, "Torch.logdet", "Tensor.logdet")
+	declareOps([]string{"slogdet"}, "Torch.slogdet", "Tensor.slogdet", "Torch.linalg.slogdet")
 	usedOps = append(usedOps, "addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power")
 	declareOps([]string{"matmul"}, "Torch.dot", "Tensor.dot", "Torch.vdot", "Tensor.vdot", "Torch.mv", "Tensor.mv")
 	declareOps([]string{"mul", "tensordot"}, "Torch.inner", "Tensor.inner")
 	declareOps([]string{"clone", "multi_dot"}, "Torch.chain_matmul")
 	declareOps([]string{"multi_dot"}, "Torch.linalg.multi_dot", "Torch.multi_dot")
-	declareOps([]string{"matrix_power"}, "Torch.matrix_power", "Tensor.matrix_power", "Torch.linalg.matrix_power")
+	declareOps([]string{"matrix_power"}, "Torch.matrix_power", "Tensor.matrix_power", "Torch.linalg.matrix_power",
+		"Torch.inverse", "Tensor.inverse", "Torch.linalg.inv", "Torch.inv")
 }
 
 // rankOf is the number of dimensions of a tensor argument.
@@ -343,4 +378,94 @@ func matrixPower(b *bound) (*framework.Plan, error) {
 		return nil, b.errf("linalg.inv: Low precision dtypes not supported. Got %s", ops.TypeName(x.DType))
 	}
 	return newPlan("matrix_power", ops.Attrs{"n": ops.IntAttr(n)}, tensorBinding(x)), nil
+}
+
+// inverse lowers torch.inverse and torch.linalg.inv (a dumped Torch.inv:
+// no torch.inv exists) onto matrix_power with n = -1, after linalg.inv's
+// own checks.
+func inverse(arg string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor(arg)
+		if err != nil {
+			return nil, err
+		}
+		r := rankOf(x)
+		switch {
+		case r < 2:
+			return nil, b.errf("linalg.inv: The input tensor A must have at least 2 dimensions.")
+		case x.Shape[r-1] != x.Shape[r-2]:
+			return nil, b.errf("linalg.inv: A must be batches of square matrices, but they are %d by %d matrices", x.Shape[r-2], x.Shape[r-1])
+		case !x.DType.IsFloat():
+			return nil, b.errf("linalg.inv: Expected a floating point or complex tensor as input. Got %s", ops.TypeName(x.DType))
+		case x.DType == tensor.Float16 || x.DType == tensor.BFloat16:
+			return nil, b.errf("linalg.inv: Low precision dtypes not supported. Got %s", ops.TypeName(x.DType))
+		}
+		return newPlan("matrix_power", ops.Attrs{"n": ops.IntAttr(-1)}, tensorBinding(x)), nil
+	}
+}
+
+// detLike lowers det, logdet and slogdet (torch.linalg.det and slogdet are
+// the same functions) after PyTorch's checks, which name the function
+// (fn); logdet and slogdet refuse float16 and bfloat16 on every device.
+func detLike(op, fn string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		arg := "input"
+		if b.ns == Torch && (b.name == "linalg.det" || b.name == "linalg.slogdet") {
+			arg = "A"
+		}
+		x, err := b.tensor(arg)
+		if err != nil {
+			return nil, err
+		}
+		r := rankOf(x)
+		switch {
+		case r < 2:
+			return nil, b.errf("%s: The input tensor A must have at least 2 dimensions.", fn)
+		case x.Shape[r-1] != x.Shape[r-2]:
+			return nil, b.errf("%s: A must be batches of square matrices, but they are %d by %d matrices", fn, x.Shape[r-2], x.Shape[r-1])
+		case !x.DType.IsFloat():
+			return nil, b.errf("%s: Expected a floating point or complex tensor as input. Got %s", fn, ops.TypeName(x.DType))
+		case op != "det" && (x.DType == tensor.Float16 || x.DType == tensor.BFloat16):
+			return nil, b.errf("%s: Low precision dtypes not supported. Got %s", fn, ops.TypeName(x.DType))
+		}
+		return newPlan(op, nil, tensorBinding(x)), nil
+	}
+}
+
+// crossLower lowers torch.cross, Tensor.cross and torch.linalg.cross.
+// torch.cross without dim takes the first dimension of length 3 of input,
+// torch.linalg.cross dim -1; msprobe's dumper records both as Torch.cross,
+// so a dumped Torch.cross without dim is refused where the two differ.
+func crossLower(b *bound) (*framework.Plan, error) {
+	{
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		y, err := b.tensor("other")
+		if err != nil {
+			return nil, err
+		}
+		var dim int64
+		if b.isNone("dim") {
+			first := -1
+			for i, s := range x.Shape {
+				if s == 3 {
+					first = i
+					break
+				}
+			}
+			if first < 0 {
+				return nil, b.errf("no dimension of size 3 in input")
+			}
+			dim = int64(first)
+			if b.ns == Torch && b.name == "cross" && first != rankOf(x)-1 {
+				return nil, b.argErr("dim", "not given: torch.cross would take dim %d (the first of length 3) and torch.linalg.cross dim -1, "+
+					"which msprobe's dumper records under the same name Torch.cross; probe cannot tell which was called", first)
+			}
+		} else if dim, err = b.integer("dim"); err != nil {
+			return nil, err
+		}
+		return newPlan("cross", ops.Attrs{"dim": ops.IntAttr(dim)}, tensorBinding(x), tensorBinding(y)), nil
+	}
 }

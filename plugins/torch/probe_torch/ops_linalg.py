@@ -3,7 +3,7 @@ matmul/mm/bmm/addmm, run with the real torch. Conventions as in ops.py."""
 
 import torch
 
-from .ops import _int_if_integral, _row, _x
+from .ops import _int_if_integral, _row, _t, _x
 from .wire import ArgumentError
 
 aten = torch.ops.aten
@@ -115,6 +115,38 @@ def _s_matrix_power(dt):
     return [_x(dt)], {"n": 2}
 
 
+def _cross(c):
+    x, y = _tensors(c, 2)
+    return torch.linalg.cross(x, y, dim=c.attrs["dim"])
+
+
+def _s_cross(dt):
+    if dt == torch.bool:
+        return None
+    return [_t([[1.0, 2.0, 0.5], [0.25, 1.0, 2.0]], dt), _t([[2.0, 0.5, 1.0], [1.0, 1.5, 0.5]], dt)], {"dim": 1}
+
+
+def _det(c):
+    (x,) = _tensors(c, 1)
+    return torch.linalg.det(x)
+
+
+def _logdet(c):
+    (x,) = _tensors(c, 1)
+    return torch.logdet(x)
+
+
+def _slogdet(c):
+    (x,) = _tensors(c, 1)
+    return list(torch.linalg.slogdet(x))
+
+
+def _s_det(dt):
+    if not dt.is_floating_point:
+        return None
+    return [_x(dt)], {}
+
+
 OPS = {
     "addmv": _add_product("addmv"),
     "addr": _add_product("addr"),
@@ -126,6 +158,10 @@ OPS = {
     "multi_dot": _multi_dot,
     "vecdot": _vecdot,
     "matrix_power": _matrix_power,
+    "cross": _cross,
+    "det": _det,
+    "logdet": _logdet,
+    "slogdet": _slogdet,
 }
 
 SAMPLES = {
@@ -139,6 +175,10 @@ SAMPLES = {
     "multi_dot": _s_multi_dot,
     "vecdot": _s_vecdot,
     "matrix_power": _s_matrix_power,
+    "cross": _s_cross,
+    "det": _s_det,
+    "logdet": _s_det,
+    "slogdet": _s_det,
 }
 
-BACKWARD = {"addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power"}
+BACKWARD = {"addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power", "cross", "det", "logdet", "slogdet"}
