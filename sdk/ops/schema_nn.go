@@ -37,5 +37,14 @@ func init() {
 			Inputs: []InputSpec{in("self")},
 			Attrs: []AttrSpec{req("pad", AttrInts, "even length, at most twice the rank"),
 				attr("value", AttrFloat, FloatAttr(0), "cast to self's dtype (an error where it overflows)")}, Outputs: 1},
+
+		// distances of two broadcast tensors
+		Schema{Name: "cosine_similarity", Doc: "Σ (x1/max(‖x1‖, eps))·(x2/max(‖x2‖, eps)) along dim (PyTorch 1.13's formula); floating common dtype",
+			Inputs: []InputSpec{in("x1"), in("x2")},
+			Attrs:  []AttrSpec{attr("dim", AttrInt, IntAttr(1), ""), attr("eps", AttrFloat, FloatAttr(1e-8), "")}, Outputs: 1},
+		Schema{Name: "pairwise_distance", Doc: "p-norm of x1 − x2 + eps along the last dimension of the broadcast shape (p = 0 counts non-zeros, ±inf max/min); integer inputs give the default float dtype",
+			Inputs: []InputSpec{in("x1"), in("x2")},
+			Attrs: []AttrSpec{attr("p", AttrFloat, FloatAttr(2), ""), attr("eps", AttrFloat, FloatAttr(1e-6), ""),
+				attr("keepdim", AttrBool, BoolAttr(false), "")}, Outputs: 1},
 	)
 }

@@ -32,6 +32,55 @@ func init() {
 	def(nnIntParam("channel_shuffle", "groups"), "input, groups", "Torch.channel_shuffle", "Functional.channel_shuffle")
 	def(nnConstantPad, "input, pad, value=0", "Torch.constant_pad_nd")
 	usedOps = append(usedOps, "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "constant_pad_nd")
+
+	def(nnCosineSimilarity, "x1, x2, dim=1, eps=1e-08", "Torch.cosine_similarity", "Functional.cosine_similarity")
+	def(nnPairwiseDistance, "x1, x2, p=2.0, eps=1e-06, keepdim=False", "Torch.pairwise_distance", "Functional.pairwise_distance")
+	usedOps = append(usedOps, "cosine_similarity", "pairwise_distance")
+}
+
+func nnCosineSimilarity(b *bound) (*framework.Plan, error) {
+	x1, err := b.tensor("x1")
+	if err != nil {
+		return nil, err
+	}
+	x2, err := b.tensor("x2")
+	if err != nil {
+		return nil, err
+	}
+	dim, err := b.integer("dim")
+	if err != nil {
+		return nil, err
+	}
+	eps, err := b.float("eps")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("cosine_similarity", ops.Attrs{"dim": ops.IntAttr(dim), "eps": ops.FloatAttr(eps)}, tensorBinding(x1), tensorBinding(x2)), nil
+}
+
+func nnPairwiseDistance(b *bound) (*framework.Plan, error) {
+	x1, err := b.tensor("x1")
+	if err != nil {
+		return nil, err
+	}
+	x2, err := b.tensor("x2")
+	if err != nil {
+		return nil, err
+	}
+	p, err := b.float("p")
+	if err != nil {
+		return nil, err
+	}
+	eps, err := b.float("eps")
+	if err != nil {
+		return nil, err
+	}
+	keep, err := b.boolean("keepdim")
+	if err != nil {
+		return nil, err
+	}
+	attrs := ops.Attrs{"p": ops.FloatAttr(p), "eps": ops.FloatAttr(eps), "keepdim": ops.BoolAttr(keep)}
+	return newPlan("pairwise_distance", attrs, tensorBinding(x1), tensorBinding(x2)), nil
 }
 
 // nnIntParam lowers an op of one tensor and one int parameter, an

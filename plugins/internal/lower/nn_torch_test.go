@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"math"
 	"testing"
 
 	"github.com/probe-dev/probe/sdk/framework"
@@ -16,7 +17,33 @@ func nnTorchKws(a ...framework.NamedArg) []framework.NamedArg { return a }
 func TestNNTorchActivations(t *testing.T) { runCases(t, nnTorchActivationCases(), nil) }
 
 // nnTorchCases are every case of this file (TestOpsListed runs them too).
-func nnTorchCases() []lcase { return append(nnTorchActivationCases(), nnTorchShapeCases()...) }
+func nnTorchCases() []lcase {
+	return append(append(nnTorchActivationCases(), nnTorchShapeCases()...), nnTorchDistanceCases()...)
+}
+
+func TestNNTorchDistance(t *testing.T) { runCases(t, nnTorchDistanceCases(), nil) }
+
+func nnTorchDistanceCases() []lcase {
+	x1, x2 := f32("args.0", 2, 3), f32("args.1", 3)
+	A, K := nnTorchArgs, nnTorchKws
+	var cases []lcase
+	for _, ns := range []string{"Torch.", "Functional."} {
+		cases = append(cases,
+			lcase{name: ns + "cosine_similarity", args: A(x1, x2), op: "cosine_similarity", attrs: ops.Attrs{"dim": ia(1), "eps": fa(1e-8)}, in: []string{"args.0", "args.1"}},
+			lcase{name: ns + "cosine_similarity", args: A(x1, x2, iv(-1)), kwargs: K(kw("eps", fv(0.5))), op: "cosine_similarity", attrs: ops.Attrs{"dim": ia(-1), "eps": fa(0.5)}},
+			lcase{name: ns + "cosine_similarity", args: A(x1, fv(1)), err: `argument "x2": expected tensor, got float`},
+			lcase{name: ns + "cosine_similarity", args: A(x1, x2), kwargs: K(kw("dim", nv())), err: `argument "dim": expected int, got None`},
+			lcase{name: ns + "cosine_similarity", args: A(x1, x2), kwargs: K(kw("eps", sv("a"))), err: `argument "eps": expected float, got str`},
+			lcase{name: ns + "pairwise_distance", args: A(x1, x2), op: "pairwise_distance", attrs: ops.Attrs{"p": fa(2), "eps": fa(1e-6), "keepdim": ba(false)}},
+			lcase{name: ns + "pairwise_distance", args: A(x1, x2, iv(1), fv(0), bv(true)), op: "pairwise_distance", attrs: ops.Attrs{"p": fa(1), "eps": fa(0), "keepdim": ba(true)}},
+			lcase{name: ns + "pairwise_distance", args: A(x1, x2), kwargs: K(kw("p", fv(math.Inf(1)))), op: "pairwise_distance", attrs: ops.Attrs{"p": fa(math.Inf(1))}},
+			lcase{name: ns + "pairwise_distance", args: A(iv(1), x2), err: `argument "x1": expected tensor, got int`},
+			lcase{name: ns + "pairwise_distance", args: A(x1, x2), kwargs: K(kw("keepdim", iv(1))), err: `argument "keepdim": expected bool, got int`},
+			lcase{name: ns + "pairwise_distance", args: A(x1, x2), kwargs: K(kw("p", nv())), err: `argument "p": expected float, got None`},
+		)
+	}
+	return cases
+}
 
 func TestNNTorchShape(t *testing.T) { runCases(t, nnTorchShapeCases(), nil) }
 

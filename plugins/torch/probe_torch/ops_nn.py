@@ -74,6 +74,8 @@ OPS = {
     "pixel_unshuffle": lambda c: aten.pixel_unshuffle(c.inputs[0], c.attrs["downscale_factor"]),
     "channel_shuffle": lambda c: aten.channel_shuffle(c.inputs[0], c.attrs["groups"]),
     "constant_pad_nd": _constant_pad_nd,
+    "cosine_similarity": lambda c: torch.cosine_similarity(c.inputs[0], c.inputs[1], c.attrs["dim"], c.attrs["eps"]),
+    "pairwise_distance": lambda c: torch.pairwise_distance(c.inputs[0], c.inputs[1], c.attrs["p"], c.attrs["eps"], bool(c.attrs["keepdim"])),
 }
 
 # PyTorch 1.13 has no derivative for _add_relu and channel_shuffle.
@@ -100,4 +102,6 @@ SAMPLES = {
     "pixel_unshuffle": lambda dt: ([_x(dt).reshape(1, 1, 2, 2)], {"downscale_factor": 2}),
     "channel_shuffle": lambda dt: ([_x(dt).reshape(1, 4, 1)], {"groups": 2}),
     "constant_pad_nd": lambda dt: ([_x(dt)], {"pad": [1, 0], "value": 1.0}),
+    "cosine_similarity": _s_binary,
+    "pairwise_distance": _s_binary,
 }

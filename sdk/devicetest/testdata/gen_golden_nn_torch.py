@@ -405,9 +405,61 @@ def pad_cases():
     return cs
 
 
+# ---------------------------------------------------------------- distances
+
+def distance_cases():
+    cs = []
+    r = R("cosine_similarity")
+    cos = torch.cosine_similarity
+    cs.append(case("cosine_similarity/dim1", "cosine_similarity", [r.randn((3, 5)), r.randn((3, 5))], cos))
+    cs.append(case("cosine_similarity/broadcast_dim_neg", "cosine_similarity", [r.randn((2, 3, 4)), r.randn((3, 1))],
+                   lambda a, b: cos(a, b, -2), attrs={"dim": -2}))
+    cs.append(case("cosine_similarity/dim0_1d", "cosine_similarity", [r.randn((6,)), r.randn((6,))], lambda a, b: cos(a, b, 0), attrs={"dim": 0}))
+    z = r.randn((3, 4))
+    z[0] = 0.0
+    z[1] = 1e-10 * z[1]
+    # PyTorch's gradient where a norm is below eps is not the derivative
+    # (the norm is clamped in place out of autograd's sight): forward only.
+    cs.append(case("cosine_similarity/zero_and_tiny_rows", "cosine_similarity", [z, r.randn((3, 4))], cos, backward=False))
+    cs.append(case("cosine_similarity/large_eps", "cosine_similarity", [r.randn((2, 4)) * 0.1, r.randn((2, 4))], lambda a, b: cos(a, b, 1, 0.5),
+                   attrs={"dim": 1, "eps": 0.5}, backward=False))
+    cs.append(case("cosine_similarity/empty_dim", "cosine_similarity", [r.randn((2, 0)), r.randn((2, 0))], cos))
+    cs.append(case("cosine_similarity/special", "cosine_similarity", [special().reshape(5, 2), torch.ones((5, 2), dtype=f64)], cos, backward=False))
+    cs.append(case("cosine_similarity/int_and_float", "cosine_similarity", [r.randint(-5, 5, (2, 3)), r.randn((2, 3))], cos))
+    cs.append(error_case("cosine_similarity/int", "cosine_similarity", [r.randint(-5, 5, (2, 3)), r.randint(-5, 5, (2, 3))], cos))
+    cs.append(error_case("cosine_similarity/broadcast", "cosine_similarity", [r.randn((2, 3)), r.randn((2,))], lambda a, b: cos(a, b, -1),
+                         attrs={"dim": -1}))
+    cs.append(error_case("cosine_similarity/dim", "cosine_similarity", [r.randn((3,)), r.randn((3,))], cos))
+    cs += narrow("cosine_similarity", cos, lambda r, d: [r.randn((3, 8), d), r.randn((3, 8), d)])
+
+    r = R("pairwise_distance")
+    pd = torch.pairwise_distance
+    for p, label in ((2.0, "p2"), (1.0, "p1"), (3.0, "p3"), (1.5, "p1.5"), (0.5, "p0.5"), (INF, "pinf"), (-INF, "pneginf"), (-1.0, "pneg1")):
+        cs.append(case("pairwise_distance/" + label, "pairwise_distance", [r.randn((3, 5)), r.randn((3, 5))], lambda a, b, p=p: pd(a, b, p),
+                       attrs={"p": p}))
+    cs.append(case("pairwise_distance/p0", "pairwise_distance", [r.randn((3, 5)), r.randn((3, 5))], lambda a, b: pd(a, b, 0.0),
+                   attrs={"p": 0.0}, backward=False))
+    cs.append(case("pairwise_distance/broadcast_keepdim", "pairwise_distance", [r.randn((2, 3, 4)), r.randn((4,))],
+                   lambda a, b: pd(a, b, keepdim=True), attrs={"keepdim": True}))
+    cs.append(case("pairwise_distance/1d_and_2d", "pairwise_distance", [r.randn((4,)), r.randn((3, 4))], pd))
+    cs.append(case("pairwise_distance/0d", "pairwise_distance", [torch.tensor(1.5, dtype=f64), torch.tensor(-0.5, dtype=f64)], pd))
+    cs.append(case("pairwise_distance/eps0", "pairwise_distance", [r.randn((2, 3)), r.randn((2, 3))], lambda a, b: pd(a, b, 2.0, 0.0),
+                   attrs={"eps": 0.0}))
+    same = r.randn((2, 3))
+    cs.append(case("pairwise_distance/equal_inputs", "pairwise_distance", [same, same.clone()], lambda a, b: pd(a, b, 2.0, 0.0),
+                   attrs={"eps": 0.0}, backward=False))
+    cs.append(case("pairwise_distance/special", "pairwise_distance", [special().reshape(2, 5), torch.zeros((2, 5), dtype=f64)], pd, backward=False))
+    cs.append(case("pairwise_distance/int64", "pairwise_distance", [r.randint(-5, 5, (2, 3)), r.randint(-5, 5, (2, 3))], pd, backward=False))
+    cs.append(case("pairwise_distance/empty_rows", "pairwise_distance", [r.randn((0, 3)), r.randn((0, 3))], pd))
+    cs.append(error_case("pairwise_distance/bool", "pairwise_distance", [r.bool((2, 3)), r.bool((2, 3))], pd))
+    cs.append(error_case("pairwise_distance/broadcast", "pairwise_distance", [r.randn((2, 3)), r.randn((2,))], pd))
+    cs += narrow("pairwise_distance", pd, lambda r, d: [r.randn((3, 8), d), r.randn((3, 8), d)])
+    return cs
+
+
 def main():
     cs = celu_cases() + selu_cases() + threshold_cases() + hardshrink_cases() + prelu_cases() + add_relu_cases() + rrelu_cases()
-    cs += shuffle_cases() + pad_cases()
+    cs += shuffle_cases() + pad_cases() + distance_cases()
     print("\n".join(REPORT))
     write_group("nn_torch", cs)
 
