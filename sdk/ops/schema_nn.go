@@ -46,5 +46,9 @@ func init() {
 			Inputs: []InputSpec{in("x1"), in("x2")},
 			Attrs: []AttrSpec{attr("p", AttrFloat, FloatAttr(2), ""), attr("eps", AttrFloat, FloatAttr(1e-6), ""),
 				attr("keepdim", AttrBool, BoolAttr(false), "")}, Outputs: 1},
+
+		// pooling
+		Schema{Name: "adaptive_avg_pool1d", Doc: "(C, L) or (N, C, L): adaptive_avg_pool2d with a unit dimension before the last; floating (not float16 on PyTorch 1.13's CPU)",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("output_size", AttrInts, "one size")}, Outputs: 1},
 	)
 }

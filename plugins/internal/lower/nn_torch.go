@@ -36,6 +36,21 @@ func init() {
 	def(nnCosineSimilarity, "x1, x2, dim=1, eps=1e-08", "Torch.cosine_similarity", "Functional.cosine_similarity")
 	def(nnPairwiseDistance, "x1, x2, p=2.0, eps=1e-06, keepdim=False", "Torch.pairwise_distance", "Functional.pairwise_distance")
 	usedOps = append(usedOps, "cosine_similarity", "pairwise_distance")
+
+	def(nnAdaptiveAvgPool1d, "input, output_size", "Torch.adaptive_avg_pool1d", "Functional.adaptive_avg_pool1d")
+	usedOps = append(usedOps, "adaptive_avg_pool1d")
+}
+
+func nnAdaptiveAvgPool1d(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	size, err := b.intList("output_size", 0, true)
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("adaptive_avg_pool1d", ops.Attrs{"output_size": ops.IntsAttr(size...)}, tensorBinding(x)), nil
 }
 
 func nnCosineSimilarity(b *bound) (*framework.Plan, error) {

@@ -18,7 +18,25 @@ func TestNNTorchActivations(t *testing.T) { runCases(t, nnTorchActivationCases()
 
 // nnTorchCases are every case of this file (TestOpsListed runs them too).
 func nnTorchCases() []lcase {
-	return append(append(nnTorchActivationCases(), nnTorchShapeCases()...), nnTorchDistanceCases()...)
+	return append(append(append(nnTorchActivationCases(), nnTorchShapeCases()...), nnTorchDistanceCases()...), nnTorchPoolCases()...)
+}
+
+func TestNNTorchPool(t *testing.T) { runCases(t, nnTorchPoolCases(), nil) }
+
+func nnTorchPoolCases() []lcase {
+	x := f32("args.0", 2, 3, 7)
+	A, K := nnTorchArgs, nnTorchKws
+	var cases []lcase
+	for _, n := range []string{"Torch.adaptive_avg_pool1d", "Functional.adaptive_avg_pool1d"} {
+		cases = append(cases,
+			lcase{name: n, args: A(x, iv(3)), op: "adaptive_avg_pool1d", attrs: ops.Attrs{"output_size": la(3)}, in: []string{"args.0"}},
+			lcase{name: n, args: A(x), kwargs: K(kw("output_size", ints(4))), op: "adaptive_avg_pool1d", attrs: ops.Attrs{"output_size": la(4)}},
+			lcase{name: n, args: A(x, ints(3, 2)), op: "adaptive_avg_pool1d", attrs: ops.Attrs{"output_size": la(3, 2)}},
+			lcase{name: n, args: A(x, nv()), err: `argument "output_size": expected int or list of ints, got None`},
+			lcase{name: n, args: A(x), err: `missing required argument "output_size"`},
+		)
+	}
+	return cases
 }
 
 func TestNNTorchDistance(t *testing.T) { runCases(t, nnTorchDistanceCases(), nil) }

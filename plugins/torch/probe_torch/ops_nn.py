@@ -75,6 +75,7 @@ OPS = {
     "channel_shuffle": lambda c: aten.channel_shuffle(c.inputs[0], c.attrs["groups"]),
     "constant_pad_nd": _constant_pad_nd,
     "cosine_similarity": lambda c: torch.cosine_similarity(c.inputs[0], c.inputs[1], c.attrs["dim"], c.attrs["eps"]),
+    "adaptive_avg_pool1d": lambda c: aten.adaptive_avg_pool1d(c.inputs[0], _ints(c.attrs["output_size"])),
     "pairwise_distance": lambda c: torch.pairwise_distance(c.inputs[0], c.inputs[1], c.attrs["p"], c.attrs["eps"], bool(c.attrs["keepdim"])),
 }
 
@@ -104,4 +105,5 @@ SAMPLES = {
     "constant_pad_nd": lambda dt: ([_x(dt)], {"pad": [1, 0], "value": 1.0}),
     "cosine_similarity": _s_binary,
     "pairwise_distance": _s_binary,
+    "adaptive_avg_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"output_size": [2]}),
 }

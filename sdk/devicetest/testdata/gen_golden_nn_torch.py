@@ -457,9 +457,36 @@ def distance_cases():
     return cs
 
 
+# ---------------------------------------------------------------- pooling
+
+def pool_cases():
+    cs = []
+    r = R("adaptive_avg_pool1d")
+    ap = torch.adaptive_avg_pool1d
+
+    def A(n):
+        return {"output_size": [n]}
+    cs.append(case("adaptive_avg_pool1d/3d", "adaptive_avg_pool1d", [r.randn((2, 3, 7))], lambda x: ap(x, 3), attrs=A(3)))
+    cs.append(case("adaptive_avg_pool1d/2d", "adaptive_avg_pool1d", [r.randn((3, 8))], lambda x: ap(x, 4), attrs=A(4)))
+    cs.append(case("adaptive_avg_pool1d/larger", "adaptive_avg_pool1d", [r.randn((1, 2, 3))], lambda x: ap(x, 7), attrs=A(7)))
+    cs.append(case("adaptive_avg_pool1d/identity", "adaptive_avg_pool1d", [r.randn((1, 2, 5))], lambda x: ap(x, 5), attrs=A(5)))
+    cs.append(case("adaptive_avg_pool1d/zero_out", "adaptive_avg_pool1d", [r.randn((1, 2, 5))], lambda x: ap(x, 0), attrs=A(0), backward=False))
+    cs.append(case("adaptive_avg_pool1d/empty_batch", "adaptive_avg_pool1d", [r.randn((0, 2, 5))], lambda x: ap(x, 2), attrs=A(2)))
+    cs.append(case("adaptive_avg_pool1d/special", "adaptive_avg_pool1d", [special().reshape(1, 1, 10)], lambda x: ap(x, 4), attrs=A(4), backward=False))
+    cs.append(error_case("adaptive_avg_pool1d/1d", "adaptive_avg_pool1d", [r.randn((5,))], lambda x: ap(x, 2), attrs=A(2)))
+    cs.append(error_case("adaptive_avg_pool1d/4d", "adaptive_avg_pool1d", [r.randn((1, 1, 2, 5))], lambda x: ap(x, 2), attrs=A(2)))
+    cs.append(error_case("adaptive_avg_pool1d/two_sizes", "adaptive_avg_pool1d", [r.randn((1, 2, 5))], lambda x: ap(x, (2, 2)),
+                         attrs={"output_size": [2, 2]}))
+    cs.append(error_case("adaptive_avg_pool1d/negative", "adaptive_avg_pool1d", [r.randn((1, 2, 5))], lambda x: ap(x, -1), attrs=A(-1)))
+    cs.append(error_case("adaptive_avg_pool1d/empty_length", "adaptive_avg_pool1d", [r.randn((1, 2, 0))], lambda x: ap(x, 2), attrs=A(2)))
+    cs.append(error_case("adaptive_avg_pool1d/int64", "adaptive_avg_pool1d", [r.randint(0, 5, (1, 2, 5))], lambda x: ap(x, 2), attrs=A(2)))
+    cs += narrow("adaptive_avg_pool1d", lambda x: ap(x, 3), lambda r, d: [r.randn((2, 2, 8), d)], attrs=A(3))
+    return cs
+
+
 def main():
     cs = celu_cases() + selu_cases() + threshold_cases() + hardshrink_cases() + prelu_cases() + add_relu_cases() + rrelu_cases()
-    cs += shuffle_cases() + pad_cases() + distance_cases()
+    cs += shuffle_cases() + pad_cases() + distance_cases() + pool_cases()
     print("\n".join(REPORT))
     write_group("nn_torch", cs)
 
