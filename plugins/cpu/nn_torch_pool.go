@@ -85,6 +85,121 @@ func adaptiveAvgPool1dKernel() *kernel {
 	}
 }
 
+// maxPool1dCall checks a max_pool1d call and returns the max_pool2d call
+// it is, or nil when the output is empty (max_pool1d without indices
+// allows an output length of 0).
+func maxPool1dCall(c *call) (*call, []int, error) {
+	x := c.in[0]
+	withIdx := c.attrs.Bool("return_indices", false)
+	r := x.rank()
+	one := func(name string) int64 {
+		v := c.attrs.Ints(name, nil)
+		if len(v) == 0 {
+			return 0
+		}
+		return v[0]
+	}
+	for _, name := range []string{"kernel_size", "stride", "padding", "dilation"} {
+		if v := c.attrs.Ints(name, nil); len(v) != 1 {
+			return nil, nil, fmt.Errorf("max_pool1d() %s must be an int, list of ints or tuple of ints of size 1 but got size %d", name, len(v))
+		}
+	}
+	k, s, p, d := one("kernel_size"), one("stride"), one("padding"), one("dilation")
+	ceil := c.attrs.Bool("ceil_mode", false)
+	if withIdx {
+		// max_pool1d_with_indices: max_pool2d_with_indices of the unsqueezed input
+		if r < 2 || r > 3 {
+			return nil, nil, fmt.Errorf("Expected 2 to 3 dimensions, but got %d-dimensional tensor for argument #1 'self' (while checking arguments for max_pool1d)", r)
+		}
+	} else {
+		if !(r == 2 && x.shape[1] != 0) && !(r == 3 && x.shape[1] != 0 && x.shape[2] != 0) {
+			return nil, nil, fmt.Errorf("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, but got:%s", ops.ShapeList(x.shape))
+		}
+		switch {
+		case k <= 0:
+			return nil, nil, fmt.Errorf("max_pool1d() kernel_size must be greater than zero, but got %d", k)
+		case s <= 0:
+			return nil, nil, fmt.Errorf("max_pool1d() stride must be greater than zero, but got %d", s)
+		case p < 0:
+			return nil, nil, fmt.Errorf("max_pool1d() padding must be non-negative, but got %d", p)
+		case p > k/2:
+			return nil, nil, fmt.Errorf("max_pool1d() padding should be at most half of kernel size, but got padding=%d and kernel_size=%d", p, k)
+		case d <= 0:
+			return nil, nil, fmt.Errorf("max_pool1d() dilation must be greater than zero, but got %d", d)
+		}
+		ow := nnPoolOutSize(x.shape[r-1], int(k), int(p), int(s), int(d), ceil)
+		if ow < 0 {
+			return nil, nil, fmt.Errorf("max_pool1d() Invalid computed output size: %d", ow)
+		}
+		if !x.dtype.IsFloat() {
+			return nil, nil, nnNotImpl("max_pool1d_impl", x.dtype)
+		}
+		if ow == 0 {
+			return nil, append(append([]int{}, x.shape[:r-1]...), 0), nil
+		}
+	}
+	attrs := ops.Attrs{"kernel_size": ops.IntsAttr(1, k), "stride": ops.IntsAttr(1, s), "padding": ops.IntsAttr(0, p),
+		"dilation": ops.IntsAttr(1, d), "ceil_mode": ops.BoolAttr(ceil), "return_indices": ops.BoolAttr(withIdx)}
+	return &call{op: "max_pool2d", attrs: attrs, in: []*array{nnUnsqueezed(x)}, requiresGrad: c.requiresGrad, seed: c.seed}, nil, nil
+}
+
+func maxPool1dKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			c2, empty, err := maxPool1dCall(c)
+			if err != nil {
+				return nil, err
+			}
+			if c2 == nil {
+				return []*array{nnNew(empty, c.in[0].dtype)}, nil
+			}
+			outs, err := maxPoolForward(c2)
+			if err != nil {
+				return nil, err
+			}
+			for _, o := range outs {
+				nnSqueezed(o)
+			}
+			return outs, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			c2, _, err := maxPool1dCall(c)
+			if err != nil {
+				return nil, err
+			}
+			if c2 == nil {
+				// autograd runs max_pool1d_with_indices, which refuses an
+				// empty output
+				c3 := *c
+				c3.attrs = ops.Attrs{}
+				for k, v := range c.attrs {
+					c3.attrs[k] = v
+				}
+				c3.attrs["return_indices"] = ops.BoolAttr(true)
+				if c2, _, err = maxPool1dCall(&c3); err != nil {
+					return nil, err
+				}
+			}
+			var g []*array
+			for _, a := range gos {
+				if a != nil {
+					a = nnUnsqueezed(a)
+				}
+				g = append(g, a)
+			}
+			grads, err := maxPoolBackward(c2, nil, g)
+			if err != nil {
+				return nil, err
+			}
+			if grads[0] != nil {
+				grads[0].shape = append([]int{}, c.in[0].shape...)
+			}
+			return grads, nil
+		},
+	}
+}
+
 func init() {
 	register("adaptive_avg_pool1d", adaptiveAvgPool1dKernel())
+	register("max_pool1d", maxPool1dKernel())
 }

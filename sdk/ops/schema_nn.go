@@ -50,5 +50,11 @@ func init() {
 		// pooling
 		Schema{Name: "adaptive_avg_pool1d", Doc: "(C, L) or (N, C, L): adaptive_avg_pool2d with a unit dimension before the last; floating (not float16 on PyTorch 1.13's CPU)",
 			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("output_size", AttrInts, "one size")}, Outputs: 1},
+		Schema{Name: "max_pool1d", Doc: "(C, L) or (N, C, L); outputs (values) or (values, int64 indices within L) when return_indices, " +
+			"with the checks of PyTorch 1.13's max_pool1d or max_pool1d_with_indices",
+			Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{req("kernel_size", AttrInts, "one size"), req("stride", AttrInts, "one size, already defaulted to kernel_size"),
+				attr("padding", AttrInts, IntsAttr(0), ""), attr("dilation", AttrInts, IntsAttr(1), ""),
+				attr("ceil_mode", AttrBool, BoolAttr(false), ""), attr("return_indices", AttrBool, BoolAttr(false), "")}, Outputs: -1},
 	)
 }

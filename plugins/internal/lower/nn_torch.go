@@ -38,7 +38,58 @@ func init() {
 	usedOps = append(usedOps, "cosine_similarity", "pairwise_distance")
 
 	def(nnAdaptiveAvgPool1d, "input, output_size", "Torch.adaptive_avg_pool1d", "Functional.adaptive_avg_pool1d")
-	usedOps = append(usedOps, "adaptive_avg_pool1d")
+	const mp1Sig = "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False"
+	def(nnMaxPool1d(false), mp1Sig, "Torch.max_pool1d")
+	defMulti(nnMaxPool1d(true), mp1Sig, "Torch.max_pool1d_with_indices")
+	def(nnMaxPool1d(false), mp1Sig+", return_indices=False", "Functional.max_pool1d")
+	defMulti(nnMaxPool1d(true), mp1Sig+", return_indices=False", "Functional.max_pool1d_with_indices")
+	usedOps = append(usedOps, "adaptive_avg_pool1d", "max_pool1d")
+}
+
+// nnMaxPool1d lowers max_pool1d (stride None or [] is kernel_size), its
+// _with_indices form and F.max_pool1d(return_indices=True).
+func nnMaxPool1d(withIndices bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		kernel, err := b.intList("kernel_size", 1, true)
+		if err != nil {
+			return nil, err
+		}
+		stride := kernel
+		if s := b.arg("stride"); s.Kind != framework.ArgNone {
+			if v, ok := asInts(s); !ok || len(v) > 0 {
+				if stride, err = b.intList("stride", 1, true); err != nil {
+					return nil, err
+				}
+			}
+		}
+		padding, err := b.intList("padding", 1, true)
+		if err != nil {
+			return nil, err
+		}
+		dilation, err := b.intList("dilation", 1, true)
+		if err != nil {
+			return nil, err
+		}
+		ceil, err := b.boolean("ceil_mode")
+		if err != nil {
+			return nil, err
+		}
+		indices := withIndices
+		if _, ok := b.vals["return_indices"]; ok && !withIndices {
+			if indices, err = b.boolean("return_indices"); err != nil {
+				return nil, err
+			}
+		}
+		b.multi = indices
+		attrs := ops.Attrs{"kernel_size": ops.IntsAttr(kernel...), "stride": ops.IntsAttr(stride...),
+			"padding": ops.IntsAttr(padding...), "dilation": ops.IntsAttr(dilation...),
+			"ceil_mode": ops.BoolAttr(ceil), "return_indices": ops.BoolAttr(indices)}
+		return newPlan("max_pool1d", attrs, tensorBinding(x)), nil
+	}
 }
 
 func nnAdaptiveAvgPool1d(b *bound) (*framework.Plan, error) {

@@ -36,7 +36,24 @@ func nnTorchPoolCases() []lcase {
 			lcase{name: n, args: A(x), err: `missing required argument "output_size"`},
 		)
 	}
-	return cases
+	for _, n := range []string{"Torch.max_pool1d", "Functional.max_pool1d", "Torch.max_pool1d_with_indices", "Functional.max_pool1d_with_indices"} {
+		multi := n != "Torch.max_pool1d" && n != "Functional.max_pool1d"
+		cases = append(cases,
+			lcase{name: n, args: A(x, iv(3)), op: "max_pool1d", multi: multi, in: []string{"args.0"},
+				attrs: ops.Attrs{"kernel_size": la(3), "stride": la(3), "padding": la(0), "dilation": la(1), "ceil_mode": ba(false), "return_indices": ba(multi)}},
+			lcase{name: n, args: A(x, ints(3), ints(2), iv(1), ints(2), bv(true)), op: "max_pool1d", multi: multi,
+				attrs: ops.Attrs{"kernel_size": la(3), "stride": la(2), "padding": la(1), "dilation": la(2), "ceil_mode": ba(true)}},
+			lcase{name: n, args: A(x, iv(3), ints()), op: "max_pool1d", multi: multi, attrs: ops.Attrs{"stride": la(3)}},
+			lcase{name: n, args: A(x, ints(3, 2)), err: `argument "kernel_size": expected a single int or a list of 1 ints, got 2 values`},
+			lcase{name: n, args: A(x, fv(3)), err: `argument "kernel_size": expected int or list of ints, got float`},
+			lcase{name: n, args: A(x, iv(3)), kwargs: K(kw("ceil_mode", iv(1))), err: `argument "ceil_mode": expected bool, got int`},
+		)
+	}
+	return append(cases,
+		lcase{name: "Functional.max_pool1d", args: A(x, iv(3)), kwargs: K(kw("return_indices", bv(true))), op: "max_pool1d", multi: true,
+			attrs: ops.Attrs{"return_indices": ba(true)}},
+		lcase{name: "Torch.max_pool1d", args: A(x, iv(3)), kwargs: K(kw("return_indices", bv(true))), err: `unexpected keyword argument "return_indices"`},
+	)
 }
 
 func TestNNTorchDistance(t *testing.T) { runCases(t, nnTorchDistanceCases(), nil) }

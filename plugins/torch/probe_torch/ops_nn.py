@@ -62,6 +62,15 @@ def _constant_pad_nd(c):
     return aten.constant_pad_nd(c.inputs[0], _ints(c.attrs["pad"]), _int_if_integral(c.attrs["value"]))
 
 
+def _max_pool1d(c):
+    a = c.attrs
+    args = (c.inputs[0], _ints(a["kernel_size"]), _ints(a["stride"]), _ints(a["padding"]), _ints(a["dilation"]), bool(a["ceil_mode"]))
+    if a["return_indices"]:
+        out, idx = aten.max_pool1d_with_indices(*args)
+        return [out, idx]
+    return aten.max_pool1d(*args)
+
+
 OPS = {
     "celu": _celu,
     "selu": _selu,
@@ -76,6 +85,7 @@ OPS = {
     "constant_pad_nd": _constant_pad_nd,
     "cosine_similarity": lambda c: torch.cosine_similarity(c.inputs[0], c.inputs[1], c.attrs["dim"], c.attrs["eps"]),
     "adaptive_avg_pool1d": lambda c: aten.adaptive_avg_pool1d(c.inputs[0], _ints(c.attrs["output_size"])),
+    "max_pool1d": _max_pool1d,
     "pairwise_distance": lambda c: torch.pairwise_distance(c.inputs[0], c.inputs[1], c.attrs["p"], c.attrs["eps"], bool(c.attrs["keepdim"])),
 }
 
@@ -106,4 +116,5 @@ SAMPLES = {
     "cosine_similarity": _s_binary,
     "pairwise_distance": _s_binary,
     "adaptive_avg_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"output_size": [2]}),
+    "max_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"kernel_size": [2], "stride": [2], "return_indices": True}),
 }

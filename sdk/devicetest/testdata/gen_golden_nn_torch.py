@@ -481,6 +481,35 @@ def pool_cases():
     cs.append(error_case("adaptive_avg_pool1d/empty_length", "adaptive_avg_pool1d", [r.randn((1, 2, 0))], lambda x: ap(x, 2), attrs=A(2)))
     cs.append(error_case("adaptive_avg_pool1d/int64", "adaptive_avg_pool1d", [r.randint(0, 5, (1, 2, 5))], lambda x: ap(x, 2), attrs=A(2)))
     cs += narrow("adaptive_avg_pool1d", lambda x: ap(x, 3), lambda r, d: [r.randn((2, 2, 8), d)], attrs=A(3))
+
+    r = R("max_pool1d")
+    mp, mpi = torch.max_pool1d, torch.max_pool1d_with_indices
+
+    def M(k, s=None, p=0, d=1, ceil=False, idx=False):
+        return {"kernel_size": [k], "stride": [s if s is not None else k], "padding": [p], "dilation": [d],
+                "ceil_mode": ceil, "return_indices": idx}
+    cs.append(case("max_pool1d/3d", "max_pool1d", [r.randn((2, 3, 7))], lambda x: mp(x, 3), attrs=M(3)))
+    cs.append(case("max_pool1d/2d", "max_pool1d", [r.randn((3, 8))], lambda x: mp(x, 2), attrs=M(2)))
+    cs.append(case("max_pool1d/stride_pad_dil", "max_pool1d", [r.randn((2, 2, 11))], lambda x: mp(x, 3, 2, 1, 2), attrs=M(3, 2, 1, 2)))
+    cs.append(case("max_pool1d/ceil", "max_pool1d", [r.randn((1, 2, 6))], lambda x: mp(x, 4, 3, 1, 1, True), attrs=M(4, 3, 1, 1, True)))
+    cs.append(case("max_pool1d/indices", "max_pool1d", [r.randn((2, 3, 9))], lambda x: mpi(x, 3, 2, 1, 1, True),
+                   attrs=M(3, 2, 1, 1, True, True)))
+    cs.append(case("max_pool1d/indices_2d", "max_pool1d", [r.randn((3, 6))], lambda x: mpi(x, 2), attrs=M(2, idx=True)))
+    cs.append(case("max_pool1d/empty_batch", "max_pool1d", [r.randn((0, 3, 7))], lambda x: mp(x, 3), attrs=M(3), backward=False))
+    cs.append(case("max_pool1d/empty_output", "max_pool1d", [r.randn((1, 1, 2))], lambda x: mp(x, 3), attrs=M(3), backward=False))
+    cs.append(case("max_pool1d/nan_ties", "max_pool1d", [torch.tensor([[[1.0, NAN, 2.0, 3.0, 5.0, 5.0, -INF, -INF]]], dtype=f64)],
+                   lambda x: mpi(x, 2), attrs=M(2, idx=True), backward=False))
+    cs.append(error_case("max_pool1d/1d", "max_pool1d", [r.randn((5,))], lambda x: mp(x, 2), attrs=M(2)))
+    cs.append(error_case("max_pool1d/1d_indices", "max_pool1d", [r.randn((5,))], lambda x: mpi(x, 2), attrs=M(2, idx=True)))
+    cs.append(error_case("max_pool1d/empty_length", "max_pool1d", [r.randn((1, 3, 0))], lambda x: mp(x, 1), attrs=M(1)))
+    cs.append(error_case("max_pool1d/kernel0", "max_pool1d", [r.randn((1, 3, 5))], lambda x: mp(x, 0, 1), attrs=M(0, 1)))
+    cs.append(error_case("max_pool1d/stride0", "max_pool1d", [r.randn((1, 3, 5))], lambda x: mp(x, 3, 0), attrs=M(3, 0)))
+    cs.append(error_case("max_pool1d/padding_neg", "max_pool1d", [r.randn((1, 3, 5))], lambda x: mp(x, 3, 1, -1), attrs=M(3, 1, -1)))
+    cs.append(error_case("max_pool1d/padding_big", "max_pool1d", [r.randn((1, 3, 5))], lambda x: mp(x, 3, 1, 2), attrs=M(3, 1, 2)))
+    cs.append(error_case("max_pool1d/dilation0", "max_pool1d", [r.randn((1, 3, 5))], lambda x: mp(x, 3, 1, 0, 0), attrs=M(3, 1, 0, 0)))
+    cs.append(error_case("max_pool1d/int64", "max_pool1d", [r.randint(0, 5, (1, 2, 5))], lambda x: mp(x, 2), attrs=M(2)))
+    cs.append(error_case("max_pool1d/indices_too_small", "max_pool1d", [r.randn((1, 1, 2))], lambda x: mpi(x, 3), attrs=M(3, idx=True)))
+    cs += narrow("max_pool1d", lambda x: mp(x, 3, 2), lambda r, d: [r.randn((2, 2, 9), d)], attrs=M(3, 2))
     return cs
 
 
