@@ -44,6 +44,10 @@ func init() {
 	def(nnMaxPool1d(false), mp1Sig+", return_indices=False", "Functional.max_pool1d")
 	defMulti(nnMaxPool1d(true), mp1Sig+", return_indices=False", "Functional.max_pool1d_with_indices")
 	usedOps = append(usedOps, "adaptive_avg_pool1d", "max_pool1d")
+	// ATen's _adaptive_avg_pool2d is adaptive_avg_pool2d without the
+	// Python wrapper (its output_size has no None entries).
+	def(adaptiveAvgPool2d, "input, output_size", "Torch._adaptive_avg_pool2d")
+	declareOps([]string{"adaptive_avg_pool2d"}, "Torch._adaptive_avg_pool2d")
 }
 
 // nnMaxPool1d lowers max_pool1d (stride None or [] is kernel_size), its

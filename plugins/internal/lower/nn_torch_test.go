@@ -53,6 +53,9 @@ func nnTorchPoolCases() []lcase {
 		lcase{name: "Functional.max_pool1d", args: A(x, iv(3)), kwargs: K(kw("return_indices", bv(true))), op: "max_pool1d", multi: true,
 			attrs: ops.Attrs{"return_indices": ba(true)}},
 		lcase{name: "Torch.max_pool1d", args: A(x, iv(3)), kwargs: K(kw("return_indices", bv(true))), err: `unexpected keyword argument "return_indices"`},
+		lcase{name: "Torch._adaptive_avg_pool2d", args: A(f32("args.0", 1, 2, 5, 5), ints(2, 3)), op: "adaptive_avg_pool2d", attrs: ops.Attrs{"output_size": la(2, 3)}},
+		lcase{name: "Torch._adaptive_avg_pool2d", args: A(f32("args.0", 2, 5, 5), iv(2)), op: "adaptive_avg_pool2d", attrs: ops.Attrs{"output_size": la(2, 2)}},
+		lcase{name: "Torch._adaptive_avg_pool2d", args: A(f32("args.0", 5, 5), iv(2)), err: "Expected 3D or 4D tensor"},
 	)
 }
 
