@@ -2,8 +2,11 @@ package cpu
 
 import (
 	"fmt"
+	"math"
 
+	"github.com/probe-dev/probe/internal/parallel"
 	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 // 1-d pooling of msprobe's torch list (sdk/ops/schema_nn.go): as PyTorch
@@ -199,7 +202,152 @@ func maxPool1dKernel() *kernel {
 	}
 }
 
+// avgPool1d is one avg_pool1d call: planes of length l pooled to ol.
+type avgPool1d struct {
+	planes, l, ol int
+	k, s, p       int
+	countPad      bool
+	outShape      []int
+	integral      bool
+	x             *array
+}
+
+// newAvgPool1d checks the call as avg_pool1d and then avg_pool2d (of the
+// input with a unit dimension before the last) do in PyTorch 1.13.
+func newAvgPool1d(c *call) (*avgPool1d, error) {
+	x := c.in[0]
+	r := x.rank()
+	if r < 2 || r > 3 {
+		return nil, fmt.Errorf("Expected 2 to 3 dimensions, but got %d-dimensional tensor for argument #1 'self' (while checking arguments for avg_pool1d)", r)
+	}
+	var v [3]int64
+	for i, name := range []string{"kernel_size", "stride", "padding"} {
+		a := c.attrs.Ints(name, nil)
+		if len(a) != 1 {
+			return nil, fmt.Errorf("avg_pool1d() argument '%s' should contain one int (got %d)", name, len(a))
+		}
+		v[i] = a[0]
+	}
+	k, s, p := int(v[0]), int(v[1]), int(v[2])
+	switch {
+	case s == 0:
+		return nil, fmt.Errorf("stride should not be zero")
+	case p < 0:
+		return nil, fmt.Errorf("pad must be non-negative, but got pad: %d", p)
+	case p > k/2:
+		return nil, fmt.Errorf("pad should be at most half of kernel size, but got pad=%d and kernel_size=%d", p, k)
+	}
+	l := x.shape[r-1]
+	ol := nnPoolOutSize(l, k, p, s, 1, c.attrs.Bool("ceil_mode", false))
+	switch {
+	case k <= 0:
+		return nil, fmt.Errorf("kernel size should be greater than zero, but got kH: 1 kW: %d", k)
+	case s < 0:
+		return nil, fmt.Errorf("stride should be greater than zero, but got dH: 1 dW: %d", s)
+	}
+	u := nnUnsqueezed(x).shape
+	if (r == 2 && (u[0] == 0 || u[2] == 0)) || (r == 3 && (u[1] == 0 || u[3] == 0)) {
+		return nil, fmt.Errorf("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s", ops.ShapeList(u))
+	}
+	if ol < 1 {
+		return nil, fmt.Errorf("Given input size: (%dx1x%d). Calculated output size: (%dx1x%d). Output size is too small", x.shape[r-2], l, x.shape[r-2], ol)
+	}
+	if !x.dtype.IsFloat() && x.dtype != tensor.Int64 {
+		return nil, nnNotImpl("avg_pool2d", x.dtype)
+	}
+	out := append(append([]int{}, x.shape[:r-1]...), ol)
+	return &avgPool1d{planes: x.len() / max(l, 1), l: l, ol: ol, k: k, s: s, p: p, countPad: c.attrs.Bool("count_include_pad", true),
+		outShape: out, integral: !x.dtype.IsFloat(), x: x}, nil
+}
+
+// window returns output position o's input range and divisor (0: an
+// empty window, whose output is 0).
+func (a *avgPool1d) window(o int) (w0, w1 int, div float64) {
+	w0 = o*a.s - a.p
+	w1 = min(w0+a.k, a.l+a.p)
+	pool := w1 - w0
+	w0, w1 = max(w0, 0), min(w1, a.l)
+	if w0 >= w1 {
+		return 0, 0, 0
+	}
+	if a.countPad {
+		return w0, w1, float64(pool)
+	}
+	return w0, w1, float64(w1 - w0)
+}
+
+func avgPool1dKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			a, err := newAvgPool1d(c)
+			if err != nil {
+				return nil, err
+			}
+			out := &array{shape: a.outShape, data: float64sFor(a.planes * a.ol), dtype: a.x.dtype}
+			forChunks(len(out.data), func(from, to int) error {
+				for q := from; q < to; q++ {
+					pl, o := q/a.ol, q%a.ol
+					w0, w1, div := a.window(o)
+					if div == 0 {
+						out.data[q] = 0
+						continue
+					}
+					src := a.x.data[pl*a.l:]
+					sum := 0.0
+					for i := w0; i < w1; i++ {
+						sum += src[i]
+					}
+					if a.integral {
+						out.data[q] = math.Trunc(sum / div)
+					} else {
+						out.data[q] = sum / div
+					}
+				}
+				return nil
+			})
+			return []*array{out}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			a, err := newAvgPool1d(c)
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], a.planes*a.ol)
+			gx := zeros(len(a.x.data))
+			// one plane per task: the windows of a plane overlap
+			parallelPlanes(a.planes, func(pl int) {
+				dst := gx[pl*a.l:]
+				for o := 0; o < a.ol; o++ {
+					w0, w1, div := a.window(o)
+					if div == 0 {
+						continue
+					}
+					v := g[pl*a.ol+o] / div
+					for i := w0; i < w1; i++ {
+						dst[i] += v
+					}
+				}
+			})
+			return []*array{gradForOwned(c, 0, gx, a.x.shape)}, nil
+		},
+	}
+}
+
+// parallelPlanes runs f on every plane, planes spread over the cores in
+// fixed chunks.
+func parallelPlanes(planes int, f func(pl int)) {
+	chunk := max(1, chunkElems/64)
+	parallel.Chunks(planes, chunk, func(from, to int) error {
+		for pl := from; pl < to; pl++ {
+			f(pl)
+		}
+		return nil
+	})
+}
+
 func init() {
+	register("avg_pool1d", avgPool1dKernel())
+	supportDTypes("avg_pool1d", append(append([]tensor.DType(nil), floatDTypes...), tensor.Int64)...)
 	register("adaptive_avg_pool1d", adaptiveAvgPool1dKernel())
 	register("max_pool1d", maxPool1dKernel())
 }

@@ -56,5 +56,10 @@ func init() {
 			Attrs: []AttrSpec{req("kernel_size", AttrInts, "one size"), req("stride", AttrInts, "one size, already defaulted to kernel_size"),
 				attr("padding", AttrInts, IntsAttr(0), ""), attr("dilation", AttrInts, IntsAttr(1), ""),
 				attr("ceil_mode", AttrBool, BoolAttr(false), ""), attr("return_indices", AttrBool, BoolAttr(false), "")}, Outputs: -1},
+		Schema{Name: "avg_pool1d", Doc: "(C, L) or (N, C, L): window means as avg_pool2d computes them (int64 inputs divide with truncation)",
+			Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{req("kernel_size", AttrInts, "one size"), req("stride", AttrInts, "one size, already defaulted to kernel_size"),
+				attr("padding", AttrInts, IntsAttr(0), ""), attr("ceil_mode", AttrBool, BoolAttr(false), ""),
+				attr("count_include_pad", AttrBool, BoolAttr(true), "")}, Outputs: 1},
 	)
 }

@@ -48,6 +48,44 @@ func init() {
 	// Python wrapper (its output_size has no None entries).
 	def(adaptiveAvgPool2d, "input, output_size", "Torch._adaptive_avg_pool2d")
 	declareOps([]string{"adaptive_avg_pool2d"}, "Torch._adaptive_avg_pool2d")
+	def(nnAvgPool1d, "input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True",
+		"Torch.avg_pool1d", "Functional.avg_pool1d")
+	usedOps = append(usedOps, "avg_pool1d")
+}
+
+// nnAvgPool1d lowers avg_pool1d (stride None or [] is kernel_size).
+func nnAvgPool1d(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	kernel, err := b.intList("kernel_size", 1, true)
+	if err != nil {
+		return nil, err
+	}
+	stride := kernel
+	if s := b.arg("stride"); s.Kind != framework.ArgNone {
+		if v, ok := asInts(s); !ok || len(v) > 0 {
+			if stride, err = b.intList("stride", 1, true); err != nil {
+				return nil, err
+			}
+		}
+	}
+	padding, err := b.intList("padding", 1, true)
+	if err != nil {
+		return nil, err
+	}
+	ceil, err := b.boolean("ceil_mode")
+	if err != nil {
+		return nil, err
+	}
+	countPad, err := b.boolean("count_include_pad")
+	if err != nil {
+		return nil, err
+	}
+	attrs := ops.Attrs{"kernel_size": ops.IntsAttr(kernel...), "stride": ops.IntsAttr(stride...), "padding": ops.IntsAttr(padding...),
+		"ceil_mode": ops.BoolAttr(ceil), "count_include_pad": ops.BoolAttr(countPad)}
+	return newPlan("avg_pool1d", attrs, tensorBinding(x)), nil
 }
 
 // nnMaxPool1d lowers max_pool1d (stride None or [] is kernel_size), its

@@ -56,6 +56,14 @@ func nnTorchPoolCases() []lcase {
 		lcase{name: "Torch._adaptive_avg_pool2d", args: A(f32("args.0", 1, 2, 5, 5), ints(2, 3)), op: "adaptive_avg_pool2d", attrs: ops.Attrs{"output_size": la(2, 3)}},
 		lcase{name: "Torch._adaptive_avg_pool2d", args: A(f32("args.0", 2, 5, 5), iv(2)), op: "adaptive_avg_pool2d", attrs: ops.Attrs{"output_size": la(2, 2)}},
 		lcase{name: "Torch._adaptive_avg_pool2d", args: A(f32("args.0", 5, 5), iv(2)), err: "Expected 3D or 4D tensor"},
+		lcase{name: "Torch.avg_pool1d", args: A(x, iv(3)), op: "avg_pool1d", in: []string{"args.0"},
+			attrs: ops.Attrs{"kernel_size": la(3), "stride": la(3), "padding": la(0), "ceil_mode": ba(false), "count_include_pad": ba(true)}},
+		lcase{name: "Functional.avg_pool1d", args: A(x, ints(3), iv(2), ints(1), bv(true), bv(false)), op: "avg_pool1d",
+			attrs: ops.Attrs{"kernel_size": la(3), "stride": la(2), "padding": la(1), "ceil_mode": ba(true), "count_include_pad": ba(false)}},
+		lcase{name: "Functional.avg_pool1d", args: A(x, iv(3)), kwargs: K(kw("stride", ints())), op: "avg_pool1d", attrs: ops.Attrs{"stride": la(3)}},
+		lcase{name: "Torch.avg_pool1d", args: A(x, ints(3, 3)), err: `argument "kernel_size": expected a single int or a list of 1 ints, got 2 values`},
+		lcase{name: "Torch.avg_pool1d", args: A(x, iv(3)), kwargs: K(kw("count_include_pad", nv())), err: `argument "count_include_pad": expected bool, got None`},
+		lcase{name: "Torch.avg_pool1d", args: A(x, iv(3)), kwargs: K(kw("divisor_override", iv(2))), err: `unexpected keyword argument "divisor_override"`},
 	)
 }
 

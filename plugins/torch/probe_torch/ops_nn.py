@@ -86,6 +86,8 @@ OPS = {
     "cosine_similarity": lambda c: torch.cosine_similarity(c.inputs[0], c.inputs[1], c.attrs["dim"], c.attrs["eps"]),
     "adaptive_avg_pool1d": lambda c: aten.adaptive_avg_pool1d(c.inputs[0], _ints(c.attrs["output_size"])),
     "max_pool1d": _max_pool1d,
+    "avg_pool1d": lambda c: aten.avg_pool1d(c.inputs[0], _ints(c.attrs["kernel_size"]), _ints(c.attrs["stride"]),
+                                            _ints(c.attrs["padding"]), bool(c.attrs["ceil_mode"]), bool(c.attrs["count_include_pad"])),
     "pairwise_distance": lambda c: torch.pairwise_distance(c.inputs[0], c.inputs[1], c.attrs["p"], c.attrs["eps"], bool(c.attrs["keepdim"])),
 }
 
@@ -116,5 +118,6 @@ SAMPLES = {
     "cosine_similarity": _s_binary,
     "pairwise_distance": _s_binary,
     "adaptive_avg_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"output_size": [2]}),
+    "avg_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"kernel_size": [2], "stride": [2]}),
     "max_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"kernel_size": [2], "stride": [2], "return_indices": True}),
 }

@@ -510,6 +510,33 @@ def pool_cases():
     cs.append(error_case("max_pool1d/int64", "max_pool1d", [r.randint(0, 5, (1, 2, 5))], lambda x: mp(x, 2), attrs=M(2)))
     cs.append(error_case("max_pool1d/indices_too_small", "max_pool1d", [r.randn((1, 1, 2))], lambda x: mpi(x, 3), attrs=M(3, idx=True)))
     cs += narrow("max_pool1d", lambda x: mp(x, 3, 2), lambda r, d: [r.randn((2, 2, 9), d)], attrs=M(3, 2))
+
+    r = R("avg_pool1d")
+    av = torch.avg_pool1d
+
+    def V(k, s=None, p=0, ceil=False, cip=True):
+        return {"kernel_size": [k], "stride": [s if s is not None else k], "padding": [p], "ceil_mode": ceil, "count_include_pad": cip}
+    cs.append(case("avg_pool1d/3d", "avg_pool1d", [r.randn((2, 3, 7))], lambda x: av(x, 3), attrs=V(3)))
+    cs.append(case("avg_pool1d/2d", "avg_pool1d", [r.randn((3, 8))], lambda x: av(x, 2, 1), attrs=V(2, 1)))
+    cs.append(case("avg_pool1d/pad", "avg_pool1d", [r.randn((2, 2, 7))], lambda x: av(x, 3, 2, 1), attrs=V(3, 2, 1)))
+    cs.append(case("avg_pool1d/pad_no_count", "avg_pool1d", [r.randn((2, 2, 7))], lambda x: av(x, 3, 2, 1, False, False),
+                   attrs=V(3, 2, 1, False, False)))
+    cs.append(case("avg_pool1d/ceil", "avg_pool1d", [r.randn((1, 2, 5))], lambda x: av(x, 3, 3, 1, True), attrs=V(3, 3, 1, True)))
+    cs.append(case("avg_pool1d/ceil_no_count", "avg_pool1d", [r.randn((1, 2, 6))], lambda x: av(x, 4, 3, 2, True, False),
+                   attrs=V(4, 3, 2, True, False)))
+    cs.append(case("avg_pool1d/empty_batch", "avg_pool1d", [r.randn((0, 2, 5))], lambda x: av(x, 2), attrs=V(2), backward=False))
+    cs.append(case("avg_pool1d/special", "avg_pool1d", [special().reshape(1, 1, 10)], lambda x: av(x, 2), attrs=V(2), backward=False))
+    cs.append(case("avg_pool1d/int64", "avg_pool1d", [torch.tensor([[0, 1, -3, 0, 5, 2, 7]])], lambda x: av(x, 2), attrs=V(2), backward=False))
+    cs.append(error_case("avg_pool1d/1d", "avg_pool1d", [r.randn((5,))], lambda x: av(x, 2), attrs=V(2)))
+    cs.append(error_case("avg_pool1d/kernel0", "avg_pool1d", [r.randn((1, 5))], lambda x: av(x, 0, 1), attrs=V(0, 1)))
+    cs.append(error_case("avg_pool1d/stride0", "avg_pool1d", [r.randn((1, 5))], lambda x: av(x, 3, 0), attrs=V(3, 0)))
+    cs.append(error_case("avg_pool1d/stride_neg", "avg_pool1d", [r.randn((1, 5))], lambda x: av(x, 2, -1), attrs=V(2, -1)))
+    cs.append(error_case("avg_pool1d/padding_neg", "avg_pool1d", [r.randn((1, 5))], lambda x: av(x, 3, 1, -1), attrs=V(3, 1, -1)))
+    cs.append(error_case("avg_pool1d/padding_big", "avg_pool1d", [r.randn((1, 5))], lambda x: av(x, 3, 1, 2), attrs=V(3, 1, 2)))
+    cs.append(error_case("avg_pool1d/too_small", "avg_pool1d", [r.randn((1, 2))], lambda x: av(x, 3), attrs=V(3)))
+    cs.append(error_case("avg_pool1d/empty_channels", "avg_pool1d", [r.randn((0, 5))], lambda x: av(x, 2), attrs=V(2)))
+    cs.append(error_case("avg_pool1d/int8", "avg_pool1d", [torch.tensor([[1, 2, 3, 4]], dtype=torch.int8)], lambda x: av(x, 2), attrs=V(2)))
+    cs += narrow("avg_pool1d", lambda x: av(x, 3, 2, 1), lambda r, d: [r.randn((2, 2, 9), d)], attrs=V(3, 2, 1))
     return cs
 
 
