@@ -37,5 +37,29 @@ func init() {
 			Inputs: []InputSpec{in("self")},
 			Attrs: []AttrSpec{req("pad", AttrInts, "even length, at most twice the rank"),
 				attr("value", AttrFloat, FloatAttr(0), "cast to self's dtype (an error where it overflows)")}, Outputs: 1},
+
+		// distances of two broadcast tensors
+		Schema{Name: "cosine_similarity", Doc: "Σ (x1/max(‖x1‖, eps))·(x2/max(‖x2‖, eps)) along dim (PyTorch 1.13's formula); floating common dtype",
+			Inputs: []InputSpec{in("x1"), in("x2")},
+			Attrs:  []AttrSpec{attr("dim", AttrInt, IntAttr(1), ""), attr("eps", AttrFloat, FloatAttr(1e-8), "")}, Outputs: 1},
+		Schema{Name: "pairwise_distance", Doc: "p-norm of x1 − x2 + eps along the last dimension of the broadcast shape (p = 0 counts non-zeros, ±inf max/min); integer inputs give the default float dtype",
+			Inputs: []InputSpec{in("x1"), in("x2")},
+			Attrs: []AttrSpec{attr("p", AttrFloat, FloatAttr(2), ""), attr("eps", AttrFloat, FloatAttr(1e-6), ""),
+				attr("keepdim", AttrBool, BoolAttr(false), "")}, Outputs: 1},
+
+		// pooling
+		Schema{Name: "adaptive_avg_pool1d", Doc: "(C, L) or (N, C, L): adaptive_avg_pool2d with a unit dimension before the last; floating (not float16 on PyTorch 1.13's CPU)",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("output_size", AttrInts, "one size")}, Outputs: 1},
+		Schema{Name: "max_pool1d", Doc: "(C, L) or (N, C, L); outputs (values) or (values, int64 indices within L) when return_indices, " +
+			"with the checks of PyTorch 1.13's max_pool1d or max_pool1d_with_indices",
+			Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{req("kernel_size", AttrInts, "one size"), req("stride", AttrInts, "one size, already defaulted to kernel_size"),
+				attr("padding", AttrInts, IntsAttr(0), ""), attr("dilation", AttrInts, IntsAttr(1), ""),
+				attr("ceil_mode", AttrBool, BoolAttr(false), ""), attr("return_indices", AttrBool, BoolAttr(false), "")}, Outputs: -1},
+		Schema{Name: "avg_pool1d", Doc: "(C, L) or (N, C, L): window means as avg_pool2d computes them (int64 inputs divide with truncation)",
+			Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{req("kernel_size", AttrInts, "one size"), req("stride", AttrInts, "one size, already defaulted to kernel_size"),
+				attr("padding", AttrInts, IntsAttr(0), ""), attr("ceil_mode", AttrBool, BoolAttr(false), ""),
+				attr("count_include_pad", AttrBool, BoolAttr(true), "")}, Outputs: 1},
 	)
 }

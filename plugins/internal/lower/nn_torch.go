@@ -32,6 +32,163 @@ func init() {
 	def(nnIntParam("channel_shuffle", "groups"), "input, groups", "Torch.channel_shuffle", "Functional.channel_shuffle")
 	def(nnConstantPad, "input, pad, value=0", "Torch.constant_pad_nd")
 	usedOps = append(usedOps, "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "constant_pad_nd")
+
+	def(nnCosineSimilarity, "x1, x2, dim=1, eps=1e-08", "Torch.cosine_similarity", "Functional.cosine_similarity")
+	def(nnPairwiseDistance, "x1, x2, p=2.0, eps=1e-06, keepdim=False", "Torch.pairwise_distance", "Functional.pairwise_distance")
+	usedOps = append(usedOps, "cosine_similarity", "pairwise_distance")
+
+	def(nnAdaptiveAvgPool1d, "input, output_size", "Torch.adaptive_avg_pool1d", "Functional.adaptive_avg_pool1d")
+	const mp1Sig = "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False"
+	def(nnMaxPool1d(false), mp1Sig, "Torch.max_pool1d")
+	defMulti(nnMaxPool1d(true), mp1Sig, "Torch.max_pool1d_with_indices")
+	def(nnMaxPool1d(false), mp1Sig+", return_indices=False", "Functional.max_pool1d")
+	defMulti(nnMaxPool1d(true), mp1Sig+", return_indices=False", "Functional.max_pool1d_with_indices")
+	usedOps = append(usedOps, "adaptive_avg_pool1d", "max_pool1d")
+	// ATen's _adaptive_avg_pool2d is adaptive_avg_pool2d without the
+	// Python wrapper (its output_size has no None entries).
+	def(adaptiveAvgPool2d, "input, output_size", "Torch._adaptive_avg_pool2d")
+	declareOps([]string{"adaptive_avg_pool2d"}, "Torch._adaptive_avg_pool2d")
+	def(nnAvgPool1d, "input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True",
+		"Torch.avg_pool1d", "Functional.avg_pool1d")
+	usedOps = append(usedOps, "avg_pool1d")
+}
+
+// nnAvgPool1d lowers avg_pool1d (stride None or [] is kernel_size).
+func nnAvgPool1d(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	kernel, err := b.intList("kernel_size", 1, true)
+	if err != nil {
+		return nil, err
+	}
+	stride := kernel
+	if s := b.arg("stride"); s.Kind != framework.ArgNone {
+		if v, ok := asInts(s); !ok || len(v) > 0 {
+			if stride, err = b.intList("stride", 1, true); err != nil {
+				return nil, err
+			}
+		}
+	}
+	padding, err := b.intList("padding", 1, true)
+	if err != nil {
+		return nil, err
+	}
+	ceil, err := b.boolean("ceil_mode")
+	if err != nil {
+		return nil, err
+	}
+	countPad, err := b.boolean("count_include_pad")
+	if err != nil {
+		return nil, err
+	}
+	attrs := ops.Attrs{"kernel_size": ops.IntsAttr(kernel...), "stride": ops.IntsAttr(stride...), "padding": ops.IntsAttr(padding...),
+		"ceil_mode": ops.BoolAttr(ceil), "count_include_pad": ops.BoolAttr(countPad)}
+	return newPlan("avg_pool1d", attrs, tensorBinding(x)), nil
+}
+
+// nnMaxPool1d lowers max_pool1d (stride None or [] is kernel_size), its
+// _with_indices form and F.max_pool1d(return_indices=True).
+func nnMaxPool1d(withIndices bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		kernel, err := b.intList("kernel_size", 1, true)
+		if err != nil {
+			return nil, err
+		}
+		stride := kernel
+		if s := b.arg("stride"); s.Kind != framework.ArgNone {
+			if v, ok := asInts(s); !ok || len(v) > 0 {
+				if stride, err = b.intList("stride", 1, true); err != nil {
+					return nil, err
+				}
+			}
+		}
+		padding, err := b.intList("padding", 1, true)
+		if err != nil {
+			return nil, err
+		}
+		dilation, err := b.intList("dilation", 1, true)
+		if err != nil {
+			return nil, err
+		}
+		ceil, err := b.boolean("ceil_mode")
+		if err != nil {
+			return nil, err
+		}
+		indices := withIndices
+		if _, ok := b.vals["return_indices"]; ok && !withIndices {
+			if indices, err = b.boolean("return_indices"); err != nil {
+				return nil, err
+			}
+		}
+		b.multi = indices
+		attrs := ops.Attrs{"kernel_size": ops.IntsAttr(kernel...), "stride": ops.IntsAttr(stride...),
+			"padding": ops.IntsAttr(padding...), "dilation": ops.IntsAttr(dilation...),
+			"ceil_mode": ops.BoolAttr(ceil), "return_indices": ops.BoolAttr(indices)}
+		return newPlan("max_pool1d", attrs, tensorBinding(x)), nil
+	}
+}
+
+func nnAdaptiveAvgPool1d(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	size, err := b.intList("output_size", 0, true)
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("adaptive_avg_pool1d", ops.Attrs{"output_size": ops.IntsAttr(size...)}, tensorBinding(x)), nil
+}
+
+func nnCosineSimilarity(b *bound) (*framework.Plan, error) {
+	x1, err := b.tensor("x1")
+	if err != nil {
+		return nil, err
+	}
+	x2, err := b.tensor("x2")
+	if err != nil {
+		return nil, err
+	}
+	dim, err := b.integer("dim")
+	if err != nil {
+		return nil, err
+	}
+	eps, err := b.float("eps")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("cosine_similarity", ops.Attrs{"dim": ops.IntAttr(dim), "eps": ops.FloatAttr(eps)}, tensorBinding(x1), tensorBinding(x2)), nil
+}
+
+func nnPairwiseDistance(b *bound) (*framework.Plan, error) {
+	x1, err := b.tensor("x1")
+	if err != nil {
+		return nil, err
+	}
+	x2, err := b.tensor("x2")
+	if err != nil {
+		return nil, err
+	}
+	p, err := b.float("p")
+	if err != nil {
+		return nil, err
+	}
+	eps, err := b.float("eps")
+	if err != nil {
+		return nil, err
+	}
+	keep, err := b.boolean("keepdim")
+	if err != nil {
+		return nil, err
+	}
+	attrs := ops.Attrs{"p": ops.FloatAttr(p), "eps": ops.FloatAttr(eps), "keepdim": ops.BoolAttr(keep)}
+	return newPlan("pairwise_distance", attrs, tensorBinding(x1), tensorBinding(x2)), nil
 }
 
 // nnIntParam lowers an op of one tensor and one int parameter, an

@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"math"
 	"testing"
 
 	"github.com/probe-dev/probe/sdk/framework"
@@ -16,7 +17,79 @@ func nnTorchKws(a ...framework.NamedArg) []framework.NamedArg { return a }
 func TestNNTorchActivations(t *testing.T) { runCases(t, nnTorchActivationCases(), nil) }
 
 // nnTorchCases are every case of this file (TestOpsListed runs them too).
-func nnTorchCases() []lcase { return append(nnTorchActivationCases(), nnTorchShapeCases()...) }
+func nnTorchCases() []lcase {
+	return append(append(append(nnTorchActivationCases(), nnTorchShapeCases()...), nnTorchDistanceCases()...), nnTorchPoolCases()...)
+}
+
+func TestNNTorchPool(t *testing.T) { runCases(t, nnTorchPoolCases(), nil) }
+
+func nnTorchPoolCases() []lcase {
+	x := f32("args.0", 2, 3, 7)
+	A, K := nnTorchArgs, nnTorchKws
+	var cases []lcase
+	for _, n := range []string{"Torch.adaptive_avg_pool1d", "Functional.adaptive_avg_pool1d"} {
+		cases = append(cases,
+			lcase{name: n, args: A(x, iv(3)), op: "adaptive_avg_pool1d", attrs: ops.Attrs{"output_size": la(3)}, in: []string{"args.0"}},
+			lcase{name: n, args: A(x), kwargs: K(kw("output_size", ints(4))), op: "adaptive_avg_pool1d", attrs: ops.Attrs{"output_size": la(4)}},
+			lcase{name: n, args: A(x, ints(3, 2)), op: "adaptive_avg_pool1d", attrs: ops.Attrs{"output_size": la(3, 2)}},
+			lcase{name: n, args: A(x, nv()), err: `argument "output_size": expected int or list of ints, got None`},
+			lcase{name: n, args: A(x), err: `missing required argument "output_size"`},
+		)
+	}
+	for _, n := range []string{"Torch.max_pool1d", "Functional.max_pool1d", "Torch.max_pool1d_with_indices", "Functional.max_pool1d_with_indices"} {
+		multi := n != "Torch.max_pool1d" && n != "Functional.max_pool1d"
+		cases = append(cases,
+			lcase{name: n, args: A(x, iv(3)), op: "max_pool1d", multi: multi, in: []string{"args.0"},
+				attrs: ops.Attrs{"kernel_size": la(3), "stride": la(3), "padding": la(0), "dilation": la(1), "ceil_mode": ba(false), "return_indices": ba(multi)}},
+			lcase{name: n, args: A(x, ints(3), ints(2), iv(1), ints(2), bv(true)), op: "max_pool1d", multi: multi,
+				attrs: ops.Attrs{"kernel_size": la(3), "stride": la(2), "padding": la(1), "dilation": la(2), "ceil_mode": ba(true)}},
+			lcase{name: n, args: A(x, iv(3), ints()), op: "max_pool1d", multi: multi, attrs: ops.Attrs{"stride": la(3)}},
+			lcase{name: n, args: A(x, ints(3, 2)), err: `argument "kernel_size": expected a single int or a list of 1 ints, got 2 values`},
+			lcase{name: n, args: A(x, fv(3)), err: `argument "kernel_size": expected int or list of ints, got float`},
+			lcase{name: n, args: A(x, iv(3)), kwargs: K(kw("ceil_mode", iv(1))), err: `argument "ceil_mode": expected bool, got int`},
+		)
+	}
+	return append(cases,
+		lcase{name: "Functional.max_pool1d", args: A(x, iv(3)), kwargs: K(kw("return_indices", bv(true))), op: "max_pool1d", multi: true,
+			attrs: ops.Attrs{"return_indices": ba(true)}},
+		lcase{name: "Torch.max_pool1d", args: A(x, iv(3)), kwargs: K(kw("return_indices", bv(true))), err: `unexpected keyword argument "return_indices"`},
+		lcase{name: "Torch._adaptive_avg_pool2d", args: A(f32("args.0", 1, 2, 5, 5), ints(2, 3)), op: "adaptive_avg_pool2d", attrs: ops.Attrs{"output_size": la(2, 3)}},
+		lcase{name: "Torch._adaptive_avg_pool2d", args: A(f32("args.0", 2, 5, 5), iv(2)), op: "adaptive_avg_pool2d", attrs: ops.Attrs{"output_size": la(2, 2)}},
+		lcase{name: "Torch._adaptive_avg_pool2d", args: A(f32("args.0", 5, 5), iv(2)), err: "Expected 3D or 4D tensor"},
+		lcase{name: "Torch.avg_pool1d", args: A(x, iv(3)), op: "avg_pool1d", in: []string{"args.0"},
+			attrs: ops.Attrs{"kernel_size": la(3), "stride": la(3), "padding": la(0), "ceil_mode": ba(false), "count_include_pad": ba(true)}},
+		lcase{name: "Functional.avg_pool1d", args: A(x, ints(3), iv(2), ints(1), bv(true), bv(false)), op: "avg_pool1d",
+			attrs: ops.Attrs{"kernel_size": la(3), "stride": la(2), "padding": la(1), "ceil_mode": ba(true), "count_include_pad": ba(false)}},
+		lcase{name: "Functional.avg_pool1d", args: A(x, iv(3)), kwargs: K(kw("stride", ints())), op: "avg_pool1d", attrs: ops.Attrs{"stride": la(3)}},
+		lcase{name: "Torch.avg_pool1d", args: A(x, ints(3, 3)), err: `argument "kernel_size": expected a single int or a list of 1 ints, got 2 values`},
+		lcase{name: "Torch.avg_pool1d", args: A(x, iv(3)), kwargs: K(kw("count_include_pad", nv())), err: `argument "count_include_pad": expected bool, got None`},
+		lcase{name: "Torch.avg_pool1d", args: A(x, iv(3)), kwargs: K(kw("divisor_override", iv(2))), err: `unexpected keyword argument "divisor_override"`},
+	)
+}
+
+func TestNNTorchDistance(t *testing.T) { runCases(t, nnTorchDistanceCases(), nil) }
+
+func nnTorchDistanceCases() []lcase {
+	x1, x2 := f32("args.0", 2, 3), f32("args.1", 3)
+	A, K := nnTorchArgs, nnTorchKws
+	var cases []lcase
+	for _, ns := range []string{"Torch.", "Functional."} {
+		cases = append(cases,
+			lcase{name: ns + "cosine_similarity", args: A(x1, x2), op: "cosine_similarity", attrs: ops.Attrs{"dim": ia(1), "eps": fa(1e-8)}, in: []string{"args.0", "args.1"}},
+			lcase{name: ns + "cosine_similarity", args: A(x1, x2, iv(-1)), kwargs: K(kw("eps", fv(0.5))), op: "cosine_similarity", attrs: ops.Attrs{"dim": ia(-1), "eps": fa(0.5)}},
+			lcase{name: ns + "cosine_similarity", args: A(x1, fv(1)), err: `argument "x2": expected tensor, got float`},
+			lcase{name: ns + "cosine_similarity", args: A(x1, x2), kwargs: K(kw("dim", nv())), err: `argument "dim": expected int, got None`},
+			lcase{name: ns + "cosine_similarity", args: A(x1, x2), kwargs: K(kw("eps", sv("a"))), err: `argument "eps": expected float, got str`},
+			lcase{name: ns + "pairwise_distance", args: A(x1, x2), op: "pairwise_distance", attrs: ops.Attrs{"p": fa(2), "eps": fa(1e-6), "keepdim": ba(false)}},
+			lcase{name: ns + "pairwise_distance", args: A(x1, x2, iv(1), fv(0), bv(true)), op: "pairwise_distance", attrs: ops.Attrs{"p": fa(1), "eps": fa(0), "keepdim": ba(true)}},
+			lcase{name: ns + "pairwise_distance", args: A(x1, x2), kwargs: K(kw("p", fv(math.Inf(1)))), op: "pairwise_distance", attrs: ops.Attrs{"p": fa(math.Inf(1))}},
+			lcase{name: ns + "pairwise_distance", args: A(iv(1), x2), err: `argument "x1": expected tensor, got int`},
+			lcase{name: ns + "pairwise_distance", args: A(x1, x2), kwargs: K(kw("keepdim", iv(1))), err: `argument "keepdim": expected bool, got int`},
+			lcase{name: ns + "pairwise_distance", args: A(x1, x2), kwargs: K(kw("p", nv())), err: `argument "p": expected float, got None`},
+		)
+	}
+	return cases
+}
 
 func TestNNTorchShape(t *testing.T) { runCases(t, nnTorchShapeCases(), nil) }
 

@@ -62,6 +62,15 @@ def _constant_pad_nd(c):
     return aten.constant_pad_nd(c.inputs[0], _ints(c.attrs["pad"]), _int_if_integral(c.attrs["value"]))
 
 
+def _max_pool1d(c):
+    a = c.attrs
+    args = (c.inputs[0], _ints(a["kernel_size"]), _ints(a["stride"]), _ints(a["padding"]), _ints(a["dilation"]), bool(a["ceil_mode"]))
+    if a["return_indices"]:
+        out, idx = aten.max_pool1d_with_indices(*args)
+        return [out, idx]
+    return aten.max_pool1d(*args)
+
+
 OPS = {
     "celu": _celu,
     "selu": _selu,
@@ -74,6 +83,12 @@ OPS = {
     "pixel_unshuffle": lambda c: aten.pixel_unshuffle(c.inputs[0], c.attrs["downscale_factor"]),
     "channel_shuffle": lambda c: aten.channel_shuffle(c.inputs[0], c.attrs["groups"]),
     "constant_pad_nd": _constant_pad_nd,
+    "cosine_similarity": lambda c: torch.cosine_similarity(c.inputs[0], c.inputs[1], c.attrs["dim"], c.attrs["eps"]),
+    "adaptive_avg_pool1d": lambda c: aten.adaptive_avg_pool1d(c.inputs[0], _ints(c.attrs["output_size"])),
+    "max_pool1d": _max_pool1d,
+    "avg_pool1d": lambda c: aten.avg_pool1d(c.inputs[0], _ints(c.attrs["kernel_size"]), _ints(c.attrs["stride"]),
+                                            _ints(c.attrs["padding"]), bool(c.attrs["ceil_mode"]), bool(c.attrs["count_include_pad"])),
+    "pairwise_distance": lambda c: torch.pairwise_distance(c.inputs[0], c.inputs[1], c.attrs["p"], c.attrs["eps"], bool(c.attrs["keepdim"])),
 }
 
 # PyTorch 1.13 has no derivative for _add_relu and channel_shuffle.
@@ -100,4 +115,9 @@ SAMPLES = {
     "pixel_unshuffle": lambda dt: ([_x(dt).reshape(1, 1, 2, 2)], {"downscale_factor": 2}),
     "channel_shuffle": lambda dt: ([_x(dt).reshape(1, 4, 1)], {"groups": 2}),
     "constant_pad_nd": lambda dt: ([_x(dt)], {"pad": [1, 0], "value": 1.0}),
+    "cosine_similarity": _s_binary,
+    "pairwise_distance": _s_binary,
+    "adaptive_avg_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"output_size": [2]}),
+    "avg_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"kernel_size": [2], "stride": [2]}),
+    "max_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"kernel_size": [2], "stride": [2], "return_indices": True}),
 }

@@ -405,9 +405,144 @@ def pad_cases():
     return cs
 
 
+# ---------------------------------------------------------------- distances
+
+def distance_cases():
+    cs = []
+    r = R("cosine_similarity")
+    cos = torch.cosine_similarity
+    cs.append(case("cosine_similarity/dim1", "cosine_similarity", [r.randn((3, 5)), r.randn((3, 5))], cos))
+    cs.append(case("cosine_similarity/broadcast_dim_neg", "cosine_similarity", [r.randn((2, 3, 4)), r.randn((3, 1))],
+                   lambda a, b: cos(a, b, -2), attrs={"dim": -2}))
+    cs.append(case("cosine_similarity/dim0_1d", "cosine_similarity", [r.randn((6,)), r.randn((6,))], lambda a, b: cos(a, b, 0), attrs={"dim": 0}))
+    z = r.randn((3, 4))
+    z[0] = 0.0
+    z[1] = 1e-10 * z[1]
+    # PyTorch's gradient where a norm is below eps is not the derivative
+    # (the norm is clamped in place out of autograd's sight): forward only.
+    cs.append(case("cosine_similarity/zero_and_tiny_rows", "cosine_similarity", [z, r.randn((3, 4))], cos, backward=False))
+    cs.append(case("cosine_similarity/large_eps", "cosine_similarity", [r.randn((2, 4)) * 0.1, r.randn((2, 4))], lambda a, b: cos(a, b, 1, 0.5),
+                   attrs={"dim": 1, "eps": 0.5}, backward=False))
+    cs.append(case("cosine_similarity/empty_dim", "cosine_similarity", [r.randn((2, 0)), r.randn((2, 0))], cos))
+    cs.append(case("cosine_similarity/special", "cosine_similarity", [special().reshape(5, 2), torch.ones((5, 2), dtype=f64)], cos, backward=False))
+    cs.append(case("cosine_similarity/int_and_float", "cosine_similarity", [r.randint(-5, 5, (2, 3)), r.randn((2, 3))], cos))
+    cs.append(error_case("cosine_similarity/int", "cosine_similarity", [r.randint(-5, 5, (2, 3)), r.randint(-5, 5, (2, 3))], cos))
+    cs.append(error_case("cosine_similarity/broadcast", "cosine_similarity", [r.randn((2, 3)), r.randn((2,))], lambda a, b: cos(a, b, -1),
+                         attrs={"dim": -1}))
+    cs.append(error_case("cosine_similarity/dim", "cosine_similarity", [r.randn((3,)), r.randn((3,))], cos))
+    cs += narrow("cosine_similarity", cos, lambda r, d: [r.randn((3, 8), d), r.randn((3, 8), d)])
+
+    r = R("pairwise_distance")
+    pd = torch.pairwise_distance
+    for p, label in ((2.0, "p2"), (1.0, "p1"), (3.0, "p3"), (1.5, "p1.5"), (0.5, "p0.5"), (INF, "pinf"), (-INF, "pneginf"), (-1.0, "pneg1")):
+        cs.append(case("pairwise_distance/" + label, "pairwise_distance", [r.randn((3, 5)), r.randn((3, 5))], lambda a, b, p=p: pd(a, b, p),
+                       attrs={"p": p}))
+    cs.append(case("pairwise_distance/p0", "pairwise_distance", [r.randn((3, 5)), r.randn((3, 5))], lambda a, b: pd(a, b, 0.0),
+                   attrs={"p": 0.0}, backward=False))
+    cs.append(case("pairwise_distance/broadcast_keepdim", "pairwise_distance", [r.randn((2, 3, 4)), r.randn((4,))],
+                   lambda a, b: pd(a, b, keepdim=True), attrs={"keepdim": True}))
+    cs.append(case("pairwise_distance/1d_and_2d", "pairwise_distance", [r.randn((4,)), r.randn((3, 4))], pd))
+    cs.append(case("pairwise_distance/0d", "pairwise_distance", [torch.tensor(1.5, dtype=f64), torch.tensor(-0.5, dtype=f64)], pd))
+    cs.append(case("pairwise_distance/eps0", "pairwise_distance", [r.randn((2, 3)), r.randn((2, 3))], lambda a, b: pd(a, b, 2.0, 0.0),
+                   attrs={"eps": 0.0}))
+    same = r.randn((2, 3))
+    cs.append(case("pairwise_distance/equal_inputs", "pairwise_distance", [same, same.clone()], lambda a, b: pd(a, b, 2.0, 0.0),
+                   attrs={"eps": 0.0}, backward=False))
+    cs.append(case("pairwise_distance/special", "pairwise_distance", [special().reshape(2, 5), torch.zeros((2, 5), dtype=f64)], pd, backward=False))
+    cs.append(case("pairwise_distance/int64", "pairwise_distance", [r.randint(-5, 5, (2, 3)), r.randint(-5, 5, (2, 3))], pd, backward=False))
+    cs.append(case("pairwise_distance/empty_rows", "pairwise_distance", [r.randn((0, 3)), r.randn((0, 3))], pd))
+    cs.append(error_case("pairwise_distance/bool", "pairwise_distance", [r.bool((2, 3)), r.bool((2, 3))], pd))
+    cs.append(error_case("pairwise_distance/broadcast", "pairwise_distance", [r.randn((2, 3)), r.randn((2,))], pd))
+    cs += narrow("pairwise_distance", pd, lambda r, d: [r.randn((3, 8), d), r.randn((3, 8), d)])
+    return cs
+
+
+# ---------------------------------------------------------------- pooling
+
+def pool_cases():
+    cs = []
+    r = R("adaptive_avg_pool1d")
+    ap = torch.adaptive_avg_pool1d
+
+    def A(n):
+        return {"output_size": [n]}
+    cs.append(case("adaptive_avg_pool1d/3d", "adaptive_avg_pool1d", [r.randn((2, 3, 7))], lambda x: ap(x, 3), attrs=A(3)))
+    cs.append(case("adaptive_avg_pool1d/2d", "adaptive_avg_pool1d", [r.randn((3, 8))], lambda x: ap(x, 4), attrs=A(4)))
+    cs.append(case("adaptive_avg_pool1d/larger", "adaptive_avg_pool1d", [r.randn((1, 2, 3))], lambda x: ap(x, 7), attrs=A(7)))
+    cs.append(case("adaptive_avg_pool1d/identity", "adaptive_avg_pool1d", [r.randn((1, 2, 5))], lambda x: ap(x, 5), attrs=A(5)))
+    cs.append(case("adaptive_avg_pool1d/zero_out", "adaptive_avg_pool1d", [r.randn((1, 2, 5))], lambda x: ap(x, 0), attrs=A(0), backward=False))
+    cs.append(case("adaptive_avg_pool1d/empty_batch", "adaptive_avg_pool1d", [r.randn((0, 2, 5))], lambda x: ap(x, 2), attrs=A(2)))
+    cs.append(case("adaptive_avg_pool1d/special", "adaptive_avg_pool1d", [special().reshape(1, 1, 10)], lambda x: ap(x, 4), attrs=A(4), backward=False))
+    cs.append(error_case("adaptive_avg_pool1d/1d", "adaptive_avg_pool1d", [r.randn((5,))], lambda x: ap(x, 2), attrs=A(2)))
+    cs.append(error_case("adaptive_avg_pool1d/4d", "adaptive_avg_pool1d", [r.randn((1, 1, 2, 5))], lambda x: ap(x, 2), attrs=A(2)))
+    cs.append(error_case("adaptive_avg_pool1d/two_sizes", "adaptive_avg_pool1d", [r.randn((1, 2, 5))], lambda x: ap(x, (2, 2)),
+                         attrs={"output_size": [2, 2]}))
+    cs.append(error_case("adaptive_avg_pool1d/negative", "adaptive_avg_pool1d", [r.randn((1, 2, 5))], lambda x: ap(x, -1), attrs=A(-1)))
+    cs.append(error_case("adaptive_avg_pool1d/empty_length", "adaptive_avg_pool1d", [r.randn((1, 2, 0))], lambda x: ap(x, 2), attrs=A(2)))
+    cs.append(error_case("adaptive_avg_pool1d/int64", "adaptive_avg_pool1d", [r.randint(0, 5, (1, 2, 5))], lambda x: ap(x, 2), attrs=A(2)))
+    cs += narrow("adaptive_avg_pool1d", lambda x: ap(x, 3), lambda r, d: [r.randn((2, 2, 8), d)], attrs=A(3))
+
+    r = R("max_pool1d")
+    mp, mpi = torch.max_pool1d, torch.max_pool1d_with_indices
+
+    def M(k, s=None, p=0, d=1, ceil=False, idx=False):
+        return {"kernel_size": [k], "stride": [s if s is not None else k], "padding": [p], "dilation": [d],
+                "ceil_mode": ceil, "return_indices": idx}
+    cs.append(case("max_pool1d/3d", "max_pool1d", [r.randn((2, 3, 7))], lambda x: mp(x, 3), attrs=M(3)))
+    cs.append(case("max_pool1d/2d", "max_pool1d", [r.randn((3, 8))], lambda x: mp(x, 2), attrs=M(2)))
+    cs.append(case("max_pool1d/stride_pad_dil", "max_pool1d", [r.randn((2, 2, 11))], lambda x: mp(x, 3, 2, 1, 2), attrs=M(3, 2, 1, 2)))
+    cs.append(case("max_pool1d/ceil", "max_pool1d", [r.randn((1, 2, 6))], lambda x: mp(x, 4, 3, 1, 1, True), attrs=M(4, 3, 1, 1, True)))
+    cs.append(case("max_pool1d/indices", "max_pool1d", [r.randn((2, 3, 9))], lambda x: mpi(x, 3, 2, 1, 1, True),
+                   attrs=M(3, 2, 1, 1, True, True)))
+    cs.append(case("max_pool1d/indices_2d", "max_pool1d", [r.randn((3, 6))], lambda x: mpi(x, 2), attrs=M(2, idx=True)))
+    cs.append(case("max_pool1d/empty_batch", "max_pool1d", [r.randn((0, 3, 7))], lambda x: mp(x, 3), attrs=M(3), backward=False))
+    cs.append(case("max_pool1d/empty_output", "max_pool1d", [r.randn((1, 1, 2))], lambda x: mp(x, 3), attrs=M(3), backward=False))
+    cs.append(case("max_pool1d/nan_ties", "max_pool1d", [torch.tensor([[[1.0, NAN, 2.0, 3.0, 5.0, 5.0, -INF, -INF]]], dtype=f64)],
+                   lambda x: mpi(x, 2), attrs=M(2, idx=True), backward=False))
+    cs.append(error_case("max_pool1d/1d", "max_pool1d", [r.randn((5,))], lambda x: mp(x, 2), attrs=M(2)))
+    cs.append(error_case("max_pool1d/1d_indices", "max_pool1d", [r.randn((5,))], lambda x: mpi(x, 2), attrs=M(2, idx=True)))
+    cs.append(error_case("max_pool1d/empty_length", "max_pool1d", [r.randn((1, 3, 0))], lambda x: mp(x, 1), attrs=M(1)))
+    cs.append(error_case("max_pool1d/kernel0", "max_pool1d", [r.randn((1, 3, 5))], lambda x: mp(x, 0, 1), attrs=M(0, 1)))
+    cs.append(error_case("max_pool1d/stride0", "max_pool1d", [r.randn((1, 3, 5))], lambda x: mp(x, 3, 0), attrs=M(3, 0)))
+    cs.append(error_case("max_pool1d/padding_neg", "max_pool1d", [r.randn((1, 3, 5))], lambda x: mp(x, 3, 1, -1), attrs=M(3, 1, -1)))
+    cs.append(error_case("max_pool1d/padding_big", "max_pool1d", [r.randn((1, 3, 5))], lambda x: mp(x, 3, 1, 2), attrs=M(3, 1, 2)))
+    cs.append(error_case("max_pool1d/dilation0", "max_pool1d", [r.randn((1, 3, 5))], lambda x: mp(x, 3, 1, 0, 0), attrs=M(3, 1, 0, 0)))
+    cs.append(error_case("max_pool1d/int64", "max_pool1d", [r.randint(0, 5, (1, 2, 5))], lambda x: mp(x, 2), attrs=M(2)))
+    cs.append(error_case("max_pool1d/indices_too_small", "max_pool1d", [r.randn((1, 1, 2))], lambda x: mpi(x, 3), attrs=M(3, idx=True)))
+    cs += narrow("max_pool1d", lambda x: mp(x, 3, 2), lambda r, d: [r.randn((2, 2, 9), d)], attrs=M(3, 2))
+
+    r = R("avg_pool1d")
+    av = torch.avg_pool1d
+
+    def V(k, s=None, p=0, ceil=False, cip=True):
+        return {"kernel_size": [k], "stride": [s if s is not None else k], "padding": [p], "ceil_mode": ceil, "count_include_pad": cip}
+    cs.append(case("avg_pool1d/3d", "avg_pool1d", [r.randn((2, 3, 7))], lambda x: av(x, 3), attrs=V(3)))
+    cs.append(case("avg_pool1d/2d", "avg_pool1d", [r.randn((3, 8))], lambda x: av(x, 2, 1), attrs=V(2, 1)))
+    cs.append(case("avg_pool1d/pad", "avg_pool1d", [r.randn((2, 2, 7))], lambda x: av(x, 3, 2, 1), attrs=V(3, 2, 1)))
+    cs.append(case("avg_pool1d/pad_no_count", "avg_pool1d", [r.randn((2, 2, 7))], lambda x: av(x, 3, 2, 1, False, False),
+                   attrs=V(3, 2, 1, False, False)))
+    cs.append(case("avg_pool1d/ceil", "avg_pool1d", [r.randn((1, 2, 5))], lambda x: av(x, 3, 3, 1, True), attrs=V(3, 3, 1, True)))
+    cs.append(case("avg_pool1d/ceil_no_count", "avg_pool1d", [r.randn((1, 2, 6))], lambda x: av(x, 4, 3, 2, True, False),
+                   attrs=V(4, 3, 2, True, False)))
+    cs.append(case("avg_pool1d/empty_batch", "avg_pool1d", [r.randn((0, 2, 5))], lambda x: av(x, 2), attrs=V(2), backward=False))
+    cs.append(case("avg_pool1d/special", "avg_pool1d", [special().reshape(1, 1, 10)], lambda x: av(x, 2), attrs=V(2), backward=False))
+    cs.append(case("avg_pool1d/int64", "avg_pool1d", [torch.tensor([[0, 1, -3, 0, 5, 2, 7]])], lambda x: av(x, 2), attrs=V(2), backward=False))
+    cs.append(error_case("avg_pool1d/1d", "avg_pool1d", [r.randn((5,))], lambda x: av(x, 2), attrs=V(2)))
+    cs.append(error_case("avg_pool1d/kernel0", "avg_pool1d", [r.randn((1, 5))], lambda x: av(x, 0, 1), attrs=V(0, 1)))
+    cs.append(error_case("avg_pool1d/stride0", "avg_pool1d", [r.randn((1, 5))], lambda x: av(x, 3, 0), attrs=V(3, 0)))
+    cs.append(error_case("avg_pool1d/stride_neg", "avg_pool1d", [r.randn((1, 5))], lambda x: av(x, 2, -1), attrs=V(2, -1)))
+    cs.append(error_case("avg_pool1d/padding_neg", "avg_pool1d", [r.randn((1, 5))], lambda x: av(x, 3, 1, -1), attrs=V(3, 1, -1)))
+    cs.append(error_case("avg_pool1d/padding_big", "avg_pool1d", [r.randn((1, 5))], lambda x: av(x, 3, 1, 2), attrs=V(3, 1, 2)))
+    cs.append(error_case("avg_pool1d/too_small", "avg_pool1d", [r.randn((1, 2))], lambda x: av(x, 3), attrs=V(3)))
+    cs.append(error_case("avg_pool1d/empty_channels", "avg_pool1d", [r.randn((0, 5))], lambda x: av(x, 2), attrs=V(2)))
+    cs.append(error_case("avg_pool1d/int8", "avg_pool1d", [torch.tensor([[1, 2, 3, 4]], dtype=torch.int8)], lambda x: av(x, 2), attrs=V(2)))
+    cs += narrow("avg_pool1d", lambda x: av(x, 3, 2, 1), lambda r, d: [r.randn((2, 2, 9), d)], attrs=V(3, 2, 1))
+    return cs
+
+
 def main():
     cs = celu_cases() + selu_cases() + threshold_cases() + hardshrink_cases() + prelu_cases() + add_relu_cases() + rrelu_cases()
-    cs += shuffle_cases() + pad_cases()
+    cs += shuffle_cases() + pad_cases() + distance_cases() + pool_cases()
     print("\n".join(REPORT))
     write_group("nn_torch", cs)
 
