@@ -415,7 +415,7 @@ func TestOpsListed(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	var all []lcase
-	for _, cases := range [][]lcase{arithmeticCases(), unaryCases(), nnCases(), reductionCases(), shapeCases(), attentionCases(), compareCases(), optimCases(), mathCases(), shapeViewCases(), shapeSplitStackCases(), reduceFamilyCases(), shapeIndexCases(), indexFamilyCases()} {
+	for _, cases := range [][]lcase{arithmeticCases(), unaryCases(), nnCases(), reductionCases(), shapeCases(), attentionCases(), compareCases(), optimCases(), mathCases(), shapeViewCases(), shapeSplitStackCases(), reduceFamilyCases(), shapeIndexCases(), indexFamilyCases(), index2FamilyCases()} {
 		all = append(all, cases...)
 	}
 	for _, c := range all {

@@ -1,0 +1,214 @@
+package cpu
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// The rest of the indexing kernels: masked_select and masked_scatter.
+// Values are moved, never computed, so every mode and dtype is exact.
+
+// maskedOperands broadcasts self and mask together (op names the error)
+// and returns the broadcast shape with both operands' values at it (no
+// copy where an operand already has that shape).
+func maskedOperands(op string, x, mask *array, inplace bool) ([]int, []float64, []float64, error) {
+	if mask.dtype != tensor.Bool && mask.dtype != tensor.Uint8 {
+		if op == "masked_select" {
+			return nil, nil, nil, errors.New("masked_select: expected BoolTensor or ByteTensor for mask")
+		}
+		return nil, nil, nil, fmt.Errorf("%s only supports boolean masks, but got mask with dtype %s", op, ops.TypeName(mask.dtype))
+	}
+	if inplace {
+		if err := expandMaskTo(mask, x.shape); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	shape, err := ops.BroadcastShapes(mask.shape, x.shape)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	xv, mv := x.data, mask.data
+	if !slices.Equal(x.shape, shape) {
+		xv = expandTo(x, shape)
+	}
+	if !slices.Equal(mask.shape, shape) {
+		mv = expandTo(mask, shape)
+	}
+	return shape, xv, mv, nil
+}
+
+// expandMaskTo is masked_scatter_'s mask.expand(self.sizes()) check, with
+// its message (the internal expand names the mask's type as CPUBoolType).
+func expandMaskTo(mask *array, target []int) error {
+	r, m := mask.rank(), len(target)
+	if m < r {
+		name := "CPUBoolType"
+		if mask.dtype == tensor.Uint8 {
+			name = "CPUByteType"
+		}
+		return fmt.Errorf("expand(%s{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)",
+			name, ops.ShapeList(mask.shape), ops.ShapeList(target), m, r)
+	}
+	for i, s := range target {
+		if j := i - (m - r); j >= 0 && mask.shape[j] != 1 && mask.shape[j] != s {
+			return fmt.Errorf("The expanded size of the tensor (%d) must match the existing size (%d) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
+				s, mask.shape[j], i, ops.ShapeList(target), ops.ShapeList(mask.shape))
+		}
+	}
+	return nil
+}
+
+// maskPrefix counts the true elements of mask per fixed chunk, in
+// parallel; starts[c] is the number of true elements before chunk c.
+func maskPrefix(mask []float64) (starts []int, total int) {
+	n := len(mask)
+	counts := make([]int, (n+chunkElems-1)/chunkElems)
+	_ = forChunks(n, func(from, to int) error {
+		k := 0
+		for _, v := range mask[from:to] {
+			if v != 0 {
+				k++
+			}
+		}
+		counts[from/chunkElems] = k
+		return nil
+	})
+	starts = make([]int, len(counts))
+	for c, k := range counts {
+		starts[c] = total
+		total += k
+	}
+	return starts, total
+}
+
+// gatherMasked writes the elements of v where mask is true, in order, to
+// dst (len dst = the number of true elements).
+func gatherMasked(dst, v, mask []float64, starts []int) {
+	_ = forChunks(len(mask), func(from, to int) error {
+		k := starts[from/chunkElems]
+		for i, m := range mask[from:to] {
+			if m != 0 {
+				dst[k] = v[from+i]
+				k++
+			}
+		}
+		return nil
+	})
+}
+
+// scatterMasked writes src's first elements, in order, to the positions of
+// dst where mask is true.
+func scatterMasked(dst, src, mask []float64, starts []int) {
+	_ = forChunks(len(mask), func(from, to int) error {
+		k := starts[from/chunkElems]
+		for i, m := range mask[from:to] {
+			if m != 0 {
+				dst[from+i] = src[k]
+				k++
+			}
+		}
+		return nil
+	})
+}
+
+func maskedSelectKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			_, xv, mv, err := maskedOperands("masked_select", x, c.in[1], false)
+			if err != nil {
+				return nil, err
+			}
+			starts, n := maskPrefix(mv)
+			out := float64sFor(n)
+			gatherMasked(out, xv, mv, starts)
+			return []*array{{shape: []int{n}, data: out, dtype: x.dtype}}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			shape, _, mv, err := maskedOperands("masked_select", c.in[0], c.in[1], false)
+			if err != nil {
+				return nil, err
+			}
+			if !c.requiresGrad[0] {
+				return make([]*array, 2), nil
+			}
+			starts, n := maskPrefix(mv)
+			g := zeros(len(mv))
+			scatterMasked(g, gradData(gos[0], n), mv, starts)
+			return []*array{gradForOwned(c, 0, g, shape), nil}, nil
+		},
+	}
+}
+
+func maskedScatterKernel() *kernel {
+	layout := func(c *call) ([]int, []float64, []float64, []int, error) {
+		x, src := c.in[0], c.in[2]
+		if src.dtype != x.dtype {
+			return nil, nil, nil, nil, fmt.Errorf("masked_scatter: expected self and source to have same dtypes but got%s and %s", ops.TypeName(x.dtype), ops.TypeName(src.dtype))
+		}
+		shape, xv, mv, err := maskedOperands("masked_scatter_", x, c.in[1], c.attrs.Bool("inplace", false))
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		starts, n := maskPrefix(mv)
+		if n > len(src.data) {
+			return nil, nil, nil, nil, errors.New("Number of elements of source < number of ones in mask")
+		}
+		return shape, xv, mv, starts, nil
+	}
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			shape, xv, mv, starts, err := layout(c)
+			if err != nil {
+				return nil, err
+			}
+			out := float64sFor(len(mv))
+			copy(out, xv)
+			scatterMasked(out, c.in[2].data, mv, starts)
+			return []*array{{shape: shape, data: out, dtype: x.dtype}}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			src := c.in[2]
+			shape, _, mv, starts, err := layout(c)
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], len(mv))
+			res := make([]*array, 3)
+			if c.requiresGrad[0] {
+				gs := float64sFor(len(g))
+				_ = forChunks(len(g), func(from, to int) error {
+					for i, m := range mv[from:to] {
+						if m != 0 {
+							gs[from+i] = 0
+						} else {
+							gs[from+i] = g[from+i]
+						}
+					}
+					return nil
+				})
+				res[0] = gradForOwned(c, 0, gs, shape)
+			}
+			if c.requiresGrad[2] {
+				gsrc := zeros(len(src.data))
+				gatherMasked(gsrc, g, mv, starts)
+				res[2] = &array{shape: append([]int{}, src.shape...), data: gsrc, dtype: src.dtype}
+			}
+			return res, nil
+		},
+	}
+}
+
+func init() {
+	register("masked_select", maskedSelectKernel())
+	register("masked_scatter", maskedScatterKernel())
+	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
+	for _, n := range []string{"masked_select", "masked_scatter"} {
+		supportDTypes(n, all...)
+	}
+}

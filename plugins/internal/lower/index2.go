@@ -1,0 +1,82 @@
+package lower
+
+import (
+	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// The rest of the indexing APIs: masked_select and masked_scatter. What
+// the sizes and dtypes alone decide is refused here with PyTorch's
+// message; the kernels check what the values decide (the number of true
+// mask elements against source's size).
+
+func init() {
+	def(maskedSelect, "input, mask, *, out=None", "Torch.masked_select", "Tensor.masked_select")
+	def(maskedScatter, "input, mask, source", "Torch.masked_scatter", "Tensor.masked_scatter", "Tensor.masked_scatter_")
+
+	usedOps = append(usedOps, "masked_select", "masked_scatter")
+}
+
+// boolMask binds a mask: bool, or uint8 (deprecated in PyTorch 1.13,
+// still accepted). PyTorch 1.13's masked_scatter takes integer masks of 0s
+// and 1s and misreads float masks; probe refuses both.
+func (b *bound) boolMask(api string) (framework.Arg, error) {
+	m, err := b.tensor("mask")
+	if err != nil {
+		return m, err
+	}
+	switch {
+	case m.DType == tensor.Bool || m.DType == tensor.Uint8:
+		return m, nil
+	case api == "masked_select":
+		return m, b.argErr("mask", "masked_select: expected BoolTensor or ByteTensor for mask")
+	case m.DType.IsFloat():
+		return m, b.argErr("mask", "%s only supports boolean masks, but got mask with dtype %s", api, ops.TypeName(m.DType))
+	}
+	return m, b.argErr("mask", "%s with a mask of dtype %s (deprecated; only 0 and 1 values) is not supported", api, ops.TypeName(m.DType))
+}
+
+func maskedSelect(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	m, err := b.boolMask("masked_select")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ops.BroadcastShapes(m.Shape, x.Shape); err != nil {
+		return nil, b.argErr("mask", "%v", err)
+	}
+	return newPlan("masked_select", nil, tensorBinding(x), tensorBinding(m)), nil
+}
+
+func maskedScatter(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	m, err := b.boolMask("masked_scatter_")
+	if err != nil {
+		return nil, err
+	}
+	src, err := b.tensor("source")
+	if err != nil {
+		return nil, err
+	}
+	if src.DType != x.DType {
+		return nil, b.argErr("source", "masked_scatter: expected self and source to have same dtypes but got%s and %s", ops.TypeName(x.DType), ops.TypeName(src.DType))
+	}
+	attrs := b.inplaceAttr(ops.Attrs{})
+	if attrs.Bool("inplace", false) {
+		// masked_scatter_ expands the mask to self's shape
+		if err := b.expandSizes("mask", m, int64s(x.Shape)); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := ops.BroadcastShapes(m.Shape, x.Shape); err != nil {
+		return nil, b.argErr("mask", "%v", err)
+	}
+	return newPlan("masked_scatter", attrs, tensorBinding(x), tensorBinding(m), tensorBinding(src)), nil
+}

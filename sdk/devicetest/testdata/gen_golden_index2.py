@@ -1,0 +1,131 @@
+"""Golden cases of the index2 family: masked_select, masked_scatter (in
+place too). Group "index2".
+
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_index2.py
+
+writes golden/index2.json.gz (format: golden_lib.py). Per op: float64 cases
+(broadcasting, 0-d, empty, NaN/inf/-0), integer and bool cases (forward
+only), error cases with PyTorch's message, backward cases, and forward +
+backward cases at float32, float16 and bfloat16 (mode "emulated").
+"""
+
+import warnings
+
+import torch
+
+from golden_lib import Rand, case, error_case, write_group
+
+warnings.filterwarnings("ignore")
+
+f64 = torch.float64
+NARROW = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+
+
+def R(name):
+    return Rand("index2/" + name)
+
+
+def B(v):
+    return torch.tensor(v, dtype=torch.bool)
+
+
+def special():
+    return torch.tensor([[0.0, -0.0, float("nan")], [float("inf"), float("-inf"), 1.5]], dtype=f64)
+
+
+class Cases:
+    def __init__(self):
+        self.cs = []
+
+    def ok(self, name, op, inputs, fn, attrs=None, **kw):
+        self.cs.append(case(name, op, inputs, fn, attrs=attrs, **kw))
+
+    def err(self, name, op, inputs, fn, attrs=None):
+        self.cs.append(error_case(name, op, inputs, fn, attrs=attrs))
+
+
+def masked_select_cases(C):
+    r = R("masked_select")
+    x = r.randn((3, 4))
+    ms = lambda s, m: torch.masked_select(s, m)
+    op = "masked_select"
+    C.ok("masked_select/same_shape", op, [x, r.bool((3, 4))], ms)
+    C.ok("masked_select/mask_row", op, [x, B([True, False, False, True])], ms)
+    C.ok("masked_select/mask_col", op, [x, B([[True], [False], [True]])], ms)
+    C.ok("masked_select/self_broadcast", op, [r.randn((4,)), r.bool((2, 3, 4))], ms)
+    C.ok("masked_select/both_broadcast", op, [r.randn((3, 1)), r.bool((1, 4))], ms)
+    C.ok("masked_select/all_false", op, [x, torch.zeros((3, 4), dtype=torch.bool)], ms)
+    C.ok("masked_select/all_true", op, [x, torch.ones((3, 4), dtype=torch.bool)], ms)
+    C.ok("masked_select/0d", op, [r.randn(()), B(True)], ms)
+    C.ok("masked_select/0d_false", op, [r.randn(()), B(False)], ms)
+    C.ok("masked_select/0d_self", op, [r.randn(()), B([True, False, True])], ms)
+    C.ok("masked_select/empty", op, [r.randn((0, 3)), B([True, False, True])], ms)
+    C.ok("masked_select/uint8_mask", op, [x, r.bool((3, 4)).to(torch.uint8)], ms)
+    C.ok("masked_select/special", op, [special(), B([[True, True, True], [True, False, True]])], ms)
+    # more than one 32768-element chunk of the CPU plugin's parallel loops
+    C.ok("masked_select/large", op, [r.randint(0, 3, (200, 201), torch.int8), r.bool((200, 201))], ms, backward=False)
+    C.ok("masked_select/int64", op, [r.randint(-50, 50, (3, 4)), r.bool((3, 4))], ms, backward=False)
+    C.ok("masked_select/int8", op, [r.randint(-100, 100, (3, 4), torch.int8), r.bool((4,))], ms, backward=False)
+    C.ok("masked_select/uint8", op, [r.randint(0, 255, (3, 4), torch.uint8), r.bool((3, 1))], ms, backward=False)
+    C.ok("masked_select/bool", op, [r.bool((3, 4)), r.bool((3, 4))], ms, backward=False)
+    C.err("masked_select/int_mask", op, [x, torch.ones((3, 4), dtype=torch.int64)], ms)
+    C.err("masked_select/float_mask", op, [x, torch.ones((3, 4), dtype=f64)], ms)
+    C.err("masked_select/shape", op, [x, r.bool((3,))], ms)
+    for dn, dt in NARROW.items():
+        C.ok("masked_select/" + dn, op, [x.to(dt), r.bool((3, 4))], ms, mode="emulated")
+        C.ok("masked_select/broadcast_" + dn, op, [r.randn((4,), dt), r.bool((2, 4))], ms, mode="emulated")
+
+
+def masked_scatter_cases(C):
+    r = R("masked_scatter")
+    x = r.randn((3, 4))
+    op = "masked_scatter"
+
+    def msc(inplace=False):
+        if inplace:
+            return lambda s, m, v: s.clone().masked_scatter_(m, v)
+        return lambda s, m, v: s.masked_scatter(m, v)
+
+    a = {"inplace": False}
+    ai = {"inplace": True}
+    C.ok("masked_scatter/same_shape", op, [x, r.bool((3, 4)), r.randn((3, 4))], msc(), a)
+    C.ok("masked_scatter/source_bigger", op, [x, r.bool((3, 4)), r.randn((5, 5))], msc(), a)
+    C.ok("masked_scatter/source_1d", op, [x, B([True, False, False, True]), r.randn((7,))], msc(), a)
+    C.ok("masked_scatter/mask_col", op, [x, B([[True], [False], [True]]), r.randn((2, 4))], msc(), a)
+    C.ok("masked_scatter/self_broadcast", op, [r.randn((4,)), r.bool((2, 3, 4)), r.randn((24,))], msc(), a)
+    C.ok("masked_scatter/both_broadcast", op, [r.randn((3, 1)), r.bool((1, 4)), r.randn((12,))], msc(), a)
+    C.ok("masked_scatter/inplace", op, [x, r.bool((3, 4)), r.randn((12,))], msc(True), ai)
+    C.ok("masked_scatter/inplace_broadcast_mask", op, [x, B([False, True, True, False]), r.randn((3, 3))], msc(True), ai)
+    C.ok("masked_scatter/all_false", op, [x, torch.zeros((3, 4), dtype=torch.bool), r.randn((2,))], msc(), a)
+    C.ok("masked_scatter/all_false_empty_source", op, [x, torch.zeros((4,), dtype=torch.bool), r.randn((0,))], msc(), a)
+    C.ok("masked_scatter/0d", op, [r.randn(()), B(True), r.randn(())], msc(), a)
+    C.ok("masked_scatter/0d_source", op, [r.randn((3,)), B([False, True, False]), r.randn(())], msc(), a)
+    C.ok("masked_scatter/empty", op, [r.randn((0, 3)), B([True, False, True]), r.randn((0,))], msc(), a)
+    C.ok("masked_scatter/uint8_mask", op, [x, r.bool((3, 4)).to(torch.uint8), r.randn((12,))], msc(), a)
+    C.ok("masked_scatter/special", op, [special(), B([[True, False, True], [False, True, True]]), special()], msc(), a)
+    C.ok("masked_scatter/large", op, [torch.zeros((200, 201), dtype=torch.int8), r.bool((200, 201)), r.randint(1, 3, (200, 201), torch.int8)],
+         msc(), a, backward=False)
+    C.ok("masked_scatter/int64", op, [r.randint(-50, 50, (3, 4)), r.bool((3, 4)), r.randint(-50, 50, (12,))], msc(), a, backward=False)
+    C.ok("masked_scatter/int16_inplace", op, [r.randint(-50, 50, (3, 4), torch.int16), r.bool((4,)), r.randint(-50, 50, (3, 4), torch.int16)],
+         msc(True), ai, backward=False)
+    C.ok("masked_scatter/bool", op, [r.bool((3, 4)), r.bool((3, 4)), r.bool((12,))], msc(), a, backward=False)
+    C.err("masked_scatter/source_short", op, [x, torch.ones((3, 4), dtype=torch.bool), r.randn((11,))], msc(), a)
+    C.err("masked_scatter/source_dtype", op, [x, r.bool((3, 4)), r.randn((12,), torch.float32)], msc(), a)
+    C.err("masked_scatter/shape", op, [x, r.bool((3,)), r.randn((12,))], msc(), a)
+    C.err("masked_scatter/inplace_mask_bigger", op, [x, r.bool((2, 3, 4)), r.randn((24,))], msc(True), ai)
+    C.err("masked_scatter/inplace_mask_size", op, [x, r.bool((2, 4)), r.randn((24,))], msc(True), ai)
+    for dn, dt in NARROW.items():
+        C.ok("masked_scatter/" + dn, op, [x.to(dt), r.bool((3, 4)), r.randn((12,), dt)], msc(), a, mode="emulated")
+        C.ok("masked_scatter/inplace_" + dn, op, [x.to(dt), r.bool((4,)), r.randn((3, 4), dt)], msc(True), ai, mode="emulated")
+
+
+def main():
+    torch.manual_seed(0)
+    C = Cases()
+    masked_select_cases(C)
+    masked_scatter_cases(C)
+    write_group("index2", C.cs)
+
+
+if __name__ == "__main__":
+    main()

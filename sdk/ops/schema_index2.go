@@ -1,0 +1,15 @@
+package ops
+
+// The rest of the indexing ops: masked_select, masked_scatter, take,
+// take_along_dim, index_put, put. Masks are bool (or uint8) tensors
+// broadcast against self; indices are int64 and may be negative where
+// PyTorch wraps them.
+
+func init() {
+	addSchemas(
+		Schema{Name: "masked_select", Doc: "torch.masked_select: the 1-d tensor of self's elements where mask (bool or uint8) is true, self and mask broadcast together, in row-major order",
+			Inputs: []InputSpec{in("self"), idx("mask")}, Outputs: 1},
+		Schema{Name: "masked_scatter", Doc: "torch.masked_scatter: a copy of self (broadcast with mask) whose elements where mask is true are source's first elements in row-major order; source has self's dtype",
+			Inputs: []InputSpec{in("self"), idx("mask"), in("source")}, Attrs: []AttrSpec{inplace}, Outputs: 1},
+	)
+}
