@@ -9,8 +9,9 @@ import (
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
-// The rest of the indexing kernels: masked_select and masked_scatter.
-// Values are moved, never computed, so every mode and dtype is exact.
+// The rest of the indexing kernels: masked_select, masked_scatter, take,
+// take_along_dim. Values are moved, never computed, so every mode and
+// dtype is exact (backwards sum gradients in float64).
 
 // maskedOperands broadcasts self and mask together (op names the error)
 // and returns the broadcast shape with both operands' values at it (no
@@ -204,11 +205,149 @@ func maskedScatterKernel() *kernel {
 	}
 }
 
+// ---- take, take_along_dim ----
+
+// takeLayout gives, for every output element, the offset of self it reads
+// (checked against self's bounds with PyTorch's messages), and the output
+// shape.
+func takeLayout(c *call) ([]int, []int, error) {
+	x, ind := c.in[0], c.in[1]
+	if c.op == "take" {
+		if ind.dtype != tensor.Int64 {
+			return nil, nil, fmt.Errorf("take(): Expected a long tensor for index, but got %s", ops.TypeName(ind.dtype))
+		}
+		n := len(x.data)
+		if n == 0 && len(ind.data) > 0 {
+			return nil, nil, errors.New("take(): tried to take from an empty tensor")
+		}
+		off := make([]int, len(ind.data))
+		err := forChunks(len(off), func(from, to int) error {
+			for k, v := range ind.data[from:to] {
+				if v < -float64(n) || v >= float64(n) {
+					return fmt.Errorf("out of range: tried to access index %d on a tensor of %d elements.", int64(v), n)
+				}
+				if v < 0 {
+					v += float64(n)
+				}
+				off[from+k] = int(v)
+			}
+			return nil
+		})
+		return off, append([]int{}, ind.shape...), err
+	}
+	if c.attrs.IsNone("dim") {
+		if ind.dtype != tensor.Int64 {
+			return nil, nil, errors.New("gather(): Expected dtype int64 for index")
+		}
+		n := len(x.data)
+		off := make([]int, len(ind.data))
+		err := forChunks(len(off), func(from, to int) error {
+			for k, v := range ind.data[from:to] {
+				if v < 0 || v >= float64(n) {
+					return fmt.Errorf("index %d is out of bounds for dimension 0 with size %d", int64(v), n)
+				}
+				off[from+k] = int(v)
+			}
+			return nil
+		})
+		return off, []int{len(ind.data)}, err
+	}
+	d := c.attrs.Int("dim", 0)
+	if x.rank() != ind.rank() {
+		return nil, nil, fmt.Errorf("torch.take_along_dim(): input and indices should have the same number of dimensions, but got %d dimensions for input, and %d dimensions for indices",
+			x.rank(), ind.rank())
+	}
+	if ind.dtype != tensor.Int64 {
+		return nil, nil, fmt.Errorf("torch.take_along_dim(): dtype of indices should be Long but got %s", ops.TypeName(ind.dtype))
+	}
+	if x.rank() == 0 {
+		return nil, nil, fmt.Errorf("Dimension specified as %d but tensor has no dimensions", d)
+	}
+	dim, err := normDim(d, x.rank())
+	if err != nil {
+		return nil, nil, err
+	}
+	sizes := append([]int{}, x.shape...)
+	sizes[dim] = ind.shape[dim]
+	shape, err := ops.BroadcastShapes(sizes, ind.shape)
+	if err != nil {
+		return nil, nil, err
+	}
+	// self with dim reduced to 1 broadcasts to the output; its flat
+	// position j is self's offset (j/inner)*n*inner + j%inner
+	reduced := append([]int{}, x.shape...)
+	reduced[dim] = 1
+	ms, mi := ops.BroadcastIndex(reduced, shape), ops.BroadcastIndex(ind.shape, shape)
+	n, inner := x.shape[dim], 1
+	for _, s := range x.shape[dim+1:] {
+		inner *= s
+	}
+	off := make([]int, tensor.NumElements(shape))
+	err = forChunks(len(off), func(from, to int) error {
+		for k := from; k < to; k++ {
+			j, i := k, k
+			if ms != nil {
+				j = ms[k]
+			}
+			if mi != nil {
+				i = mi[k]
+			}
+			v := ind.data[i]
+			if v < 0 || v >= float64(n) {
+				return fmt.Errorf("index %d is out of bounds for dimension %d with size %d", int64(v), dim, n)
+			}
+			off[k] = (j/inner)*n*inner + j%inner + int(v)*inner
+		}
+		return nil
+	})
+	return off, shape, err
+}
+
+func takeKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			off, shape, err := takeLayout(c)
+			if err != nil {
+				return nil, err
+			}
+			out := float64sFor(len(off))
+			xv := x.data
+			_ = forChunks(len(off), func(from, to int) error {
+				for k, o := range off[from:to] {
+					out[from+k] = xv[o]
+				}
+				return nil
+			})
+			return []*array{{shape: shape, data: out, dtype: x.dtype}}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x := c.in[0]
+			off, _, err := takeLayout(c)
+			if err != nil {
+				return nil, err
+			}
+			if !c.requiresGrad[0] {
+				return make([]*array, 2), nil
+			}
+			// repeated offsets accumulate in output order (put_ with accumulate)
+			g := gradData(gos[0], len(off))
+			gx := zeros(len(x.data))
+			for k, o := range off {
+				gx[o] += g[k]
+			}
+			return []*array{{shape: append([]int{}, x.shape...), data: gx, dtype: x.dtype}, nil}, nil
+		},
+	}
+}
+
 func init() {
 	register("masked_select", maskedSelectKernel())
 	register("masked_scatter", maskedScatterKernel())
+	register("take", takeKernel())
+	register("take_along_dim", takeKernel())
 	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
-	for _, n := range []string{"masked_select", "masked_scatter"} {
+	for _, n := range []string{"masked_select", "masked_scatter", "take", "take_along_dim"} {
 		supportDTypes(n, all...)
 	}
 }

@@ -11,5 +11,10 @@ func init() {
 			Inputs: []InputSpec{in("self"), idx("mask")}, Outputs: 1},
 		Schema{Name: "masked_scatter", Doc: "torch.masked_scatter: a copy of self (broadcast with mask) whose elements where mask is true are source's first elements in row-major order; source has self's dtype",
 			Inputs: []InputSpec{in("self"), idx("mask"), in("source")}, Attrs: []AttrSpec{inplace}, Outputs: 1},
+		Schema{Name: "take", Doc: "torch.take: self read as a 1-d tensor at index (int64, any shape, negative entries count from the end); the output has index's shape",
+			Inputs: []InputSpec{in("self"), idx("index")}, Outputs: 1},
+		Schema{Name: "take_along_dim", Doc: "torch.take_along_dim: with dim, gather along dim after broadcasting self and indices (int64, self's rank) in the other dimensions; " +
+			"dim None takes from the flattened self at the flattened indices (a 1-d result)",
+			Inputs: []InputSpec{in("self"), idx("indices")}, Attrs: []AttrSpec{attr("dim", AttrInt, NoneAttr(), "None: flatten self and indices")}, Outputs: 1},
 	)
 }

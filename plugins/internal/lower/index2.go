@@ -6,7 +6,8 @@ import (
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
-// The rest of the indexing APIs: masked_select and masked_scatter. What
+// The rest of the indexing APIs: masked_select, masked_scatter, take,
+// take_along_dim. What
 // the sizes and dtypes alone decide is refused here with PyTorch's
 // message; the kernels check what the values decide (the number of true
 // mask elements against source's size).
@@ -15,7 +16,10 @@ func init() {
 	def(maskedSelect, "input, mask, *, out=None", "Torch.masked_select", "Tensor.masked_select")
 	def(maskedScatter, "input, mask, source", "Torch.masked_scatter", "Tensor.masked_scatter", "Tensor.masked_scatter_")
 
-	usedOps = append(usedOps, "masked_select", "masked_scatter")
+	def(take, "input, index, *, out=None", "Torch.take", "Tensor.take")
+	def(takeAlongDim, "input, indices, dim=None, *, out=None", "Torch.take_along_dim", "Tensor.take_along_dim")
+
+	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim")
 }
 
 // boolMask binds a mask: bool, or uint8 (deprecated in PyTorch 1.13,
@@ -79,4 +83,63 @@ func maskedScatter(b *bound) (*framework.Plan, error) {
 		return nil, b.argErr("mask", "%v", err)
 	}
 	return newPlan("masked_scatter", attrs, tensorBinding(x), tensorBinding(m), tensorBinding(src)), nil
+}
+
+func take(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	index, err := b.tensor("index")
+	if err != nil {
+		return nil, err
+	}
+	if index.DType != tensor.Int64 {
+		return nil, b.argErr("index", "take(): Expected a long tensor for index, but got %s", ops.TypeName(index.DType))
+	}
+	if tensor.NumElements(x.Shape) == 0 && tensor.NumElements(index.Shape) > 0 {
+		return nil, b.argErr("input", "take(): tried to take from an empty tensor")
+	}
+	return newPlan("take", nil, tensorBinding(x), tensorBinding(index)), nil
+}
+
+func takeAlongDim(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	ind, err := b.tensor("indices")
+	if err != nil {
+		return nil, err
+	}
+	if b.isNone("dim") {
+		if ind.DType != tensor.Int64 {
+			return nil, b.argErr("indices", "gather(): Expected dtype int64 for index")
+		}
+		return newPlan("take_along_dim", ops.Attrs{"dim": ops.NoneAttr()}, tensorBinding(x), tensorBinding(ind)), nil
+	}
+	d, err := b.integer("dim")
+	if err != nil {
+		return nil, err
+	}
+	if len(x.Shape) != len(ind.Shape) {
+		return nil, b.argErr("indices", "torch.take_along_dim(): input and indices should have the same number of dimensions, but got %d dimensions for input, and %d dimensions for indices",
+			len(x.Shape), len(ind.Shape))
+	}
+	if ind.DType != tensor.Int64 {
+		return nil, b.argErr("indices", "torch.take_along_dim(): dtype of indices should be Long but got %s", ops.TypeName(ind.DType))
+	}
+	if len(x.Shape) == 0 {
+		return nil, b.argErr("dim", "Dimension specified as %d but tensor has no dimensions", d)
+	}
+	dim, err := b.wrapDim("dim", d, len(x.Shape))
+	if err != nil {
+		return nil, err
+	}
+	sizes := append([]int{}, x.Shape...)
+	sizes[dim] = ind.Shape[dim]
+	if _, err := ops.BroadcastShapes(sizes, ind.Shape); err != nil {
+		return nil, b.argErr("indices", "%v", err)
+	}
+	return newPlan("take_along_dim", ops.Attrs{"dim": ops.IntAttr(d)}, tensorBinding(x), tensorBinding(ind)), nil
 }

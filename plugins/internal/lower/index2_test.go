@@ -13,7 +13,7 @@ type ix2Kws = []framework.NamedArg
 
 // index2FamilyCases are every table of this file, for TestOpsListed.
 func index2FamilyCases() []lcase {
-	return ix2MaskedCases()
+	return append(ix2MaskedCases(), ix2TakeCases()...)
 }
 
 func TestIndex2Masked(t *testing.T) { runCases(t, ix2MaskedCases(), nil) }
@@ -50,5 +50,34 @@ func ix2MaskedCases() []lcase {
 		{name: "Tensor.masked_scatter", args: ix2Args{x, i64("args.1", 3, 4), s}, err: `argument "mask": masked_scatter_ with a mask of dtype Long (deprecated; only 0 and 1 values) is not supported`},
 		{name: "Tensor.masked_scatter", args: ix2Args{x, m, fv(1)}, err: `argument "source": expected tensor, got float`},
 		{name: "Torch.masked_scatter", args: ix2Args{x, m, s}, kwargs: ix2Kws{kw("out", x)}, err: `unexpected keyword argument "out"`},
+	}
+}
+
+func TestIndex2Take(t *testing.T) { runCases(t, ix2TakeCases(), nil) }
+
+func ix2TakeCases() []lcase {
+	x := f32("args.0", 3, 4)
+	i := i64("args.1", 2, 2)
+	return []lcase{
+		{name: "Torch.take", args: ix2Args{x, i}, op: "take", in: []string{"args.0", "args.1"}},
+		{name: "Tensor.take", args: ix2Args{x}, kwargs: ix2Kws{kw("index", i64("kwargs.index"))}, op: "take", in: []string{"args.0", "kwargs.index"}},
+		{name: "Torch.take", args: ix2Args{f32("args.0", 0), i64("args.1", 0)}, kwargs: ix2Kws{kw("out", f32("kwargs.out", 0))}, op: "take"},
+		{name: "Torch.take", args: ix2Args{x, tn("args.1", tensor.Int32, 2)}, err: `argument "index": take(): Expected a long tensor for index, but got Int`},
+		{name: "Torch.take", args: ix2Args{f32("args.0", 0, 3), i64("args.1", 1)}, err: `argument "input": take(): tried to take from an empty tensor`},
+		{name: "Torch.take", args: ix2Args{x, iv(1)}, err: `argument "index": expected tensor, got int`},
+		{name: "Tensor.take", args: ix2Args{x, i}, kwargs: ix2Kws{kw("out", x)}, err: `unexpected keyword argument "out"`},
+
+		{name: "Torch.take_along_dim", args: ix2Args{x, i}, op: "take_along_dim", attrs: ops.Attrs{"dim": na()}, in: []string{"args.0", "args.1"}},
+		{name: "Tensor.take_along_dim", args: ix2Args{x, i64("args.1", 3, 1), iv(-1)}, op: "take_along_dim", attrs: ops.Attrs{"dim": ia(-1)}},
+		{name: "Torch.take_along_dim", args: ix2Args{x, i64("args.1", 1, 4)}, kwargs: ix2Kws{kw("dim", iv(0)), kw("out", f32("kwargs.out", 1, 4))}, op: "take_along_dim", attrs: ops.Attrs{"dim": ia(0)}},
+		{name: "Torch.take_along_dim", args: ix2Args{x, i64("args.1", 1, 2), nv()}, op: "take_along_dim", attrs: ops.Attrs{"dim": na()}},
+		{name: "Torch.take_along_dim", args: ix2Args{f32("args.0", 3, 1, 4), i64("args.1", 3, 2, 5), iv(2)}, op: "take_along_dim"},
+		{name: "Torch.take_along_dim", args: ix2Args{x, tn("args.1", tensor.Int32, 2)}, err: `argument "indices": gather(): Expected dtype int64 for index`},
+		{name: "Torch.take_along_dim", args: ix2Args{x, i64("args.1", 2), iv(1)}, err: `argument "indices": torch.take_along_dim(): input and indices should have the same number of dimensions, but got 2 dimensions for input, and 1 dimensions for indices`},
+		{name: "Torch.take_along_dim", args: ix2Args{x, tn("args.1", tensor.Int32, 1, 2), iv(1)}, err: `argument "indices": torch.take_along_dim(): dtype of indices should be Long but got Int`},
+		{name: "Torch.take_along_dim", args: ix2Args{f32("args.0"), i64("args.1"), iv(0)}, err: `argument "dim": Dimension specified as 0 but tensor has no dimensions`},
+		{name: "Torch.take_along_dim", args: ix2Args{x, i, iv(2)}, err: `argument "dim": dimension out of range (expected to be in range of [-2, 1], but got 2)`},
+		{name: "Torch.take_along_dim", args: ix2Args{x, i64("args.1", 2, 2), iv(1)}, err: `argument "indices": The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0`},
+		{name: "Torch.take_along_dim", args: ix2Args{x, i, fv(1)}, err: `argument "dim": expected int, got float`},
 	}
 }

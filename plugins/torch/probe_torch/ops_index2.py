@@ -1,5 +1,5 @@
 """The index2 family (sdk/ops/schema_index2.go): masked_select,
-masked_scatter; each run with torch, the in-place variants on input 0 (a
+masked_scatter, take, take_along_dim; each run with torch, the in-place variants on input 0 (a
 copy the runner made)."""
 
 import torch
@@ -19,9 +19,23 @@ def _masked_scatter(c):
     return x.masked_scatter(mask, source)
 
 
+def _take(c):
+    x, index = c.inputs
+    return torch.take(x, index)
+
+
+def _take_along_dim(c):
+    x, indices = c.inputs
+    if c.attrs["dim"] is None:
+        return torch.take_along_dim(x, indices)
+    return torch.take_along_dim(x, indices, c.attrs["dim"])
+
+
 OPS = {
     "masked_select": _masked_select,
     "masked_scatter": _masked_scatter,
+    "take": _take,
+    "take_along_dim": _take_along_dim,
 }
 
 BACKWARD = set(OPS)
@@ -34,4 +48,6 @@ def _mask():
 SAMPLES = {
     "masked_select": lambda dt: ([_x(dt), _mask()], {}),
     "masked_scatter": lambda dt: ([_x(dt), _mask(), _x(dt)], {"inplace": False}),
+    "take": lambda dt: ([_x(dt), torch.tensor([[3, -4], [0, 0]])], {}),
+    "take_along_dim": lambda dt: ([_x(dt), torch.tensor([[1, 0]])], {"dim": 0}),
 }

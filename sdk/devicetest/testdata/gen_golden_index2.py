@@ -119,11 +119,76 @@ def masked_scatter_cases(C):
         C.ok("masked_scatter/inplace_" + dn, op, [x.to(dt), r.bool((4,)), r.randn((3, 4), dt)], msc(True), ai, mode="emulated")
 
 
+def L(v):
+    return torch.tensor(v, dtype=torch.int64)
+
+
+def take_cases(C):
+    r = R("take")
+    x = r.randn((3, 4))
+    tk = lambda s, i: torch.take(s, i)
+    op = "take"
+    C.ok("take/2d_index", op, [x, L([[0, 11, 5], [5, 5, 2]])], tk)
+    C.ok("take/negative", op, [x, L([-1, -12, 3, -1])], tk)
+    C.ok("take/3d_self", op, [r.randn((2, 3, 2)), L([7, 0, 11, 7])], tk)
+    C.ok("take/0d_index", op, [x, L(6)], tk)
+    C.ok("take/0d_self", op, [r.randn(()), L([[0], [-1], [0]])], tk)
+    C.ok("take/empty_index", op, [x, torch.zeros((0, 2), dtype=torch.int64)], tk)
+    C.ok("take/empty_both", op, [r.randn((0, 3)), torch.zeros((0,), dtype=torch.int64)], tk)
+    C.ok("take/special", op, [special(), L([2, 3, 4, 1, 0, 2])], tk)
+    C.ok("take/int32", op, [r.randint(-50, 50, (3, 4), torch.int32), L([1, -1, 1])], tk, backward=False)
+    C.ok("take/uint8", op, [r.randint(0, 255, (5,), torch.uint8), L([[4, 0]])], tk, backward=False)
+    C.ok("take/bool", op, [r.bool((2, 3)), L([0, 5, 2, 0])], tk, backward=False)
+    C.err("take/out_of_range", op, [x, L([12])], tk)
+    C.err("take/negative_out_of_range", op, [x, L([0, -13])], tk)
+    C.err("take/int32_index", op, [x, L([1]).int()], tk)
+    C.err("take/empty_self", op, [r.randn((0,)), L([0])], tk)
+    for dn, dt in NARROW.items():
+        C.ok("take/" + dn, op, [x.to(dt), L([[0, 11, 5], [5, 5, -2]])], tk, mode="emulated")
+
+    r = R("take_along_dim")
+    op = "take_along_dim"
+
+    def tad(dim=None):
+        if dim is None:
+            return lambda s, i: torch.take_along_dim(s, i)
+        return lambda s, i: torch.take_along_dim(s, i, dim)
+    C.ok("take_along_dim/dim1", op, [x, L([[0, 3], [1, 1], [2, 0]])], tad(1), {"dim": 1})
+    C.ok("take_along_dim/dim0_neg", op, [x, L([[2, 0, 1, 1]])], tad(-2), {"dim": -2})
+    C.ok("take_along_dim/broadcast_indices", op, [x, L([[1], [0], [3]])], tad(1), {"dim": 1})
+    C.ok("take_along_dim/broadcast_self", op, [r.randn((3, 1, 4)), r.randint(0, 4, (3, 2, 5))], tad(2), {"dim": 2})
+    C.ok("take_along_dim/broadcast_both", op, [r.randn((1, 4)), L([[0, 3], [1, 1], [2, 0]])], tad(1), {"dim": 1})
+    C.ok("take_along_dim/self_dim1", op, [r.randn((3, 1)), torch.zeros((3, 4), dtype=torch.int64)], tad(1), {"dim": 1})
+    C.ok("take_along_dim/repeat", op, [x, L([[0], [0], [2], [2], [0]])], tad(0), {"dim": 0})
+    C.ok("take_along_dim/flat", op, [x, L([[11, 0], [4, 4]])], tad(), {"dim": None})
+    C.ok("take_along_dim/flat_0d", op, [r.randn(()), L(0)], tad(), {"dim": None})
+    C.ok("take_along_dim/1d", op, [r.randn((5,)), L([4, 0, 4])], tad(0), {"dim": 0})
+    C.ok("take_along_dim/empty", op, [r.randn((0, 3)), torch.zeros((1, 3), dtype=torch.int64)], tad(1), {"dim": 1})
+    C.ok("take_along_dim/empty_indices", op, [x, torch.zeros((3, 0), dtype=torch.int64)], tad(1), {"dim": 1})
+    C.ok("take_along_dim/special", op, [special(), L([[2, 1, 0], [0, 0, 2]])], tad(1), {"dim": 1})
+    C.ok("take_along_dim/int16", op, [r.randint(-50, 50, (3, 4), torch.int16), L([[1], [0]])], tad(0), {"dim": 0}, backward=False)
+    C.ok("take_along_dim/bool_flat", op, [r.bool((2, 3)), L([0, 5, 2])], tad(), {"dim": None}, backward=False)
+    C.err("take_along_dim/negative_index", op, [x, L([[0, -1]])], tad(1), {"dim": 1})
+    C.err("take_along_dim/out_of_range", op, [x, L([[0, 4]])], tad(1), {"dim": 1})
+    C.err("take_along_dim/flat_out_of_range", op, [x, L([12])], tad(), {"dim": None})
+    C.err("take_along_dim/flat_negative", op, [x, L([-1])], tad(), {"dim": None})
+    C.err("take_along_dim/flat_int32", op, [x, L([1]).int()], tad(), {"dim": None})
+    C.err("take_along_dim/rank", op, [x, L([0, 1])], tad(1), {"dim": 1})
+    C.err("take_along_dim/int32", op, [x, L([[0, 1]]).int()], tad(1), {"dim": 1})
+    C.err("take_along_dim/dim", op, [x, L([[0, 1]])], tad(2), {"dim": 2})
+    C.err("take_along_dim/0d_dim", op, [r.randn(()), L(0)], tad(0), {"dim": 0})
+    C.err("take_along_dim/broadcast", op, [x, L([[0, 1], [0, 1]])], tad(1), {"dim": 1})
+    for dn, dt in NARROW.items():
+        C.ok("take_along_dim/" + dn, op, [x.to(dt), L([[0, 3], [1, 1], [2, 0]])], tad(1), {"dim": 1}, mode="emulated")
+        C.ok("take_along_dim/broadcast_" + dn, op, [r.randn((1, 4), dt), L([[0, 3], [1, 1], [0, 0]])], tad(1), {"dim": 1}, mode="emulated")
+
+
 def main():
     torch.manual_seed(0)
     C = Cases()
     masked_select_cases(C)
     masked_scatter_cases(C)
+    take_cases(C)
     write_group("index2", C.cs)
 
 
