@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -339,6 +340,205 @@ func takeKernel() *kernel {
 			return []*array{{shape: append([]int{}, x.shape...), data: gx, dtype: x.dtype}, nil}, nil
 		},
 	}
+}
+
+// ---- index_put ----
+
+// indexPutLayout is one index_put's layout: the indexing result has shape
+// bshape + self's trailing dims (inner elements per index); index
+// position b writes self offsets off[b] .. off[b]+inner, read from values
+// broadcast to the result (vmap nil: values has the result's shape).
+type indexPutLayout struct {
+	off    []int
+	inner  int
+	result []int
+	vmap   []int
+}
+
+func indexPutPlan(c *call) (*indexPutLayout, error) {
+	x, values := c.in[0], c.in[1]
+	indices := c.in[2:]
+	if values.dtype != x.dtype {
+		return nil, fmt.Errorf("Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
+			ops.TypeName(x.dtype), ops.TypeName(values.dtype))
+	}
+	if len(indices) == 0 {
+		return nil, errors.New("strides() called on an undefined Tensor")
+	}
+	// bool/uint8 masks become their nonzero() columns
+	var idx []*array
+	for _, ix := range indices {
+		switch ix.dtype {
+		case tensor.Int64:
+			idx = append(idx, ix)
+		case tensor.Bool, tensor.Uint8:
+			d0 := len(idx)
+			for j, s := range ix.shape {
+				if d0+j >= x.rank() {
+					return nil, fmt.Errorf("too many indices for tensor of dimension %d (got %d)", x.rank(), d0+ix.rank())
+				}
+				if x.shape[d0+j] != s {
+					return nil, fmt.Errorf("The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at index %d",
+						ops.ShapeList(ix.shape), j, ops.ShapeList(x.shape), d0+j)
+				}
+			}
+			n := 0
+			for _, v := range ix.data {
+				if v != 0 {
+					n++
+				}
+			}
+			cols := make([]*array, ix.rank())
+			for j := range cols {
+				cols[j] = &array{shape: []int{n}, data: make([]float64, n), dtype: tensor.Int64}
+			}
+			st := contiguousStrides(ix.shape)
+			k := 0
+			for p, v := range ix.data {
+				if v == 0 {
+					continue
+				}
+				for j := range cols {
+					cols[j].data[k] = float64(p / st[j] % ix.shape[j])
+				}
+				k++
+			}
+			idx = append(idx, cols...)
+		default:
+			return nil, errors.New("tensors used as indices must be long, byte or bool tensors")
+		}
+	}
+	k := len(idx)
+	if k > x.rank() {
+		return nil, fmt.Errorf("too many indices for tensor of dimension %d (got %d)", x.rank(), k)
+	}
+	shapes := make([][]int, k)
+	for i, ix := range idx {
+		shapes[i] = ix.shape
+	}
+	bshape, err := ops.BroadcastShapes(shapes...)
+	if err != nil {
+		parts := make([]string, k)
+		for i, s := range shapes {
+			parts[i] = ops.ShapeList(s)
+		}
+		return nil, fmt.Errorf("shape mismatch: indexing tensors could not be broadcast together with shapes %s", strings.Join(parts, ", "))
+	}
+	l := &indexPutLayout{inner: 1, result: append(append([]int{}, bshape...), x.shape[k:]...)}
+	for _, s := range x.shape[k:] {
+		l.inner *= s
+	}
+	if sh, err := ops.BroadcastShapes(values.shape, l.result); err != nil || !slices.Equal(sh, l.result) {
+		return nil, fmt.Errorf("shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+			ops.ShapeList(values.shape), ops.ShapeList(l.result))
+	}
+	l.vmap = ops.BroadcastIndex(values.shape, l.result)
+	nb := tensor.NumElements(bshape)
+	l.off = make([]int, nb)
+	xst := contiguousStrides(x.shape)
+	for d, ix := range idx {
+		m := ops.BroadcastIndex(ix.shape, bshape)
+		size, st := x.shape[d], xst[d]
+		if err := forChunks(nb, func(from, to int) error {
+			for b := from; b < to; b++ {
+				j := b
+				if m != nil {
+					j = m[b]
+				}
+				v := ix.data[j]
+				if v < -float64(size) || v >= float64(size) {
+					return fmt.Errorf("index %d is out of bounds for dimension %d with size %d", int64(v), d, size)
+				}
+				if v < 0 {
+					v += float64(size)
+				}
+				l.off[b] += int(v) * st
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// value returns values' element for result position r.
+func (l *indexPutLayout) value(v []float64, r int) float64 {
+	if l.vmap != nil {
+		return v[l.vmap[r]]
+	}
+	return v[r]
+}
+
+func indexPutKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x, values := c.in[0], c.in[1]
+			l, err := indexPutPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			dt := x.dtype
+			out := float64sFor(len(x.data))
+			copy(out, x.data)
+			vv := values.data
+			if !c.attrs.Bool("accumulate", false) {
+				for b, o := range l.off {
+					for t := 0; t < l.inner; t++ {
+						out[o+t] = l.value(vv, b*l.inner+t)
+					}
+				}
+			} else {
+				// ATen's CPU kernel adds serially in result order, in
+				// scalar_t (each sum rounded to self's dtype)
+				exact := dt == tensor.Float64
+				for b, o := range l.off {
+					for t := 0; t < l.inner; t++ {
+						if s := out[o+t] + l.value(vv, b*l.inner+t); exact {
+							out[o+t] = s
+						} else {
+							out[o+t] = roundTo(dt, s)
+						}
+					}
+				}
+			}
+			return []*array{{shape: append([]int{}, x.shape...), data: out, dtype: dt}}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x := c.in[0]
+			l, err := indexPutPlan(c)
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], len(x.data))
+			res := make([]*array, len(c.in))
+			if c.requiresGrad[0] {
+				gs := float64sFor(len(g))
+				copy(gs, g)
+				if !c.attrs.Bool("accumulate", false) {
+					for _, o := range l.off {
+						clear(gs[o : o+l.inner])
+					}
+				}
+				res[0] = &array{shape: append([]int{}, x.shape...), data: gs, dtype: x.dtype}
+			}
+			if c.requiresGrad[1] {
+				// grad[indices], summed to values' shape
+				gv := float64sFor(len(l.off) * l.inner)
+				for b, o := range l.off {
+					copy(gv[b*l.inner:(b+1)*l.inner], g[o:o+l.inner])
+				}
+				res[1] = gradForOwned(c, 1, gv, l.result)
+			}
+			return res, nil
+		},
+	}
+}
+
+func init() {
+	register("index_put", indexPutKernel())
+	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
+	supportDTypes("index_put", all...)
 }
 
 func init() {

@@ -16,5 +16,9 @@ func init() {
 		Schema{Name: "take_along_dim", Doc: "torch.take_along_dim: with dim, gather along dim after broadcasting self and indices (int64, self's rank) in the other dimensions; " +
 			"dim None takes from the flattened self at the flattened indices (a 1-d result)",
 			Inputs: []InputSpec{in("self"), idx("indices")}, Attrs: []AttrSpec{attr("dim", AttrInt, NoneAttr(), "None: flatten self and indices")}, Outputs: 1},
+		Schema{Name: "index_put", Doc: "torch.index_put: a copy of self with values (self's dtype, broadcast to the indexing result) written at self[indices] (advanced indexing: " +
+			"int64 index tensors broadcast together over self's leading dims, negative entries wrap; a bool/uint8 tensor stands for its nonzero() columns); accumulate adds instead (repeats accumulate in order)",
+			Inputs: []InputSpec{in("self"), in("values"), {Name: "indices", Variadic: true}},
+			Attrs:  []AttrSpec{attr("accumulate", AttrBool, BoolAttr(false), ""), inplace}, Outputs: 1},
 	)
 }

@@ -1,13 +1,16 @@
 package lower
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 // The rest of the indexing APIs: masked_select, masked_scatter, take,
-// take_along_dim. What
+// take_along_dim, index_put. What
 // the sizes and dtypes alone decide is refused here with PyTorch's
 // message; the kernels check what the values decide (the number of true
 // mask elements against source's size).
@@ -19,7 +22,12 @@ func init() {
 	def(take, "input, index, *, out=None", "Torch.take", "Tensor.take")
 	def(takeAlongDim, "input, indices, dim=None, *, out=None", "Torch.take_along_dim", "Tensor.take_along_dim")
 
-	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim")
+	def(indexPut, "input, indices, values, accumulate=False", "Torch.index_put", "Tensor.index_put", "Tensor.index_put_")
+
+	// its indices are a tuple of tensors, which OpsOf's samples lack
+	declareOps([]string{"index_put"}, "Torch.index_put", "Tensor.index_put", "Tensor.index_put_")
+
+	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim", "index_put")
 }
 
 // boolMask binds a mask: bool, or uint8 (deprecated in PyTorch 1.13,
@@ -142,4 +150,91 @@ func takeAlongDim(b *bound) (*framework.Plan, error) {
 		return nil, b.argErr("indices", "%v", err)
 	}
 	return newPlan("take_along_dim", ops.Attrs{"dim": ops.IntAttr(d)}, tensorBinding(x), tensorBinding(ind)), nil
+}
+
+// indexPutShapes checks the indices and values of index_put against self
+// as ATen does, as far as the sizes decide: bool/uint8 indices stand for
+// as many dimensions as their rank and must match self's sizes there;
+// with only integer indices the indexing result's shape is known and
+// values must broadcast to it.
+func (b *bound) indexPutShapes(x framework.Arg, indices []framework.Arg, values framework.Arg) error {
+	dims := 0
+	masks := false
+	var shapes [][]int
+	for _, ix := range indices {
+		switch ix.DType {
+		case tensor.Int64:
+			dims++
+			shapes = append(shapes, ix.Shape)
+		case tensor.Bool, tensor.Uint8:
+			masks = true
+			for j, s := range ix.Shape {
+				if dims+j < len(x.Shape) && x.Shape[dims+j] != s {
+					return b.argErr("indices", "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at index %d",
+						shapeList(int64s(ix.Shape)), j, shapeList(int64s(x.Shape)), dims+j)
+				}
+			}
+			dims += len(ix.Shape)
+		default:
+			return b.argErr("indices", "tensors used as indices must be long, byte or bool tensors")
+		}
+	}
+	if dims > len(x.Shape) {
+		return b.argErr("indices", "too many indices for tensor of dimension %d (got %d)", len(x.Shape), dims)
+	}
+	bs, err := ops.BroadcastShapes(shapes...)
+	if err != nil {
+		parts := make([]string, len(shapes))
+		for i, s := range shapes {
+			parts[i] = shapeList(int64s(s))
+		}
+		return b.argErr("indices", "shape mismatch: indexing tensors could not be broadcast together with shapes %s", strings.Join(parts, ", "))
+	}
+	if masks {
+		return nil
+	}
+	res := append(append([]int{}, bs...), x.Shape[dims:]...)
+	if sh, err := ops.BroadcastShapes(values.Shape, res); err != nil || !slices.Equal(sh, res) {
+		return b.argErr("values", "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+			shapeList(int64s(values.Shape)), shapeList(int64s(res)))
+	}
+	return nil
+}
+
+func indexPut(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	list := b.arg("indices")
+	if list.Kind != framework.ArgList {
+		return nil, b.argErr("indices", "expected a tuple of tensors, got %s", kindName(list))
+	}
+	if len(list.Elems) == 0 {
+		return nil, b.argErr("indices", "strides() called on an undefined Tensor")
+	}
+	var in []framework.Binding
+	for i, e := range list.Elems {
+		if e.Kind != framework.ArgTensor || e.Path == "" {
+			return nil, b.argErr("indices", "expected Tensor as element %d in argument 1, but got %s", i, kindName(e))
+		}
+		in = append(in, tensorBinding(e))
+	}
+	values, err := b.tensor("values")
+	if err != nil {
+		return nil, err
+	}
+	if values.DType != x.DType {
+		return nil, b.argErr("values", "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
+			ops.TypeName(x.DType), ops.TypeName(values.DType))
+	}
+	if err := b.indexPutShapes(x, list.Elems, values); err != nil {
+		return nil, err
+	}
+	acc, err := b.boolean("accumulate")
+	if err != nil {
+		return nil, err
+	}
+	attrs := b.inplaceAttr(ops.Attrs{"accumulate": ops.BoolAttr(acc)})
+	return newPlan("index_put", attrs, append([]framework.Binding{tensorBinding(x), tensorBinding(values)}, in...)...), nil
 }

@@ -13,7 +13,7 @@ type ix2Kws = []framework.NamedArg
 
 // index2FamilyCases are every table of this file, for TestOpsListed.
 func index2FamilyCases() []lcase {
-	return append(ix2MaskedCases(), ix2TakeCases()...)
+	return append(append(ix2MaskedCases(), ix2TakeCases()...), ix2IndexPutCases()...)
 }
 
 func TestIndex2Masked(t *testing.T) { runCases(t, ix2MaskedCases(), nil) }
@@ -79,5 +79,36 @@ func ix2TakeCases() []lcase {
 		{name: "Torch.take_along_dim", args: ix2Args{x, i, iv(2)}, err: `argument "dim": dimension out of range (expected to be in range of [-2, 1], but got 2)`},
 		{name: "Torch.take_along_dim", args: ix2Args{x, i64("args.1", 2, 2), iv(1)}, err: `argument "indices": The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0`},
 		{name: "Torch.take_along_dim", args: ix2Args{x, i, fv(1)}, err: `argument "dim": expected int, got float`},
+	}
+}
+
+func TestIndex2IndexPut(t *testing.T) { runCases(t, ix2IndexPutCases(), nil) }
+
+func ix2IndexPutCases() []lcase {
+	x := f32("args.0", 3, 4)
+	i := i64("args.1.0", 2)
+	v := f32("args.2", 2, 4)
+	return []lcase{
+		{name: "Torch.index_put", args: ix2Args{x, lv(i), v}, op: "index_put", attrs: ops.Attrs{"accumulate": ba(false), "inplace": ba(false)},
+			in: []string{"args.0", "args.2", "args.1.0"}},
+		{name: "Tensor.index_put_", args: ix2Args{x, lv(i, i64("args.1.1", 2)), f32("args.2")}, kwargs: ix2Kws{kw("accumulate", bv(true))}, op: "index_put",
+			attrs: ops.Attrs{"accumulate": ba(true), "inplace": ba(true)}, in: []string{"args.0", "args.2", "args.1.0", "args.1.1"}},
+		{name: "Tensor.index_put", args: ix2Args{x}, kwargs: ix2Kws{kw("indices", lv(tn("kwargs.indices.0", tensor.Bool, 3))), kw("values", f32("kwargs.values", 4))}, op: "index_put",
+			attrs: ops.Attrs{"inplace": ba(false)}, in: []string{"args.0", "kwargs.values", "kwargs.indices.0"}},
+		{name: "Torch.index_put", args: ix2Args{x, lv(tn("args.1.0", tensor.Uint8, 3), i64("args.1.1", 5)), f32("args.2", 7)}, op: "index_put"},
+		{name: "Torch.index_put", args: ix2Args{x, lv(i64("args.1.0", 2, 1), i64("args.1.1", 3)), f32("args.2", 1, 3)}, op: "index_put"},
+		{name: "Torch.index_put", args: ix2Args{x, lv(i), v, bv(false)}, op: "index_put", attrs: ops.Attrs{"accumulate": ba(false)}},
+		{name: "Torch.index_put", args: ix2Args{x, lv(), v}, err: `argument "indices": strides() called on an undefined Tensor`},
+		{name: "Torch.index_put", args: ix2Args{x, i, v}, err: `argument "indices": expected a tuple of tensors, got tensor`},
+		{name: "Torch.index_put", args: ix2Args{x, lv(nv(), i), v}, err: `argument "indices": expected Tensor as element 0 in argument 1, but got None`},
+		{name: "Torch.index_put", args: ix2Args{x, lv(tn("args.1.0", tensor.Int32, 2)), v}, err: `argument "indices": tensors used as indices must be long, byte or bool tensors`},
+		{name: "Torch.index_put", args: ix2Args{x, lv(i), tn("args.2", tensor.Float64, 2, 4)}, err: `argument "values": Index put requires the source and destination dtypes match, got Float for the destination and Double for the source.`},
+		{name: "Torch.index_put", args: ix2Args{x, lv(i), f32("args.2", 3)}, err: `argument "values": shape mismatch: value tensor of shape [3] cannot be broadcast to indexing result of shape [2, 4]`},
+		{name: "Torch.index_put", args: ix2Args{x, lv(i, i, i), v}, err: `argument "indices": too many indices for tensor of dimension 2 (got 3)`},
+		{name: "Torch.index_put", args: ix2Args{x, lv(i, i64("args.1.1", 3)), v}, err: `argument "indices": shape mismatch: indexing tensors could not be broadcast together with shapes [2], [3]`},
+		{name: "Torch.index_put", args: ix2Args{x, lv(tn("args.1.0", tensor.Bool, 2)), v}, err: `argument "indices": The shape of the mask [2] at index 0 does not match the shape of the indexed tensor [3, 4] at index 0`},
+		{name: "Torch.index_put", args: ix2Args{x, lv(i), fv(1)}, err: `argument "values": expected tensor, got float`},
+		{name: "Torch.index_put", args: ix2Args{x, lv(i), v, iv(1)}, err: `argument "accumulate": expected bool, got int`},
+		{name: "Torch.index_put", args: ix2Args{x, lv(i), v}, kwargs: ix2Kws{kw("out", x)}, err: `unexpected keyword argument "out"`},
 	}
 }

@@ -1,5 +1,5 @@
 """The index2 family (sdk/ops/schema_index2.go): masked_select,
-masked_scatter, take, take_along_dim; each run with torch, the in-place variants on input 0 (a
+masked_scatter, take, take_along_dim, index_put; each run with torch, the in-place variants on input 0 (a
 copy the runner made)."""
 
 import torch
@@ -31,11 +31,21 @@ def _take_along_dim(c):
     return torch.take_along_dim(x, indices, c.attrs["dim"])
 
 
+def _index_put(c):
+    x, values = c.inputs[0], c.inputs[1]
+    indices = tuple(c.inputs[2:])
+    acc = bool(c.attrs["accumulate"])
+    if c.attrs["inplace"]:
+        return x.index_put_(indices, values, acc)
+    return torch.index_put(x, indices, values, acc)
+
+
 OPS = {
     "masked_select": _masked_select,
     "masked_scatter": _masked_scatter,
     "take": _take,
     "take_along_dim": _take_along_dim,
+    "index_put": _index_put,
 }
 
 BACKWARD = set(OPS)
@@ -50,4 +60,5 @@ SAMPLES = {
     "masked_scatter": lambda dt: ([_x(dt), _mask(), _x(dt)], {"inplace": False}),
     "take": lambda dt: ([_x(dt), torch.tensor([[3, -4], [0, 0]])], {}),
     "take_along_dim": lambda dt: ([_x(dt), torch.tensor([[1, 0]])], {"dim": 0}),
+    "index_put": lambda dt: ([_x(dt), _x(dt)[0], torch.tensor([1])], {"accumulate": False, "inplace": False}),
 }

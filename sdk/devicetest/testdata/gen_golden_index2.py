@@ -183,12 +183,64 @@ def take_cases(C):
         C.ok("take_along_dim/broadcast_" + dn, op, [r.randn((1, 4), dt), L([[0, 3], [1, 1], [0, 0]])], tad(1), {"dim": 1}, mode="emulated")
 
 
+def index_put_cases(C):
+    r = R("index_put")
+    x = r.randn((3, 4))
+    op = "index_put"
+
+    def ip(acc=False, inplace=False):
+        if inplace:
+            return lambda s, v, *ix: s.clone().index_put_(tuple(ix), v, acc)
+        return lambda s, v, *ix: torch.index_put(s, tuple(ix), v, acc)
+
+    def a(acc=False, inplace=False):
+        return {"accumulate": acc, "inplace": inplace}
+    C.ok("index_put/rows", op, [x, r.randn((2, 4)), L([2, 0])], ip(), a())
+    C.ok("index_put/rows_broadcast_value", op, [x, r.randn((4,)), L([2, -3])], ip(), a())
+    C.ok("index_put/scalar_value", op, [x, r.randn(()), L([1])], ip(), a())
+    C.ok("index_put/elements", op, [x, r.randn((3,)), L([0, 2, 1]), L([3, -1, 0])], ip(), a())
+    C.ok("index_put/broadcast_indices", op, [x, r.randn((2, 2)), L([[0], [2]]), L([1, 3])], ip(), a())
+    C.ok("index_put/3d_trailing", op, [r.randn((2, 3, 2)), r.randn((2, 1, 2)), L([1, 0])], ip(), a())
+    C.ok("index_put/2d_index", op, [r.randn((5, 2)), r.randn((2, 2, 2)), L([[4, 0], [1, 3]])], ip(), a())
+    C.ok("index_put/inplace", op, [x, r.randn((2, 4)), L([1, 2])], ip(inplace=True), a(inplace=True))
+    C.ok("index_put/accumulate_repeat", op, [x, r.randn((5, 4)), L([2, 0, 2, 2, 0])], ip(True), a(True))
+    C.ok("index_put/accumulate_elements_inplace", op, [x, r.randn((4,)), L([1, 1, 0, 1]), L([2, 2, 0, 2])], ip(True, True), a(True, True))
+    C.ok("index_put/accumulate_broadcast_value", op, [x, r.randn(()), L([1, 1, 1])], ip(True), a(True))
+    C.ok("index_put/bool_mask", op, [x, r.randn((4,)), B([True, False, True])], ip(), a())
+    C.ok("index_put/bool_mask_2d", op, [x, r.randn(()), r.bool((3, 4))], ip(), a())
+    C.ok("index_put/bool_mask_then_int", op, [x, r.randn((2,)), B([False, True, True]), L([3, 0])], ip(), a())
+    C.ok("index_put/uint8_mask_accumulate", op, [x, r.randn((4,)), B([True, False, True]).to(torch.uint8)], ip(True), a(True))
+    C.ok("index_put/0d_index", op, [r.randn((3,)), r.randn(()), L(-1)], ip(), a())
+    C.ok("index_put/empty_index", op, [x, r.randn((4,)), torch.zeros((0,), dtype=torch.int64)], ip(), a())
+    C.ok("index_put/empty_self", op, [r.randn((0, 3)), r.randn((3,)), torch.zeros((0,), dtype=torch.int64)], ip(), a())
+    C.ok("index_put/special", op, [special(), special()[:, 2], L([1, 0]), L([0, 2])], ip(), a())
+    C.ok("index_put/special_accumulate", op, [special(), special(), L([1, 1])], ip(True), a(True))
+    C.ok("index_put/int64_accumulate", op, [r.randint(-50, 50, (3, 2)), r.randint(-50, 50, (3, 2)), L([0, 0, 2])], ip(True), a(True), backward=False)
+    C.ok("index_put/int8_accumulate_wraps", op, [r.randint(60, 100, (3,), torch.int8), r.randint(60, 100, (2,), torch.int8), L([1, 1])], ip(True), a(True), backward=False)
+    C.ok("index_put/bool", op, [r.bool((3, 2)), r.bool((2,)), L([2])], ip(), a(), backward=False)
+    C.ok("index_put/bool_accumulate", op, [r.bool((4,), 0.2), B([True, True, False]), L([1, 1, 3])], ip(True), a(True), backward=False)
+    C.err("index_put/out_of_range", op, [x, r.randn(()), L([3])], ip(), a())
+    C.err("index_put/negative_out_of_range", op, [x, r.randn(()), L([0]), L([-5])], ip(), a())
+    C.err("index_put/int32_index", op, [x, r.randn(()), L([0]).int()], ip(), a())
+    C.err("index_put/float_index", op, [x, r.randn(()), torch.tensor([0.0])], ip(), a())
+    C.err("index_put/values_dtype", op, [x, r.randn((), torch.float32), L([0])], ip(), a())
+    C.err("index_put/values_shape", op, [x, r.randn((3,)), L([0, 1])], ip(), a())
+    C.err("index_put/too_many", op, [x, r.randn(()), L([0]), L([0]), L([0])], ip(), a())
+    C.err("index_put/indices_broadcast", op, [x, r.randn(()), L([0, 1]), L([0, 1, 2])], ip(), a())
+    C.err("index_put/mask_shape", op, [x, r.randn(()), B([True, False])], ip(), a())
+    C.err("index_put/0d_self", op, [r.randn(()), r.randn(()), L(0)], ip(), a())
+    for dn, dt in NARROW.items():
+        C.ok("index_put/" + dn, op, [x.to(dt), r.randn((2, 4), dt), L([2, 0])], ip(), a(), mode="emulated")
+        C.ok("index_put/accumulate_" + dn, op, [x.to(dt) * 100, r.randn((5, 4), dt), L([2, 0, 2, 2, 0])], ip(True), a(True), mode="emulated")
+
+
 def main():
     torch.manual_seed(0)
     C = Cases()
     masked_select_cases(C)
     masked_scatter_cases(C)
     take_cases(C)
+    index_put_cases(C)
     write_group("index2", C.cs)
 
 
