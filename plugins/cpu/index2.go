@@ -208,16 +208,32 @@ func maskedScatterKernel() *kernel {
 
 // ---- take, take_along_dim ----
 
+var flatName = map[string]string{"take": "take", "put": "put_"}
+
 // takeLayout gives, for every output element, the offset of self it reads
 // (checked against self's bounds with PyTorch's messages), and the output
 // shape.
 func takeLayout(c *call) ([]int, []int, error) {
 	x, ind := c.in[0], c.in[1]
-	if c.op == "take" {
+	if c.op == "take" || c.op == "put" {
 		if ind.dtype != tensor.Int64 {
-			return nil, nil, fmt.Errorf("take(): Expected a long tensor for index, but got %s", ops.TypeName(ind.dtype))
+			return nil, nil, fmt.Errorf("%s(): Expected a long tensor for index, but got %s", flatName[c.op], ops.TypeName(ind.dtype))
 		}
 		n := len(x.data)
+		if c.op == "put" {
+			src := c.in[2]
+			if src.dtype != x.dtype {
+				return nil, nil, fmt.Errorf("put_(): self and source expected to have the same dtype, but got self.dtype = %s and source.dtype = %s",
+					ops.TypeName(x.dtype), ops.TypeName(src.dtype))
+			}
+			if len(src.data) != len(ind.data) {
+				return nil, nil, fmt.Errorf("put_(): Expected source and index to have the same number of elements, but got source.numel() = %d, index.numel() = %d",
+					len(src.data), len(ind.data))
+			}
+			if n == 0 && len(ind.data) > 0 {
+				return nil, nil, errors.New("put_(): Tried to put elements into an empty tensor")
+			}
+		}
 		if n == 0 && len(ind.data) > 0 {
 			return nil, nil, errors.New("take(): tried to take from an empty tensor")
 		}
@@ -539,6 +555,74 @@ func init() {
 	register("index_put", indexPutKernel())
 	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
 	supportDTypes("index_put", all...)
+}
+
+// putKernel: put writes (or with accumulate adds, serially in index order
+// and in self's dtype, as ATen's CPU kernel) source's elements at the flat
+// positions of index.
+func putKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x, src := c.in[0], c.in[2]
+			off, _, err := takeLayout(c)
+			if err != nil {
+				return nil, err
+			}
+			dt := x.dtype
+			out := float64sFor(len(x.data))
+			copy(out, x.data)
+			sv := src.data
+			switch {
+			case !c.attrs.Bool("accumulate", false):
+				for k, o := range off {
+					out[o] = sv[k]
+				}
+			case dt == tensor.Float64:
+				for k, o := range off {
+					out[o] += sv[k]
+				}
+			default:
+				for k, o := range off {
+					out[o] = roundTo(dt, out[o]+sv[k])
+				}
+			}
+			return []*array{{shape: append([]int{}, x.shape...), data: out, dtype: dt}}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x, src := c.in[0], c.in[2]
+			off, _, err := takeLayout(c)
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], len(x.data))
+			res := make([]*array, 3)
+			if c.requiresGrad[0] {
+				gs := float64sFor(len(g))
+				copy(gs, g)
+				if !c.attrs.Bool("accumulate", false) {
+					for _, o := range off {
+						gs[o] = 0
+					}
+				}
+				res[0] = &array{shape: append([]int{}, x.shape...), data: gs, dtype: x.dtype}
+			}
+			if c.requiresGrad[2] {
+				// grad.take(index), in source's shape
+				gsrc := float64sFor(len(off))
+				for k, o := range off {
+					gsrc[k] = g[o]
+				}
+				res[2] = &array{shape: append([]int{}, src.shape...), data: gsrc, dtype: src.dtype}
+			}
+			return res, nil
+		},
+	}
+}
+
+func init() {
+	register("put", putKernel())
+	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
+	supportDTypes("put", all...)
 }
 
 func init() {

@@ -20,5 +20,9 @@ func init() {
 			"int64 index tensors broadcast together over self's leading dims, negative entries wrap; a bool/uint8 tensor stands for its nonzero() columns); accumulate adds instead (repeats accumulate in order)",
 			Inputs: []InputSpec{in("self"), in("values"), {Name: "indices", Variadic: true}},
 			Attrs:  []AttrSpec{attr("accumulate", AttrBool, BoolAttr(false), ""), inplace}, Outputs: 1},
+		Schema{Name: "put", Doc: "torch.Tensor.put: a copy of self with source's elements (self's dtype, as many as index has) written at the flat positions index (int64, negative entries count from the end); " +
+			"accumulate adds instead (repeats accumulate in order)",
+			Inputs: []InputSpec{in("self"), idx("index"), in("source")},
+			Attrs:  []AttrSpec{attr("accumulate", AttrBool, BoolAttr(false), ""), inplace}, Outputs: 1},
 	)
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // The rest of the indexing APIs: masked_select, masked_scatter, take,
-// take_along_dim, index_put. What
+// take_along_dim, index_put, put. What
 // the sizes and dtypes alone decide is refused here with PyTorch's
 // message; the kernels check what the values decide (the number of true
 // mask elements against source's size).
@@ -22,12 +22,13 @@ func init() {
 	def(take, "input, index, *, out=None", "Torch.take", "Tensor.take")
 	def(takeAlongDim, "input, indices, dim=None, *, out=None", "Torch.take_along_dim", "Tensor.take_along_dim")
 
-	def(indexPut, "input, indices, values, accumulate=False", "Torch.index_put", "Tensor.index_put", "Tensor.index_put_")
+	def(indexPut, "input, indices, values, accumulate=False", "Torch.index_put", "Torch.index_put_", "Tensor.index_put", "Tensor.index_put_")
+	def(put, "input, index, source, accumulate=False", "Torch.put", "Tensor.put", "Tensor.put_")
 
 	// its indices are a tuple of tensors, which OpsOf's samples lack
-	declareOps([]string{"index_put"}, "Torch.index_put", "Tensor.index_put", "Tensor.index_put_")
+	declareOps([]string{"index_put"}, "Torch.index_put", "Torch.index_put_", "Tensor.index_put", "Tensor.index_put_")
 
-	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim", "index_put")
+	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim", "index_put", "put")
 }
 
 // boolMask binds a mask: bool, or uint8 (deprecated in PyTorch 1.13,
@@ -237,4 +238,39 @@ func indexPut(b *bound) (*framework.Plan, error) {
 	}
 	attrs := b.inplaceAttr(ops.Attrs{"accumulate": ops.BoolAttr(acc)})
 	return newPlan("index_put", attrs, append([]framework.Binding{tensorBinding(x), tensorBinding(values)}, in...)...), nil
+}
+
+func put(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	index, err := b.tensor("index")
+	if err != nil {
+		return nil, err
+	}
+	source, err := b.tensor("source")
+	if err != nil {
+		return nil, err
+	}
+	if index.DType != tensor.Int64 {
+		return nil, b.argErr("index", "put_(): Expected a long tensor for index, but got %s", ops.TypeName(index.DType))
+	}
+	if source.DType != x.DType {
+		return nil, b.argErr("source", "put_(): self and source expected to have the same dtype, but got self.dtype = %s and source.dtype = %s",
+			ops.TypeName(x.DType), ops.TypeName(source.DType))
+	}
+	ni, ns := tensor.NumElements(index.Shape), tensor.NumElements(source.Shape)
+	if ni != ns {
+		return nil, b.argErr("source", "put_(): Expected source and index to have the same number of elements, but got source.numel() = %d, index.numel() = %d", ns, ni)
+	}
+	if tensor.NumElements(x.Shape) == 0 && ni > 0 {
+		return nil, b.argErr("input", "put_(): Tried to put elements into an empty tensor")
+	}
+	acc, err := b.boolean("accumulate")
+	if err != nil {
+		return nil, err
+	}
+	attrs := b.inplaceAttr(ops.Attrs{"accumulate": ops.BoolAttr(acc)})
+	return newPlan("put", attrs, tensorBinding(x), tensorBinding(index), tensorBinding(source)), nil
 }

@@ -13,7 +13,7 @@ type ix2Kws = []framework.NamedArg
 
 // index2FamilyCases are every table of this file, for TestOpsListed.
 func index2FamilyCases() []lcase {
-	return append(append(ix2MaskedCases(), ix2TakeCases()...), ix2IndexPutCases()...)
+	return append(append(append(ix2MaskedCases(), ix2TakeCases()...), ix2IndexPutCases()...), ix2PutCases()...)
 }
 
 func TestIndex2Masked(t *testing.T) { runCases(t, ix2MaskedCases(), nil) }
@@ -98,6 +98,7 @@ func ix2IndexPutCases() []lcase {
 		{name: "Torch.index_put", args: ix2Args{x, lv(tn("args.1.0", tensor.Uint8, 3), i64("args.1.1", 5)), f32("args.2", 7)}, op: "index_put"},
 		{name: "Torch.index_put", args: ix2Args{x, lv(i64("args.1.0", 2, 1), i64("args.1.1", 3)), f32("args.2", 1, 3)}, op: "index_put"},
 		{name: "Torch.index_put", args: ix2Args{x, lv(i), v, bv(false)}, op: "index_put", attrs: ops.Attrs{"accumulate": ba(false)}},
+		{name: "Torch.index_put_", args: ix2Args{x, lv(i), v, bv(true)}, op: "index_put", attrs: ops.Attrs{"accumulate": ba(true), "inplace": ba(true)}},
 		{name: "Torch.index_put", args: ix2Args{x, lv(), v}, err: `argument "indices": strides() called on an undefined Tensor`},
 		{name: "Torch.index_put", args: ix2Args{x, i, v}, err: `argument "indices": expected a tuple of tensors, got tensor`},
 		{name: "Torch.index_put", args: ix2Args{x, lv(nv(), i), v}, err: `argument "indices": expected Tensor as element 0 in argument 1, but got None`},
@@ -110,5 +111,27 @@ func ix2IndexPutCases() []lcase {
 		{name: "Torch.index_put", args: ix2Args{x, lv(i), fv(1)}, err: `argument "values": expected tensor, got float`},
 		{name: "Torch.index_put", args: ix2Args{x, lv(i), v, iv(1)}, err: `argument "accumulate": expected bool, got int`},
 		{name: "Torch.index_put", args: ix2Args{x, lv(i), v}, kwargs: ix2Kws{kw("out", x)}, err: `unexpected keyword argument "out"`},
+	}
+}
+
+func TestIndex2Put(t *testing.T) { runCases(t, ix2PutCases(), nil) }
+
+func ix2PutCases() []lcase {
+	x := f32("args.0", 3, 4)
+	i := i64("args.1", 2, 2)
+	s := f32("args.2", 4)
+	return []lcase{
+		{name: "Tensor.put_", args: ix2Args{x, i, s}, op: "put", attrs: ops.Attrs{"accumulate": ba(false), "inplace": ba(true)}, in: []string{"args.0", "args.1", "args.2"}},
+		{name: "Tensor.put", args: ix2Args{x, i, s, bv(true)}, op: "put", attrs: ops.Attrs{"accumulate": ba(true), "inplace": ba(false)}},
+		{name: "Torch.put", args: ix2Args{x}, kwargs: ix2Kws{kw("index", i64("kwargs.index", 3)), kw("source", f32("kwargs.source", 3, 1)), kw("accumulate", bv(true))}, op: "put",
+			attrs: ops.Attrs{"accumulate": ba(true)}, in: []string{"args.0", "kwargs.index", "kwargs.source"}},
+		{name: "Tensor.put_", args: ix2Args{f32("args.0", 0), i64("args.1", 0), f32("args.2", 0, 2)}, op: "put"},
+		{name: "Tensor.put_", args: ix2Args{x, tn("args.1", tensor.Int32, 2, 2), s}, err: `argument "index": put_(): Expected a long tensor for index, but got Int`},
+		{name: "Tensor.put_", args: ix2Args{x, i, tn("args.2", tensor.Float16, 4)}, err: `argument "source": put_(): self and source expected to have the same dtype, but got self.dtype = Float and source.dtype = Half`},
+		{name: "Tensor.put_", args: ix2Args{x, i, f32("args.2", 3)}, err: `argument "source": put_(): Expected source and index to have the same number of elements, but got source.numel() = 3, index.numel() = 4`},
+		{name: "Tensor.put_", args: ix2Args{f32("args.0", 0), i, s}, err: `argument "input": put_(): Tried to put elements into an empty tensor`},
+		{name: "Tensor.put_", args: ix2Args{x, i, fv(1)}, err: `argument "source": expected tensor, got float`},
+		{name: "Tensor.put_", args: ix2Args{x, i, s, sv("yes")}, err: `argument "accumulate": expected bool, got str`},
+		{name: "Tensor.put_", args: ix2Args{x, i}, err: `missing required argument "source"`},
 	}
 }

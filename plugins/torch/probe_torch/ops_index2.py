@@ -1,5 +1,5 @@
 """The index2 family (sdk/ops/schema_index2.go): masked_select,
-masked_scatter, take, take_along_dim, index_put; each run with torch, the in-place variants on input 0 (a
+masked_scatter, take, take_along_dim, index_put, put; each run with torch, the in-place variants on input 0 (a
 copy the runner made)."""
 
 import torch
@@ -40,12 +40,21 @@ def _index_put(c):
     return torch.index_put(x, indices, values, acc)
 
 
+def _put(c):
+    x, index, source = c.inputs
+    acc = bool(c.attrs["accumulate"])
+    if c.attrs["inplace"]:
+        return x.put_(index, source, acc)
+    return x.put(index, source, acc)
+
+
 OPS = {
     "masked_select": _masked_select,
     "masked_scatter": _masked_scatter,
     "take": _take,
     "take_along_dim": _take_along_dim,
     "index_put": _index_put,
+    "put": _put,
 }
 
 BACKWARD = set(OPS)
@@ -61,4 +70,5 @@ SAMPLES = {
     "take": lambda dt: ([_x(dt), torch.tensor([[3, -4], [0, 0]])], {}),
     "take_along_dim": lambda dt: ([_x(dt), torch.tensor([[1, 0]])], {"dim": 0}),
     "index_put": lambda dt: ([_x(dt), _x(dt)[0], torch.tensor([1])], {"accumulate": False, "inplace": False}),
+    "put": lambda dt: ([_x(dt), torch.tensor([3, -4]), _x(dt)[1]], {"accumulate": False, "inplace": False}),
 }

@@ -1,5 +1,6 @@
-"""Golden cases of the index2 family: masked_select, masked_scatter (in
-place too). Group "index2".
+"""Golden cases of the index2 family: masked_select, masked_scatter, take,
+take_along_dim, index_put, put (in place and accumulating too). Group
+"index2".
 
     cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_index2.py
 
@@ -234,6 +235,44 @@ def index_put_cases(C):
         C.ok("index_put/accumulate_" + dn, op, [x.to(dt) * 100, r.randn((5, 4), dt), L([2, 0, 2, 2, 0])], ip(True), a(True), mode="emulated")
 
 
+def put_cases(C):
+    r = R("put")
+    x = r.randn((3, 4))
+    op = "put"
+
+    def pt(acc=False, inplace=False):
+        if inplace:
+            return lambda s, i, v: s.clone().put_(i, v, acc)
+        return lambda s, i, v: s.put(i, v, acc)
+
+    def a(acc=False, inplace=False):
+        return {"accumulate": acc, "inplace": inplace}
+    C.ok("put/flat", op, [x, L([0, 11, 5]), r.randn((3,))], pt(), a())
+    C.ok("put/negative_2d_index", op, [x, L([[-1, -12], [3, 7]]), r.randn((4,))], pt(), a())
+    C.ok("put/source_shape", op, [x, L([2, 9, 4, 1]), r.randn((2, 2))], pt(), a())
+    C.ok("put/inplace", op, [x, L([1, 10]), r.randn((2,))], pt(inplace=True), a(inplace=True))
+    C.ok("put/accumulate_repeat", op, [x, L([3, 3, -9, 0, 3]), r.randn((5,))], pt(True), a(True))
+    C.ok("put/accumulate_inplace", op, [x, L([[5, 5], [6, 5]]), r.randn((2, 2))], pt(True, True), a(True, True))
+    C.ok("put/0d", op, [r.randn(()), L(0), r.randn(())], pt(), a())
+    C.ok("put/0d_accumulate", op, [r.randn(()), L([0, -1]), r.randn((2,))], pt(True), a(True))
+    C.ok("put/empty_index", op, [x, torch.zeros((0,), dtype=torch.int64), r.randn((0, 2))], pt(), a())
+    C.ok("put/empty_self", op, [r.randn((0, 2)), torch.zeros((0,), dtype=torch.int64), r.randn((0,))], pt(), a())
+    C.ok("put/special", op, [special(), L([0, 2, 4]), torch.tensor([float("nan"), float("-inf"), -0.0], dtype=f64)], pt(), a())
+    C.ok("put/special_accumulate", op, [special(), L([0, 3, 4, 1]), torch.tensor([float("inf"), float("-inf"), 2.0, -0.0], dtype=f64)], pt(True), a(True))
+    C.ok("put/int32_accumulate", op, [r.randint(-50, 50, (3, 2), torch.int32), L([0, 0, 5]), r.randint(-50, 50, (3,), torch.int32)], pt(True), a(True), backward=False)
+    C.ok("put/uint8_accumulate_wraps", op, [r.randint(100, 200, (4,), torch.uint8), L([1, 1]), r.randint(100, 200, (2,), torch.uint8)], pt(True), a(True), backward=False)
+    C.ok("put/bool", op, [r.bool((2, 2)), L([3, 0]), r.bool((2,))], pt(), a(), backward=False)
+    C.err("put/out_of_range", op, [x, L([12]), r.randn((1,))], pt(), a())
+    C.err("put/negative_out_of_range", op, [x, L([-13]), r.randn((1,))], pt(), a())
+    C.err("put/int32_index", op, [x, L([1]).int(), r.randn((1,))], pt(), a())
+    C.err("put/source_dtype", op, [x, L([1]), r.randn((1,), torch.float32)], pt(), a())
+    C.err("put/numel", op, [x, L([1, 2]), r.randn((3,))], pt(), a())
+    C.err("put/empty_self_error", op, [r.randn((0,)), L([0]), r.randn((1,))], pt(), a())
+    for dn, dt in NARROW.items():
+        C.ok("put/" + dn, op, [x.to(dt), L([0, 11, 5]), r.randn((3,), dt)], pt(), a(), mode="emulated")
+        C.ok("put/accumulate_" + dn, op, [x.to(dt) * 100, L([3, 3, -9, 0, 3]), r.randn((5,), dt)], pt(True), a(True), mode="emulated")
+
+
 def main():
     torch.manual_seed(0)
     C = Cases()
@@ -241,6 +280,7 @@ def main():
     masked_scatter_cases(C)
     take_cases(C)
     index_put_cases(C)
+    put_cases(C)
     write_group("index2", C.cs)
 
 
