@@ -1,0 +1,276 @@
+package lower
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// The rest of the indexing APIs: masked_select, masked_scatter, take,
+// take_along_dim, index_put, put. What
+// the sizes and dtypes alone decide is refused here with PyTorch's
+// message; the kernels check what the values decide (the number of true
+// mask elements against source's size).
+
+func init() {
+	def(maskedSelect, "input, mask, *, out=None", "Torch.masked_select", "Tensor.masked_select")
+	def(maskedScatter, "input, mask, source", "Torch.masked_scatter", "Tensor.masked_scatter", "Tensor.masked_scatter_")
+
+	def(take, "input, index, *, out=None", "Torch.take", "Tensor.take")
+	def(takeAlongDim, "input, indices, dim=None, *, out=None", "Torch.take_along_dim", "Tensor.take_along_dim")
+
+	def(indexPut, "input, indices, values, accumulate=False", "Torch.index_put", "Torch.index_put_", "Tensor.index_put", "Tensor.index_put_")
+	def(put, "input, index, source, accumulate=False", "Torch.put", "Tensor.put", "Tensor.put_")
+
+	// its indices are a tuple of tensors, which OpsOf's samples lack
+	declareOps([]string{"index_put"}, "Torch.index_put", "Torch.index_put_", "Tensor.index_put", "Tensor.index_put_")
+
+	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim", "index_put", "put")
+}
+
+// boolMask binds a mask: bool, or uint8 (deprecated in PyTorch 1.13,
+// still accepted). PyTorch 1.13's masked_scatter takes integer masks of 0s
+// and 1s and misreads float masks; probe refuses both.
+func (b *bound) boolMask(api string) (framework.Arg, error) {
+	m, err := b.tensor("mask")
+	if err != nil {
+		return m, err
+	}
+	switch {
+	case m.DType == tensor.Bool || m.DType == tensor.Uint8:
+		return m, nil
+	case api == "masked_select":
+		return m, b.argErr("mask", "masked_select: expected BoolTensor or ByteTensor for mask")
+	case m.DType.IsFloat():
+		return m, b.argErr("mask", "%s only supports boolean masks, but got mask with dtype %s", api, ops.TypeName(m.DType))
+	}
+	return m, b.argErr("mask", "%s with a mask of dtype %s (deprecated; only 0 and 1 values) is not supported", api, ops.TypeName(m.DType))
+}
+
+func maskedSelect(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	m, err := b.boolMask("masked_select")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ops.BroadcastShapes(m.Shape, x.Shape); err != nil {
+		return nil, b.argErr("mask", "%v", err)
+	}
+	return newPlan("masked_select", nil, tensorBinding(x), tensorBinding(m)), nil
+}
+
+func maskedScatter(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	m, err := b.boolMask("masked_scatter_")
+	if err != nil {
+		return nil, err
+	}
+	src, err := b.tensor("source")
+	if err != nil {
+		return nil, err
+	}
+	if src.DType != x.DType {
+		return nil, b.argErr("source", "masked_scatter: expected self and source to have same dtypes but got%s and %s", ops.TypeName(x.DType), ops.TypeName(src.DType))
+	}
+	attrs := b.inplaceAttr(ops.Attrs{})
+	if attrs.Bool("inplace", false) {
+		// masked_scatter_ expands the mask to self's shape
+		if err := b.expandSizes("mask", m, int64s(x.Shape)); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := ops.BroadcastShapes(m.Shape, x.Shape); err != nil {
+		return nil, b.argErr("mask", "%v", err)
+	}
+	return newPlan("masked_scatter", attrs, tensorBinding(x), tensorBinding(m), tensorBinding(src)), nil
+}
+
+func take(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	index, err := b.tensor("index")
+	if err != nil {
+		return nil, err
+	}
+	if index.DType != tensor.Int64 {
+		return nil, b.argErr("index", "take(): Expected a long tensor for index, but got %s", ops.TypeName(index.DType))
+	}
+	if tensor.NumElements(x.Shape) == 0 && tensor.NumElements(index.Shape) > 0 {
+		return nil, b.argErr("input", "take(): tried to take from an empty tensor")
+	}
+	return newPlan("take", nil, tensorBinding(x), tensorBinding(index)), nil
+}
+
+func takeAlongDim(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	ind, err := b.tensor("indices")
+	if err != nil {
+		return nil, err
+	}
+	if b.isNone("dim") {
+		if ind.DType != tensor.Int64 {
+			return nil, b.argErr("indices", "gather(): Expected dtype int64 for index")
+		}
+		return newPlan("take_along_dim", ops.Attrs{"dim": ops.NoneAttr()}, tensorBinding(x), tensorBinding(ind)), nil
+	}
+	d, err := b.integer("dim")
+	if err != nil {
+		return nil, err
+	}
+	if len(x.Shape) != len(ind.Shape) {
+		return nil, b.argErr("indices", "torch.take_along_dim(): input and indices should have the same number of dimensions, but got %d dimensions for input, and %d dimensions for indices",
+			len(x.Shape), len(ind.Shape))
+	}
+	if ind.DType != tensor.Int64 {
+		return nil, b.argErr("indices", "torch.take_along_dim(): dtype of indices should be Long but got %s", ops.TypeName(ind.DType))
+	}
+	if len(x.Shape) == 0 {
+		return nil, b.argErr("dim", "Dimension specified as %d but tensor has no dimensions", d)
+	}
+	dim, err := b.wrapDim("dim", d, len(x.Shape))
+	if err != nil {
+		return nil, err
+	}
+	sizes := append([]int{}, x.Shape...)
+	sizes[dim] = ind.Shape[dim]
+	if _, err := ops.BroadcastShapes(sizes, ind.Shape); err != nil {
+		return nil, b.argErr("indices", "%v", err)
+	}
+	return newPlan("take_along_dim", ops.Attrs{"dim": ops.IntAttr(d)}, tensorBinding(x), tensorBinding(ind)), nil
+}
+
+// indexPutShapes checks the indices and values of index_put against self
+// as ATen does, as far as the sizes decide: bool/uint8 indices stand for
+// as many dimensions as their rank and must match self's sizes there;
+// with only integer indices the indexing result's shape is known and
+// values must broadcast to it.
+func (b *bound) indexPutShapes(x framework.Arg, indices []framework.Arg, values framework.Arg) error {
+	dims := 0
+	masks := false
+	var shapes [][]int
+	for _, ix := range indices {
+		switch ix.DType {
+		case tensor.Int64:
+			dims++
+			shapes = append(shapes, ix.Shape)
+		case tensor.Bool, tensor.Uint8:
+			masks = true
+			for j, s := range ix.Shape {
+				if dims+j < len(x.Shape) && x.Shape[dims+j] != s {
+					return b.argErr("indices", "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at index %d",
+						shapeList(int64s(ix.Shape)), j, shapeList(int64s(x.Shape)), dims+j)
+				}
+			}
+			dims += len(ix.Shape)
+		default:
+			return b.argErr("indices", "tensors used as indices must be long, byte or bool tensors")
+		}
+	}
+	if dims > len(x.Shape) {
+		return b.argErr("indices", "too many indices for tensor of dimension %d (got %d)", len(x.Shape), dims)
+	}
+	bs, err := ops.BroadcastShapes(shapes...)
+	if err != nil {
+		parts := make([]string, len(shapes))
+		for i, s := range shapes {
+			parts[i] = shapeList(int64s(s))
+		}
+		return b.argErr("indices", "shape mismatch: indexing tensors could not be broadcast together with shapes %s", strings.Join(parts, ", "))
+	}
+	if masks {
+		return nil
+	}
+	res := append(append([]int{}, bs...), x.Shape[dims:]...)
+	if sh, err := ops.BroadcastShapes(values.Shape, res); err != nil || !slices.Equal(sh, res) {
+		return b.argErr("values", "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+			shapeList(int64s(values.Shape)), shapeList(int64s(res)))
+	}
+	return nil
+}
+
+func indexPut(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	list := b.arg("indices")
+	if list.Kind != framework.ArgList {
+		return nil, b.argErr("indices", "expected a tuple of tensors, got %s", kindName(list))
+	}
+	if len(list.Elems) == 0 {
+		return nil, b.argErr("indices", "strides() called on an undefined Tensor")
+	}
+	var in []framework.Binding
+	for i, e := range list.Elems {
+		if e.Kind != framework.ArgTensor || e.Path == "" {
+			return nil, b.argErr("indices", "expected Tensor as element %d in argument 1, but got %s", i, kindName(e))
+		}
+		in = append(in, tensorBinding(e))
+	}
+	values, err := b.tensor("values")
+	if err != nil {
+		return nil, err
+	}
+	if values.DType != x.DType {
+		return nil, b.argErr("values", "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
+			ops.TypeName(x.DType), ops.TypeName(values.DType))
+	}
+	if err := b.indexPutShapes(x, list.Elems, values); err != nil {
+		return nil, err
+	}
+	acc, err := b.boolean("accumulate")
+	if err != nil {
+		return nil, err
+	}
+	attrs := b.inplaceAttr(ops.Attrs{"accumulate": ops.BoolAttr(acc)})
+	return newPlan("index_put", attrs, append([]framework.Binding{tensorBinding(x), tensorBinding(values)}, in...)...), nil
+}
+
+func put(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	index, err := b.tensor("index")
+	if err != nil {
+		return nil, err
+	}
+	source, err := b.tensor("source")
+	if err != nil {
+		return nil, err
+	}
+	if index.DType != tensor.Int64 {
+		return nil, b.argErr("index", "put_(): Expected a long tensor for index, but got %s", ops.TypeName(index.DType))
+	}
+	if source.DType != x.DType {
+		return nil, b.argErr("source", "put_(): self and source expected to have the same dtype, but got self.dtype = %s and source.dtype = %s",
+			ops.TypeName(x.DType), ops.TypeName(source.DType))
+	}
+	ni, ns := tensor.NumElements(index.Shape), tensor.NumElements(source.Shape)
+	if ni != ns {
+		return nil, b.argErr("source", "put_(): Expected source and index to have the same number of elements, but got source.numel() = %d, index.numel() = %d", ns, ni)
+	}
+	if tensor.NumElements(x.Shape) == 0 && ni > 0 {
+		return nil, b.argErr("input", "put_(): Tried to put elements into an empty tensor")
+	}
+	acc, err := b.boolean("accumulate")
+	if err != nil {
+		return nil, err
+	}
+	attrs := b.inplaceAttr(ops.Attrs{"accumulate": ops.BoolAttr(acc)})
+	return newPlan("put", attrs, tensorBinding(x), tensorBinding(index), tensorBinding(source)), nil
+}

@@ -1,0 +1,74 @@
+"""The index2 family (sdk/ops/schema_index2.go): masked_select,
+masked_scatter, take, take_along_dim, index_put, put; each run with torch, the in-place variants on input 0 (a
+copy the runner made)."""
+
+import torch
+
+from .ops import _x
+
+
+def _masked_select(c):
+    x, mask = c.inputs
+    return torch.masked_select(x, mask)
+
+
+def _masked_scatter(c):
+    x, mask, source = c.inputs
+    if c.attrs["inplace"]:
+        return x.masked_scatter_(mask, source)
+    return x.masked_scatter(mask, source)
+
+
+def _take(c):
+    x, index = c.inputs
+    return torch.take(x, index)
+
+
+def _take_along_dim(c):
+    x, indices = c.inputs
+    if c.attrs["dim"] is None:
+        return torch.take_along_dim(x, indices)
+    return torch.take_along_dim(x, indices, c.attrs["dim"])
+
+
+def _index_put(c):
+    x, values = c.inputs[0], c.inputs[1]
+    indices = tuple(c.inputs[2:])
+    acc = bool(c.attrs["accumulate"])
+    if c.attrs["inplace"]:
+        return x.index_put_(indices, values, acc)
+    return torch.index_put(x, indices, values, acc)
+
+
+def _put(c):
+    x, index, source = c.inputs
+    acc = bool(c.attrs["accumulate"])
+    if c.attrs["inplace"]:
+        return x.put_(index, source, acc)
+    return x.put(index, source, acc)
+
+
+OPS = {
+    "masked_select": _masked_select,
+    "masked_scatter": _masked_scatter,
+    "take": _take,
+    "take_along_dim": _take_along_dim,
+    "index_put": _index_put,
+    "put": _put,
+}
+
+BACKWARD = set(OPS)
+
+
+def _mask():
+    return torch.tensor([[True, False], [False, True]])
+
+
+SAMPLES = {
+    "masked_select": lambda dt: ([_x(dt), _mask()], {}),
+    "masked_scatter": lambda dt: ([_x(dt), _mask(), _x(dt)], {"inplace": False}),
+    "take": lambda dt: ([_x(dt), torch.tensor([[3, -4], [0, 0]])], {}),
+    "take_along_dim": lambda dt: ([_x(dt), torch.tensor([[1, 0]])], {"dim": 0}),
+    "index_put": lambda dt: ([_x(dt), _x(dt)[0], torch.tensor([1])], {"accumulate": False, "inplace": False}),
+    "put": lambda dt: ([_x(dt), torch.tensor([3, -4]), _x(dt)[1]], {"accumulate": False, "inplace": False}),
+}

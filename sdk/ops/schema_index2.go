@@ -1,0 +1,28 @@
+package ops
+
+// The rest of the indexing ops: masked_select, masked_scatter, take,
+// take_along_dim, index_put, put. Masks are bool (or uint8) tensors
+// broadcast against self; indices are int64 and may be negative where
+// PyTorch wraps them.
+
+func init() {
+	addSchemas(
+		Schema{Name: "masked_select", Doc: "torch.masked_select: the 1-d tensor of self's elements where mask (bool or uint8) is true, self and mask broadcast together, in row-major order",
+			Inputs: []InputSpec{in("self"), idx("mask")}, Outputs: 1},
+		Schema{Name: "masked_scatter", Doc: "torch.masked_scatter: a copy of self (broadcast with mask) whose elements where mask is true are source's first elements in row-major order; source has self's dtype",
+			Inputs: []InputSpec{in("self"), idx("mask"), in("source")}, Attrs: []AttrSpec{inplace}, Outputs: 1},
+		Schema{Name: "take", Doc: "torch.take: self read as a 1-d tensor at index (int64, any shape, negative entries count from the end); the output has index's shape",
+			Inputs: []InputSpec{in("self"), idx("index")}, Outputs: 1},
+		Schema{Name: "take_along_dim", Doc: "torch.take_along_dim: with dim, gather along dim after broadcasting self and indices (int64, self's rank) in the other dimensions; " +
+			"dim None takes from the flattened self at the flattened indices (a 1-d result)",
+			Inputs: []InputSpec{in("self"), idx("indices")}, Attrs: []AttrSpec{attr("dim", AttrInt, NoneAttr(), "None: flatten self and indices")}, Outputs: 1},
+		Schema{Name: "index_put", Doc: "torch.index_put: a copy of self with values (self's dtype, broadcast to the indexing result) written at self[indices] (advanced indexing: " +
+			"int64 index tensors broadcast together over self's leading dims, negative entries wrap; a bool/uint8 tensor stands for its nonzero() columns); accumulate adds instead (repeats accumulate in order)",
+			Inputs: []InputSpec{in("self"), in("values"), {Name: "indices", Variadic: true}},
+			Attrs:  []AttrSpec{attr("accumulate", AttrBool, BoolAttr(false), ""), inplace}, Outputs: 1},
+		Schema{Name: "put", Doc: "torch.Tensor.put: a copy of self with source's elements (self's dtype, as many as index has) written at the flat positions index (int64, negative entries count from the end); " +
+			"accumulate adds instead (repeats accumulate in order)",
+			Inputs: []InputSpec{in("self"), idx("index"), in("source")},
+			Attrs:  []AttrSpec{attr("accumulate", AttrBool, BoolAttr(false), ""), inplace}, Outputs: 1},
+	)
+}
