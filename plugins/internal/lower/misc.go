@@ -1,0 +1,54 @@
+package lower
+
+import (
+	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
+)
+
+// The misc family: the remaining creation ops (linspace, logspace, the
+// triangle indices, the signal windows) and small ops.
+
+func init() {
+	// Factory functions: layout, device and pin_memory do not change the
+	// values; requires_grad makes a leaf without a backward to check.
+	const factoryKw = "*, out=None, dtype=None, layout=None, device=None, pin_memory=None, requires_grad=False"
+	def(miscSpace("linspace"), "start, end, steps, "+factoryKw, "Torch.linspace")
+	def(miscSpace("logspace"), "start, end, steps, base=10.0, "+factoryKw, "Torch.logspace")
+	usedOps = append(usedOps, "linspace", "logspace")
+}
+
+// miscSpace lowers torch.linspace and torch.logspace: start and end are
+// Python numbers, the dtype is the default float dtype whatever their kind.
+func miscSpace(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		start, _, err := b.number("start")
+		if err != nil {
+			return nil, err
+		}
+		end, _, err := b.number("end")
+		if err != nil {
+			return nil, err
+		}
+		steps, err := b.integer("steps")
+		if err != nil {
+			return nil, err
+		}
+		if steps < 0 {
+			return nil, b.argErr("steps", "number of steps must be non-negative")
+		}
+		attrs := ops.Attrs{"steps": ops.IntAttr(steps)}
+		if op == "logspace" {
+			base, err := b.float("base")
+			if err != nil {
+				return nil, err
+			}
+			attrs["base"] = ops.FloatAttr(base)
+		}
+		dt, err := b.factoryDType(ops.DefaultFloat)
+		if err != nil {
+			return nil, err
+		}
+		attrs["dtype"] = dt
+		return newPlan(op, attrs, start, end), nil
+	}
+}
