@@ -19,6 +19,10 @@ func init() {
 	for _, op := range []string{"linspace", "logspace"} {
 		supportDTypes(op, all...)
 	}
+	register("tril_indices", &kernel{forward: miscTriIndices(false)})
+	register("triu_indices", &kernel{forward: miscTriIndices(true)})
+	supportDTypes("tril_indices", tensor.Int32, tensor.Int64)
+	supportDTypes("triu_indices", tensor.Int32, tensor.Int64)
 }
 
 // miscHalfName is how c10::Scalar::to names the narrow float types in its
@@ -271,4 +275,66 @@ func miscLogspaceForward(c *call) ([]*array, error) {
 		return nil
 	})
 	return []*array{out}, nil
+}
+
+// miscTriIndices is torch.tril_indices (upper false) or torch.triu_indices:
+// the row and column indices of the triangle of a row × col matrix, row by
+// row; only int32 and int64 have a kernel.
+func miscTriIndices(upper bool) func(c *call) ([]*array, error) {
+	return func(c *call) ([]*array, error) {
+		if len(c.in) != 2 {
+			return nil, fmt.Errorf("%s: want 2 inputs, got %d", c.op, len(c.in))
+		}
+		var rc [2]int64
+		for i, a := range c.in {
+			if a == nil || !a.scalar || a.scalarKind != ops.ScalarInt {
+				return nil, fmt.Errorf("%s: input %d must be an int", c.op, i)
+			}
+			rc[i] = int64(a.data[0])
+		}
+		row, col := rc[0], rc[1]
+		off := c.attrs.Int("offset", 0)
+		dt, ok, err := dtypeAttr(c, "dtype")
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			dt = tensor.Int64
+		}
+		if row < 0 {
+			return nil, fmt.Errorf("row must be non-negative, got%d", row)
+		}
+		if col < 0 {
+			return nil, fmt.Errorf("col must be non-negative, got%d", col)
+		}
+		if dt != tensor.Int32 && dt != tensor.Int64 {
+			return nil, notImplemented(c.op, dt)
+		}
+		if row*col > 1<<34 {
+			return nil, fmt.Errorf("%s: a %d × %d matrix is too large", c.op, row, col)
+		}
+		// columns kept in row i: [lo, hi)
+		span := func(i int64) (lo, hi int64) {
+			if upper {
+				return min(max(i+off, 0), col), col
+			}
+			return 0, min(max(i+off+1, 0), col)
+		}
+		n := int64(0)
+		for i := int64(0); i < row; i++ {
+			lo, hi := span(i)
+			n += hi - lo
+		}
+		out := newArray(dt, []int{2, int(n)})
+		rows, cols := out.data[:n], out.data[n:]
+		k := 0
+		for i := int64(0); i < row; i++ {
+			lo, hi := span(i)
+			for j := lo; j < hi; j++ {
+				rows[k], cols[k] = float64(i), float64(j)
+				k++
+			}
+		}
+		return []*array{out}, nil
+	}
 }

@@ -16,5 +16,11 @@ func init() {
 			"pow in double (base rounded to float for integer dtypes), the result converted to the dtype; base ** start when steps is 1",
 			Inputs: []InputSpec{{Name: "start", ScalarOK: true}, {Name: "end", ScalarOK: true}},
 			Attrs:  []AttrSpec{steps, attr("base", AttrFloat, FloatAttr(10), ""), factoryDType}, Outputs: 1},
+		Schema{Name: "tril_indices", Doc: "torch.tril_indices(row, col, offset): the [2, N] coordinates (row-major order) of the elements of a row × col matrix with col - row <= offset; row and col are Python ints",
+			Inputs: []InputSpec{{Name: "row", ScalarOK: true}, {Name: "col", ScalarOK: true}},
+			Attrs:  []AttrSpec{attr("offset", AttrInt, IntAttr(0), ""), req("dtype", AttrString, "output dtype, already inferred (int64 when the call has none)")}, Outputs: 1},
+		Schema{Name: "triu_indices", Doc: "torch.triu_indices(row, col, offset): the [2, N] coordinates (row-major order) of the elements of a row × col matrix with col - row >= offset; row and col are Python ints",
+			Inputs: []InputSpec{{Name: "row", ScalarOK: true}, {Name: "col", ScalarOK: true}},
+			Attrs:  []AttrSpec{attr("offset", AttrInt, IntAttr(0), ""), req("dtype", AttrString, "output dtype, already inferred (int64 when the call has none)")}, Outputs: 1},
 	)
 }

@@ -38,7 +38,31 @@ func miscSpaceCases() []lcase {
 	}
 }
 
+func TestMiscTriIndices(t *testing.T) { runCases(t, miscTriIndicesCases(), nil) }
+
+func miscTriIndicesCases() []lcase {
+	ti := func(off int64, dt string) ops.Attrs { return ops.Attrs{"offset": ops.IntAttr(off), "dtype": sa(dt)} }
+	var cs []lcase
+	for _, op := range []string{"tril_indices", "triu_indices"} {
+		name := "Torch." + op
+		cs = append(cs,
+			lcase{name: name, args: []framework.Arg{iv(3), iv(4)}, op: op, attrs: ti(0, "int64"), in: []string{"int:3", "int:4"}},
+			lcase{name: name, args: []framework.Arg{iv(3), iv(4), iv(-1)}, kwargs: []framework.NamedArg{kw("dtype", dtv("torch.int32")), kw("device", sv("cpu"))}, op: op, attrs: ti(-1, "int32")},
+			lcase{name: name, kwargs: []framework.NamedArg{kw("row", iv(0)), kw("col", iv(2)), kw("offset", iv(5))}, op: op, attrs: ti(5, "int64"), in: []string{"int:0", "int:2"}},
+			lcase{name: name, args: []framework.Arg{iv(-1), iv(4)}, err: `argument "row": row must be non-negative, got-1`},
+			lcase{name: name, args: []framework.Arg{iv(1), iv(-4)}, err: `argument "col": col must be non-negative, got-4`},
+			lcase{name: name, args: []framework.Arg{iv(3), iv(4)}, kwargs: []framework.NamedArg{kw("dtype", dtv("torch.float32"))}, err: `argument "dtype": "` + op + `" not implemented for 'Float'`},
+			lcase{name: name, args: []framework.Arg{iv(3), iv(4)}, kwargs: []framework.NamedArg{kw("dtype", dtv("torch.uint8"))}, err: `not implemented for 'Byte'`},
+			lcase{name: name, args: []framework.Arg{fv(3), iv(4)}, err: `argument "row": expected int, got float`},
+			lcase{name: name, args: []framework.Arg{iv(3), iv(4), bv(true)}, err: `argument "offset": expected int, got bool`},
+			lcase{name: name, args: []framework.Arg{iv(3)}, err: `missing required argument "col"`},
+			lcase{name: name, args: []framework.Arg{iv(3), iv(4)}, kwargs: []framework.NamedArg{kw("out", nv())}, err: `unexpected keyword argument "out"`},
+		)
+	}
+	return cs
+}
+
 // miscCases are every lowering case of the misc family (TestOpsListed).
 func miscCases() []lcase {
-	return miscSpaceCases()
+	return append(miscSpaceCases(), miscTriIndicesCases()...)
 }

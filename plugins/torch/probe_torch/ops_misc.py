@@ -54,3 +54,20 @@ SAMPLES = {
 }
 
 BACKWARD = set()
+
+
+def _tri_indices(name):
+    def f(c):
+        row, col = _numbers(c, "row", "col")
+        return getattr(torch, name)(row, col, c.attrs["offset"], dtype=_dtype(c.attrs["dtype"]), device=c.device)
+    return f
+
+
+def _s_tri_indices(dt):
+    if dt not in (torch.int32, torch.int64):
+        return None
+    return [Scalar(3), Scalar(4)], {"offset": 0, "dtype": _DT_NAMES[dt]}
+
+
+OPS.update({"tril_indices": _tri_indices("tril_indices"), "triu_indices": _tri_indices("triu_indices")})
+SAMPLES.update({"tril_indices": _s_tri_indices, "triu_indices": _s_tri_indices})

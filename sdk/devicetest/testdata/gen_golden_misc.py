@@ -114,5 +114,40 @@ def space_cases(op):
     return cs
 
 
+# --------------------------------------------------------------------------
+# tril_indices, triu_indices
+
+def tri_indices_cases(op):
+    cs = []
+    fn = getattr(torch, op)
+
+    def add(name, row, col, offset=0, dtype=torch.int64, error=False):
+        attrs = {"offset": offset, "dtype": dtype}
+        n = "%s/%s" % (op, name)
+
+        def f(r, c):
+            return fn(r, c, offset, dtype=dtype)
+        if error:
+            cs.append(error_case(n, op, [row, col], f, attrs=attrs))
+        else:
+            cs.append(case(n, op, [row, col], f, attrs=attrs, backward=False))
+
+    add("square", 4, 4)
+    add("wide", 3, 6, 2)
+    add("tall", 7, 3, -2)
+    add("offset_beyond", 3, 4, 10)
+    add("offset_below", 3, 4, -10)
+    add("empty_rows", 0, 5)
+    add("empty_cols", 4, 0, 1)
+    add("int32", 5, 5, 1, dtype=torch.int32)
+    add("large", 40, 33, -3)
+    add("err/negative_row", -1, 3, error=True)
+    add("err/negative_col", 2, -3, error=True)
+    for d in (f32, torch.int16, torch.uint8, torch.bool):
+        add("err/%s" % dn(d), 3, 3, dtype=d, error=True)
+    return cs
+
+
 if __name__ == "__main__":
-    write_group("misc", space_cases("linspace") + space_cases("logspace"))
+    write_group("misc", space_cases("linspace") + space_cases("logspace") +
+                tri_indices_cases("tril_indices") + tri_indices_cases("triu_indices"))
