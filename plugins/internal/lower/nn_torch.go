@@ -51,6 +51,35 @@ func init() {
 	def(nnAvgPool1d, "input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True",
 		"Torch.avg_pool1d", "Functional.avg_pool1d")
 	usedOps = append(usedOps, "avg_pool1d")
+	defMulti(nnAdaptiveMaxPool1d(true), "input, output_size", "Torch.adaptive_max_pool1d")
+	def(nnAdaptiveMaxPool1d(false), "input, output_size, return_indices=False", "Functional.adaptive_max_pool1d")
+	defMulti(nnAdaptiveMaxPool1d(true), "input, output_size, return_indices=False", "Functional.adaptive_max_pool1d_with_indices")
+	usedOps = append(usedOps, "adaptive_max_pool1d")
+}
+
+// nnAdaptiveMaxPool1d lowers torch.adaptive_max_pool1d (values and
+// indices), F.adaptive_max_pool1d (indices when return_indices) and its
+// _with_indices form.
+func nnAdaptiveMaxPool1d(withIndices bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		size, err := b.intList("output_size", 0, true)
+		if err != nil {
+			return nil, err
+		}
+		indices := withIndices
+		if _, ok := b.vals["return_indices"]; ok && !withIndices {
+			if indices, err = b.boolean("return_indices"); err != nil {
+				return nil, err
+			}
+		}
+		b.multi = indices
+		attrs := ops.Attrs{"output_size": ops.IntsAttr(size...), "return_indices": ops.BoolAttr(indices)}
+		return newPlan("adaptive_max_pool1d", attrs, tensorBinding(x)), nil
+	}
 }
 
 // nnAvgPool1d lowers avg_pool1d (stride None or [] is kernel_size).

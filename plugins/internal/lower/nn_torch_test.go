@@ -64,6 +64,14 @@ func nnTorchPoolCases() []lcase {
 		lcase{name: "Torch.avg_pool1d", args: A(x, ints(3, 3)), err: `argument "kernel_size": expected a single int or a list of 1 ints, got 2 values`},
 		lcase{name: "Torch.avg_pool1d", args: A(x, iv(3)), kwargs: K(kw("count_include_pad", nv())), err: `argument "count_include_pad": expected bool, got None`},
 		lcase{name: "Torch.avg_pool1d", args: A(x, iv(3)), kwargs: K(kw("divisor_override", iv(2))), err: `unexpected keyword argument "divisor_override"`},
+		lcase{name: "Torch.adaptive_max_pool1d", args: A(x, iv(3)), op: "adaptive_max_pool1d", multi: true,
+			attrs: ops.Attrs{"output_size": la(3), "return_indices": ba(true)}, in: []string{"args.0"}},
+		lcase{name: "Torch.adaptive_max_pool1d", args: A(x, ints(3)), kwargs: K(kw("return_indices", bv(true))), err: `unexpected keyword argument "return_indices"`},
+		lcase{name: "Functional.adaptive_max_pool1d", args: A(x, iv(3)), op: "adaptive_max_pool1d", attrs: ops.Attrs{"return_indices": ba(false)}},
+		lcase{name: "Functional.adaptive_max_pool1d", args: A(x, iv(3), bv(true)), op: "adaptive_max_pool1d", multi: true, attrs: ops.Attrs{"return_indices": ba(true)}},
+		lcase{name: "Functional.adaptive_max_pool1d_with_indices", args: A(x, ints(2)), op: "adaptive_max_pool1d", multi: true,
+			attrs: ops.Attrs{"output_size": la(2), "return_indices": ba(true)}},
+		lcase{name: "Functional.adaptive_max_pool1d", args: A(x, nv()), err: `argument "output_size": expected int or list of ints, got None`},
 	)
 }
 

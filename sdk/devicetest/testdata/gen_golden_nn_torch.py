@@ -537,6 +537,28 @@ def pool_cases():
     cs.append(error_case("avg_pool1d/empty_channels", "avg_pool1d", [r.randn((0, 5))], lambda x: av(x, 2), attrs=V(2)))
     cs.append(error_case("avg_pool1d/int8", "avg_pool1d", [torch.tensor([[1, 2, 3, 4]], dtype=torch.int8)], lambda x: av(x, 2), attrs=V(2)))
     cs += narrow("avg_pool1d", lambda x: av(x, 3, 2, 1), lambda r, d: [r.randn((2, 2, 9), d)], attrs=V(3, 2, 1))
+
+    r = R("adaptive_max_pool1d")
+    am = torch.adaptive_max_pool1d
+
+    def X(n, idx=True):
+        return {"output_size": [n], "return_indices": idx}
+    cs.append(case("adaptive_max_pool1d/3d", "adaptive_max_pool1d", [r.randn((2, 3, 7))], lambda x: am(x, 3), attrs=X(3)))
+    cs.append(case("adaptive_max_pool1d/2d", "adaptive_max_pool1d", [r.randn((3, 8))], lambda x: am(x, 3), attrs=X(3)))
+    cs.append(case("adaptive_max_pool1d/values_only", "adaptive_max_pool1d", [r.randn((2, 2, 9))], lambda x: am(x, 4)[0], attrs=X(4, False)))
+    cs.append(case("adaptive_max_pool1d/larger", "adaptive_max_pool1d", [r.randn((1, 2, 3))], lambda x: am(x, 5), attrs=X(5), backward=False))
+    cs.append(case("adaptive_max_pool1d/zero_out", "adaptive_max_pool1d", [r.randn((1, 2, 3))], lambda x: am(x, 0), attrs=X(0), backward=False))
+    cs.append(case("adaptive_max_pool1d/empty_batch", "adaptive_max_pool1d", [r.randn((0, 2, 3))], lambda x: am(x, 2), attrs=X(2), backward=False))
+    cs.append(case("adaptive_max_pool1d/nan_ties", "adaptive_max_pool1d",
+                   [torch.tensor([[1.0, NAN, 3.0, NAN, 3.0, 3.0, -INF, -INF, 2.0]], dtype=f64)], lambda x: am(x, 3), attrs=X(3), backward=False))
+    cs.append(error_case("adaptive_max_pool1d/1d", "adaptive_max_pool1d", [r.randn((5,))], lambda x: am(x, 2), attrs=X(2)))
+    cs.append(error_case("adaptive_max_pool1d/two_sizes", "adaptive_max_pool1d", [r.randn((1, 2, 5))], lambda x: am(x, (2, 2)),
+                         attrs={"output_size": [2, 2], "return_indices": True}))
+    cs.append(error_case("adaptive_max_pool1d/negative", "adaptive_max_pool1d", [r.randn((2, 3, 5))], lambda x: am(x, -1), attrs=X(-1)))
+    cs.append(error_case("adaptive_max_pool1d/empty_length", "adaptive_max_pool1d", [r.randn((1, 2, 0))], lambda x: am(x, 2), attrs=X(2)))
+    cs.append(error_case("adaptive_max_pool1d/empty_channels", "adaptive_max_pool1d", [r.randn((1, 0, 3))], lambda x: am(x, 2), attrs=X(2)))
+    cs.append(error_case("adaptive_max_pool1d/int64", "adaptive_max_pool1d", [r.randint(0, 5, (1, 2, 5))], lambda x: am(x, 2), attrs=X(2)))
+    cs += narrow("adaptive_max_pool1d", lambda x: am(x, 3)[0], lambda r, d: [r.randn((2, 2, 8), d)], attrs=X(3, False))
     return cs
 
 
