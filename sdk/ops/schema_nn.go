@@ -65,5 +65,11 @@ func init() {
 			Inputs: []InputSpec{in("self")},
 			Attrs: []AttrSpec{req("output_size", AttrInts, "one size"),
 				attr("return_indices", AttrBool, BoolAttr(false), "")}, Outputs: -1},
+
+		// normalisation
+		Schema{Name: "group_norm", Doc: "(N, C, *): each of num_groups channel groups of a sample normalised by its mean and biased variance, then weight[c]·x + bias[c]; " +
+			"weight and bias of input's dtype",
+			Inputs: []InputSpec{in("input"), opt("weight"), opt("bias")},
+			Attrs:  []AttrSpec{req("num_groups", AttrInt, "dividing C"), attr("eps", AttrFloat, FloatAttr(1e-5), "")}, Outputs: 1},
 	)
 }

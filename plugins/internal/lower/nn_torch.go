@@ -55,6 +55,39 @@ func init() {
 	def(nnAdaptiveMaxPool1d(false), "input, output_size, return_indices=False", "Functional.adaptive_max_pool1d")
 	defMulti(nnAdaptiveMaxPool1d(true), "input, output_size, return_indices=False", "Functional.adaptive_max_pool1d_with_indices")
 	usedOps = append(usedOps, "adaptive_max_pool1d")
+	def(nnGroupNorm, "input, num_groups, weight=None, bias=None, eps=1e-05", "Functional.group_norm")
+	def(nnGroupNorm, "input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True", "Torch.group_norm")
+	usedOps = append(usedOps, "group_norm")
+}
+
+func nnGroupNorm(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	g, err := b.integer("num_groups")
+	if err != nil {
+		return nil, err
+	}
+	w, wok, err := b.optTensor("weight")
+	if err != nil {
+		return nil, err
+	}
+	bias, bok, err := b.optTensor("bias")
+	if err != nil {
+		return nil, err
+	}
+	eps, err := b.float("eps")
+	if err != nil {
+		return nil, err
+	}
+	if b.ns == Torch {
+		if _, err := b.boolean("cudnn_enabled"); err != nil {
+			return nil, err
+		}
+	}
+	attrs := ops.Attrs{"num_groups": ops.IntAttr(g), "eps": ops.FloatAttr(eps)}
+	return newPlan("group_norm", attrs, tensorBinding(x), optBinding(w, wok), optBinding(bias, bok)), nil
 }
 
 // nnAdaptiveMaxPool1d lowers torch.adaptive_max_pool1d (values and

@@ -72,6 +72,14 @@ func nnTorchPoolCases() []lcase {
 		lcase{name: "Functional.adaptive_max_pool1d_with_indices", args: A(x, ints(2)), op: "adaptive_max_pool1d", multi: true,
 			attrs: ops.Attrs{"output_size": la(2), "return_indices": ba(true)}},
 		lcase{name: "Functional.adaptive_max_pool1d", args: A(x, nv()), err: `argument "output_size": expected int or list of ints, got None`},
+		lcase{name: "Functional.group_norm", args: A(x, iv(3)), op: "group_norm", attrs: ops.Attrs{"num_groups": ia(3), "eps": fa(1e-5)}, in: []string{"args.0", "none", "none"}},
+		lcase{name: "Functional.group_norm", args: A(x, iv(1), f32("args.2", 3), f32("args.3", 3), fv(1e-3)), op: "group_norm",
+			attrs: ops.Attrs{"num_groups": ia(1), "eps": fa(1e-3)}, in: []string{"args.0", "args.2", "args.3"}},
+		lcase{name: "Torch.group_norm", args: A(x, iv(3), nv(), f32("args.3", 3), fv(1e-5), bv(false)), op: "group_norm", in: []string{"args.0", "none", "args.3"}},
+		lcase{name: "Torch.group_norm", args: A(x, iv(3)), kwargs: K(kw("cudnn_enabled", nv())), err: `argument "cudnn_enabled": expected bool, got None`},
+		lcase{name: "Functional.group_norm", args: A(x, fv(3)), err: `argument "num_groups": expected int, got float`},
+		lcase{name: "Functional.group_norm", args: A(x, iv(3), fv(1)), err: `argument "weight": expected tensor, got float`},
+		lcase{name: "Functional.group_norm", args: A(x, iv(3)), kwargs: K(kw("cudnn_enabled", bv(true))), err: `unexpected keyword argument "cudnn_enabled"`},
 	)
 }
 

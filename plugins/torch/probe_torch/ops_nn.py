@@ -6,7 +6,7 @@ in-place variant on input 0 for attrs["inplace"]."""
 
 import torch
 
-from .ops import _int_if_integral, _ints, _num, _s_binary, _s_unary, _x
+from .ops import _int_if_integral, _ints, _num, _row, _s_binary, _s_unary, _x
 
 aten = torch.ops.aten
 
@@ -93,6 +93,7 @@ OPS = {
     "cosine_similarity": lambda c: torch.cosine_similarity(c.inputs[0], c.inputs[1], c.attrs["dim"], c.attrs["eps"]),
     "adaptive_avg_pool1d": lambda c: aten.adaptive_avg_pool1d(c.inputs[0], _ints(c.attrs["output_size"])),
     "max_pool1d": _max_pool1d,
+    "group_norm": lambda c: aten.group_norm(c.inputs[0], c.attrs["num_groups"], c.inputs[1], c.inputs[2], c.attrs["eps"]),
     "adaptive_max_pool1d": _adaptive_max_pool1d,
     "avg_pool1d": lambda c: aten.avg_pool1d(c.inputs[0], _ints(c.attrs["kernel_size"]), _ints(c.attrs["stride"]),
                                             _ints(c.attrs["padding"]), bool(c.attrs["ceil_mode"]), bool(c.attrs["count_include_pad"])),
@@ -128,5 +129,6 @@ SAMPLES = {
     "adaptive_avg_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"output_size": [2]}),
     "avg_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"kernel_size": [2], "stride": [2]}),
     "adaptive_max_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"output_size": [2], "return_indices": True}),
+    "group_norm": lambda dt: ([_x(dt).reshape(1, 2, 2), _row(dt), _row(dt)], {"num_groups": 2}),
     "max_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"kernel_size": [2], "stride": [2], "return_indices": True}),
 }

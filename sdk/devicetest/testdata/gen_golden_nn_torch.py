@@ -562,9 +562,44 @@ def pool_cases():
     return cs
 
 
+# ---------------------------------------------------------------- normalisation
+
+def norm_cases():
+    cs = []
+    r = R("group_norm")
+    gn = torch.group_norm
+
+    def G(g, eps=None):
+        a = {"num_groups": g}
+        if eps is not None:
+            a["eps"] = eps
+        return a
+    cs.append(case("group_norm/affine", "group_norm", [r.randn((2, 4, 3)), r.randn((4,)), r.randn((4,))], lambda x, w, b: gn(x, 2, w, b), attrs=G(2)))
+    cs.append(case("group_norm/no_affine", "group_norm", [r.randn((3, 6, 2, 2)) * 3 + 1, None, None], lambda x, w, b: gn(x, 3), attrs=G(3)))
+    cs.append(case("group_norm/weight_only_eps", "group_norm", [r.randn((2, 4, 5)), r.randn((4,)), None], lambda x, w, b: gn(x, 4, w, None, 1e-2),
+                   attrs=G(4, 1e-2)))
+    # PyTorch 1.13's backward fails with a bias and no weight ("tensor does
+    # not have a device"): forward only.
+    cs.append(case("group_norm/bias_only_one_group", "group_norm", [r.randn((2, 3, 4)), None, r.randn((3,))], lambda x, w, b: gn(x, 1, None, b),
+                   attrs=G(1), backward=False))
+    cs.append(case("group_norm/2d", "group_norm", [r.randn((3, 4)), r.randn((4,)), r.randn((4,))], lambda x, w, b: gn(x, 2, w, b), attrs=G(2)))
+    cs.append(case("group_norm/empty_batch", "group_norm", [r.randn((0, 4, 3)), r.randn((4,)), r.randn((4,))], lambda x, w, b: gn(x, 2, w, b),
+                   attrs=G(2), backward=False))
+    cs.append(error_case("group_norm/1d", "group_norm", [r.randn((4,)), None, None], lambda x, w, b: gn(x, 1), attrs=G(1)))
+    cs.append(error_case("group_norm/groups0", "group_norm", [r.randn((2, 4, 3)), None, None], lambda x, w, b: gn(x, 0), attrs=G(0)))
+    cs.append(error_case("group_norm/not_divisible", "group_norm", [r.randn((2, 4, 3)), None, None], lambda x, w, b: gn(x, 3), attrs=G(3)))
+    cs.append(error_case("group_norm/weight_size", "group_norm", [r.randn((2, 4, 3)), r.randn((3,)), None], lambda x, w, b: gn(x, 2, w), attrs=G(2)))
+    cs.append(error_case("group_norm/bias_size", "group_norm", [r.randn((2, 4, 3)), None, r.randn((3,))], lambda x, w, b: gn(x, 2, None, b), attrs=G(2)))
+    cs.append(error_case("group_norm/weight_dtype", "group_norm", [r.randn((2, 4, 3)), r.randn((4,)).float(), None], lambda x, w, b: gn(x, 2, w),
+                         attrs=G(2)))
+    cs.append(error_case("group_norm/int64", "group_norm", [r.randint(0, 5, (2, 4, 3)), None, None], lambda x, w, b: gn(x, 2), attrs=G(2)))
+    cs += narrow("group_norm", lambda x, w, b: gn(x, 2, w, b), lambda r, d: [r.randn((2, 4, 6), d), r.randn((4,), d), r.randn((4,), d)], attrs=G(2))
+    return cs
+
+
 def main():
     cs = celu_cases() + selu_cases() + threshold_cases() + hardshrink_cases() + prelu_cases() + add_relu_cases() + rrelu_cases()
-    cs += shuffle_cases() + pad_cases() + distance_cases() + pool_cases()
+    cs += shuffle_cases() + pad_cases() + distance_cases() + pool_cases() + norm_cases()
     print("\n".join(REPORT))
     write_group("nn_torch", cs)
 
