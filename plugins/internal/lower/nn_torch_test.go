@@ -80,6 +80,20 @@ func nnTorchPoolCases() []lcase {
 		lcase{name: "Functional.group_norm", args: A(x, fv(3)), err: `argument "num_groups": expected int, got float`},
 		lcase{name: "Functional.group_norm", args: A(x, iv(3), fv(1)), err: `argument "weight": expected tensor, got float`},
 		lcase{name: "Functional.group_norm", args: A(x, iv(3)), kwargs: K(kw("cudnn_enabled", bv(true))), err: `unexpected keyword argument "cudnn_enabled"`},
+		// instance_norm: group_norm per channel, or batch_norm with the running statistics.
+		lcase{name: "Functional.instance_norm", args: A(x), op: "group_norm", attrs: ops.Attrs{"num_groups": ia(3), "eps": fa(1e-5)}, in: []string{"args.0", "none", "none"}},
+		lcase{name: "Functional.instance_norm", args: A(x, f32("args.1", 3), f32("args.2", 3), f32("args.3", 3), f32("args.4", 3)), kwargs: K(kw("eps", fv(1e-3))),
+			op: "group_norm", attrs: ops.Attrs{"num_groups": ia(3), "eps": fa(1e-3)}, in: []string{"args.0", "args.3", "args.4"}},
+		lcase{name: "Functional.instance_norm", args: A(x, f32("args.1", 3), f32("args.2", 3)), kwargs: K(kw("use_input_stats", bv(false))),
+			op: "batch_norm", attrs: ops.Attrs{"training": ba(false)}, in: []string{"args.0", "args.1", "args.2", "none", "none"}},
+		lcase{name: "Functional.instance_norm", args: A(x), kwargs: K(kw("use_input_stats", bv(false))), err: `argument "use_input_stats": Expected running_mean and running_var to be defined`},
+		lcase{name: "Functional.instance_norm", args: A(f32("args.0", 2, 3, 1)), err: `argument "input": Expected more than 1 spatial element when training, got input size torch.Size([2, 3, 1])`},
+		lcase{name: "Torch.instance_norm", args: A(f32("args.0", 2, 3, 1), nv(), nv(), nv(), nv(), bv(true), fv(0.1), fv(1e-5), bv(false)),
+			op: "group_norm", attrs: ops.Attrs{"num_groups": ia(3)}},
+		lcase{name: "Torch.instance_norm", args: A(x, f32("args.1", 3), nv(), f32("args.3", 3), f32("args.4", 3), bv(false), fv(0.1), fv(1e-5), bv(true)),
+			op: "batch_norm", in: []string{"args.0", "args.3", "args.4", "args.1", "none"}},
+		lcase{name: "Torch.instance_norm", args: A(x, nv(), nv(), nv(), nv(), bv(true)), err: `missing required argument "momentum"`},
+		lcase{name: "Functional.instance_norm", args: A(f32("args.0", 4)), err: `argument "input": Expected more than 1 spatial element`},
 	)
 }
 
