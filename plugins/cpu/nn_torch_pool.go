@@ -345,7 +345,99 @@ func parallelPlanes(planes int, f func(pl int)) {
 	})
 }
 
+// adaptiveMax1d is one adaptive_max_pool1d call: planes of length l
+// pooled to ol.
+type adaptiveMax1d struct {
+	planes, l, ol int
+	outShape      []int
+	x             *array
+}
+
+func newAdaptiveMax1d(c *call) (*adaptiveMax1d, error) {
+	x := c.in[0]
+	r := x.rank()
+	if r < 2 || r > 3 {
+		return nil, fmt.Errorf("Expected 2 to 3 dimensions, but got %d-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_max_pool1d)", r)
+	}
+	os := c.attrs.Ints("output_size", nil)
+	if len(os) != 1 {
+		return nil, fmt.Errorf("adaptive_max_pool1d() argument 'output_size' should contain one int (got %d)", len(os))
+	}
+	u := nnUnsqueezed(x).shape
+	for i := 1; i < len(u); i++ {
+		if u[i] == 0 {
+			return nil, fmt.Errorf("adaptive_max_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes %s with dimension %d being empty", ops.ShapeList(u), i)
+		}
+	}
+	if !x.dtype.IsFloat() {
+		return nil, nnNotImpl("adaptive_max_pool2d", x.dtype)
+	}
+	if os[0] < 0 {
+		return nil, fmt.Errorf("Trying to create tensor with negative dimension %d: %s", os[0], ops.ShapeList(append(u[:len(u)-1:len(u)-1], int(os[0]))))
+	}
+	l := x.shape[r-1]
+	ol := int(os[0])
+	return &adaptiveMax1d{planes: x.len() / l, l: l, ol: ol, outShape: append(append([]int{}, x.shape[:r-1]...), ol), x: x}, nil
+}
+
+// argmax is the index within the plane of output q's maximum, as
+// PyTorch's CPU kernel finds it: from -inf at the window's first element,
+// a larger value or any NaN (so the last NaN) replaces it.
+func (a *adaptiveMax1d) argmax(q int) int {
+	pl, o := q/a.ol, q%a.ol
+	w0, w1 := nnAdaptRange(o, a.l, a.ol)
+	src := a.x.data[pl*a.l:]
+	best, m := w0, math.Inf(-1)
+	for i := w0; i < w1; i++ {
+		if v := src[i]; v > m || v != v {
+			best, m = i, v
+		}
+	}
+	return best
+}
+
+func adaptiveMaxPool1dKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			a, err := newAdaptiveMax1d(c)
+			if err != nil {
+				return nil, err
+			}
+			n := a.planes * a.ol
+			val := &array{shape: a.outShape, data: float64sFor(n), dtype: a.x.dtype}
+			idx := &array{shape: append([]int{}, a.outShape...), data: float64sFor(n), dtype: tensor.Int64}
+			forChunks(n, func(from, to int) error {
+				for q := from; q < to; q++ {
+					k := a.argmax(q)
+					val.data[q], idx.data[q] = a.x.data[(q/a.ol)*a.l+k], float64(k)
+				}
+				return nil
+			})
+			if c.attrs.Bool("return_indices", false) {
+				return []*array{val, idx}, nil
+			}
+			return []*array{val}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			a, err := newAdaptiveMax1d(c)
+			if err != nil {
+				return nil, err
+			}
+			g := gradData(gos[0], a.planes*a.ol)
+			gx := zeros(len(a.x.data))
+			parallelPlanes(a.planes, func(pl int) {
+				for o := 0; o < a.ol; o++ {
+					q := pl*a.ol + o
+					gx[pl*a.l+a.argmax(q)] += g[q]
+				}
+			})
+			return []*array{gradForOwned(c, 0, gx, a.x.shape)}, nil
+		},
+	}
+}
+
 func init() {
+	register("adaptive_max_pool1d", adaptiveMaxPool1dKernel())
 	register("avg_pool1d", avgPool1dKernel())
 	supportDTypes("avg_pool1d", append(append([]tensor.DType(nil), floatDTypes...), tensor.Int64)...)
 	register("adaptive_avg_pool1d", adaptiveAvgPool1dKernel())

@@ -61,5 +61,15 @@ func init() {
 			Attrs: []AttrSpec{req("kernel_size", AttrInts, "one size"), req("stride", AttrInts, "one size, already defaulted to kernel_size"),
 				attr("padding", AttrInts, IntsAttr(0), ""), attr("ceil_mode", AttrBool, BoolAttr(false), ""),
 				attr("count_include_pad", AttrBool, BoolAttr(true), "")}, Outputs: 1},
+		Schema{Name: "adaptive_max_pool1d", Doc: "(C, L) or (N, C, L): maxima of PyTorch's adaptive windows; outputs (values) or (values, int64 indices within L) when return_indices",
+			Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{req("output_size", AttrInts, "one size"),
+				attr("return_indices", AttrBool, BoolAttr(false), "")}, Outputs: -1},
+
+		// normalisation
+		Schema{Name: "group_norm", Doc: "(N, C, *): each of num_groups channel groups of a sample normalised by its mean and biased variance, then weight[c]·x + bias[c]; " +
+			"weight and bias of input's dtype",
+			Inputs: []InputSpec{in("input"), opt("weight"), opt("bias")},
+			Attrs:  []AttrSpec{req("num_groups", AttrInt, "dividing C"), attr("eps", AttrFloat, FloatAttr(1e-5), "")}, Outputs: 1},
 	)
 }

@@ -51,6 +51,129 @@ func init() {
 	def(nnAvgPool1d, "input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True",
 		"Torch.avg_pool1d", "Functional.avg_pool1d")
 	usedOps = append(usedOps, "avg_pool1d")
+	defMulti(nnAdaptiveMaxPool1d(true), "input, output_size", "Torch.adaptive_max_pool1d")
+	def(nnAdaptiveMaxPool1d(false), "input, output_size, return_indices=False", "Functional.adaptive_max_pool1d")
+	defMulti(nnAdaptiveMaxPool1d(true), "input, output_size, return_indices=False", "Functional.adaptive_max_pool1d_with_indices")
+	usedOps = append(usedOps, "adaptive_max_pool1d")
+	def(nnGroupNorm, "input, num_groups, weight=None, bias=None, eps=1e-05", "Functional.group_norm")
+	def(nnGroupNorm, "input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True", "Torch.group_norm")
+	usedOps = append(usedOps, "group_norm")
+	// instance_norm is group_norm with one group per channel (with the
+	// input's statistics) or batch_norm in evaluation (with the running
+	// ones); the update of the running statistics is not an output.
+	def(nnInstanceNorm, "input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True, momentum=0.1, eps=1e-05",
+		"Functional.instance_norm")
+	def(nnInstanceNorm, "input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled", "Torch.instance_norm")
+	declareOps([]string{"batch_norm", "group_norm"}, "Functional.instance_norm", "Torch.instance_norm")
+}
+
+func nnInstanceNorm(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	var opt [4]framework.Binding
+	var have [4]bool
+	for i, n := range []string{"running_mean", "running_var", "weight", "bias"} {
+		a, ok, err := b.optTensor(n)
+		if err != nil {
+			return nil, err
+		}
+		opt[i], have[i] = optBinding(a, ok), ok
+	}
+	useInput, err := b.boolean("use_input_stats")
+	if err != nil {
+		return nil, err
+	}
+	momentum, err := b.float("momentum")
+	if err != nil {
+		return nil, err
+	}
+	eps, err := b.float("eps")
+	if err != nil {
+		return nil, err
+	}
+	if b.ns == Torch {
+		if _, err := b.boolean("cudnn_enabled"); err != nil {
+			return nil, err
+		}
+	}
+	if b.ns == Functional && useInput {
+		spatial := 1
+		for _, d := range x.Shape[min(2, len(x.Shape)):] {
+			spatial *= d
+		}
+		if spatial == 1 {
+			return nil, b.argErr("input", "Expected more than 1 spatial element when training, got input size torch.Size(%s)", ops.ShapeList(x.Shape))
+		}
+	}
+	if len(x.Shape) < 2 {
+		return nil, b.argErr("input", "expected an input of at least 2 dimensions (N, C, ...), got size %v", x.Shape)
+	}
+	if !useInput {
+		if !have[0] || !have[1] {
+			return nil, b.argErr("use_input_stats", "Expected running_mean and running_var to be defined when use_input_stats is false")
+		}
+		attrs := ops.Attrs{"training": ops.BoolAttr(false), "momentum": ops.FloatAttr(momentum), "eps": ops.FloatAttr(eps)}
+		return newPlan("batch_norm", attrs, tensorBinding(x), opt[0], opt[1], opt[2], opt[3]), nil
+	}
+	attrs := ops.Attrs{"num_groups": ops.IntAttr(int64(x.Shape[1])), "eps": ops.FloatAttr(eps)}
+	return newPlan("group_norm", attrs, tensorBinding(x), opt[2], opt[3]), nil
+}
+
+func nnGroupNorm(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	g, err := b.integer("num_groups")
+	if err != nil {
+		return nil, err
+	}
+	w, wok, err := b.optTensor("weight")
+	if err != nil {
+		return nil, err
+	}
+	bias, bok, err := b.optTensor("bias")
+	if err != nil {
+		return nil, err
+	}
+	eps, err := b.float("eps")
+	if err != nil {
+		return nil, err
+	}
+	if b.ns == Torch {
+		if _, err := b.boolean("cudnn_enabled"); err != nil {
+			return nil, err
+		}
+	}
+	attrs := ops.Attrs{"num_groups": ops.IntAttr(g), "eps": ops.FloatAttr(eps)}
+	return newPlan("group_norm", attrs, tensorBinding(x), optBinding(w, wok), optBinding(bias, bok)), nil
+}
+
+// nnAdaptiveMaxPool1d lowers torch.adaptive_max_pool1d (values and
+// indices), F.adaptive_max_pool1d (indices when return_indices) and its
+// _with_indices form.
+func nnAdaptiveMaxPool1d(withIndices bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		size, err := b.intList("output_size", 0, true)
+		if err != nil {
+			return nil, err
+		}
+		indices := withIndices
+		if _, ok := b.vals["return_indices"]; ok && !withIndices {
+			if indices, err = b.boolean("return_indices"); err != nil {
+				return nil, err
+			}
+		}
+		b.multi = indices
+		attrs := ops.Attrs{"output_size": ops.IntsAttr(size...), "return_indices": ops.BoolAttr(indices)}
+		return newPlan("adaptive_max_pool1d", attrs, tensorBinding(x)), nil
+	}
 }
 
 // nnAvgPool1d lowers avg_pool1d (stride None or [] is kernel_size).

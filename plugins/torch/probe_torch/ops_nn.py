@@ -6,7 +6,7 @@ in-place variant on input 0 for attrs["inplace"]."""
 
 import torch
 
-from .ops import _int_if_integral, _ints, _num, _s_binary, _s_unary, _x
+from .ops import _int_if_integral, _ints, _num, _row, _s_binary, _s_unary, _x
 
 aten = torch.ops.aten
 
@@ -71,6 +71,13 @@ def _max_pool1d(c):
     return aten.max_pool1d(*args)
 
 
+def _adaptive_max_pool1d(c):
+    out, idx = aten.adaptive_max_pool1d(c.inputs[0], _ints(c.attrs["output_size"]))
+    if c.attrs["return_indices"]:
+        return [out, idx]
+    return out
+
+
 OPS = {
     "celu": _celu,
     "selu": _selu,
@@ -86,6 +93,8 @@ OPS = {
     "cosine_similarity": lambda c: torch.cosine_similarity(c.inputs[0], c.inputs[1], c.attrs["dim"], c.attrs["eps"]),
     "adaptive_avg_pool1d": lambda c: aten.adaptive_avg_pool1d(c.inputs[0], _ints(c.attrs["output_size"])),
     "max_pool1d": _max_pool1d,
+    "group_norm": lambda c: aten.group_norm(c.inputs[0], c.attrs["num_groups"], c.inputs[1], c.inputs[2], c.attrs["eps"]),
+    "adaptive_max_pool1d": _adaptive_max_pool1d,
     "avg_pool1d": lambda c: aten.avg_pool1d(c.inputs[0], _ints(c.attrs["kernel_size"]), _ints(c.attrs["stride"]),
                                             _ints(c.attrs["padding"]), bool(c.attrs["ceil_mode"]), bool(c.attrs["count_include_pad"])),
     "pairwise_distance": lambda c: torch.pairwise_distance(c.inputs[0], c.inputs[1], c.attrs["p"], c.attrs["eps"], bool(c.attrs["keepdim"])),
@@ -119,5 +128,7 @@ SAMPLES = {
     "pairwise_distance": _s_binary,
     "adaptive_avg_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"output_size": [2]}),
     "avg_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"kernel_size": [2], "stride": [2]}),
+    "adaptive_max_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"output_size": [2], "return_indices": True}),
+    "group_norm": lambda dt: ([_x(dt).reshape(1, 2, 2), _row(dt), _row(dt)], {"num_groups": 2}),
     "max_pool1d": lambda dt: ([_x(dt).reshape(1, 1, 4)], {"kernel_size": [2], "stride": [2], "return_indices": True}),
 }

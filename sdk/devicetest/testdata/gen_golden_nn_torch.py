@@ -537,12 +537,69 @@ def pool_cases():
     cs.append(error_case("avg_pool1d/empty_channels", "avg_pool1d", [r.randn((0, 5))], lambda x: av(x, 2), attrs=V(2)))
     cs.append(error_case("avg_pool1d/int8", "avg_pool1d", [torch.tensor([[1, 2, 3, 4]], dtype=torch.int8)], lambda x: av(x, 2), attrs=V(2)))
     cs += narrow("avg_pool1d", lambda x: av(x, 3, 2, 1), lambda r, d: [r.randn((2, 2, 9), d)], attrs=V(3, 2, 1))
+
+    r = R("adaptive_max_pool1d")
+    am = torch.adaptive_max_pool1d
+
+    def X(n, idx=True):
+        return {"output_size": [n], "return_indices": idx}
+    cs.append(case("adaptive_max_pool1d/3d", "adaptive_max_pool1d", [r.randn((2, 3, 7))], lambda x: am(x, 3), attrs=X(3)))
+    cs.append(case("adaptive_max_pool1d/2d", "adaptive_max_pool1d", [r.randn((3, 8))], lambda x: am(x, 3), attrs=X(3)))
+    cs.append(case("adaptive_max_pool1d/values_only", "adaptive_max_pool1d", [r.randn((2, 2, 9))], lambda x: am(x, 4)[0], attrs=X(4, False)))
+    cs.append(case("adaptive_max_pool1d/larger", "adaptive_max_pool1d", [r.randn((1, 2, 3))], lambda x: am(x, 5), attrs=X(5), backward=False))
+    cs.append(case("adaptive_max_pool1d/zero_out", "adaptive_max_pool1d", [r.randn((1, 2, 3))], lambda x: am(x, 0), attrs=X(0), backward=False))
+    cs.append(case("adaptive_max_pool1d/empty_batch", "adaptive_max_pool1d", [r.randn((0, 2, 3))], lambda x: am(x, 2), attrs=X(2), backward=False))
+    cs.append(case("adaptive_max_pool1d/nan_ties", "adaptive_max_pool1d",
+                   [torch.tensor([[1.0, NAN, 3.0, NAN, 3.0, 3.0, -INF, -INF, 2.0]], dtype=f64)], lambda x: am(x, 3), attrs=X(3), backward=False))
+    cs.append(error_case("adaptive_max_pool1d/1d", "adaptive_max_pool1d", [r.randn((5,))], lambda x: am(x, 2), attrs=X(2)))
+    cs.append(error_case("adaptive_max_pool1d/two_sizes", "adaptive_max_pool1d", [r.randn((1, 2, 5))], lambda x: am(x, (2, 2)),
+                         attrs={"output_size": [2, 2], "return_indices": True}))
+    cs.append(error_case("adaptive_max_pool1d/negative", "adaptive_max_pool1d", [r.randn((2, 3, 5))], lambda x: am(x, -1), attrs=X(-1)))
+    cs.append(error_case("adaptive_max_pool1d/empty_length", "adaptive_max_pool1d", [r.randn((1, 2, 0))], lambda x: am(x, 2), attrs=X(2)))
+    cs.append(error_case("adaptive_max_pool1d/empty_channels", "adaptive_max_pool1d", [r.randn((1, 0, 3))], lambda x: am(x, 2), attrs=X(2)))
+    cs.append(error_case("adaptive_max_pool1d/int64", "adaptive_max_pool1d", [r.randint(0, 5, (1, 2, 5))], lambda x: am(x, 2), attrs=X(2)))
+    cs += narrow("adaptive_max_pool1d", lambda x: am(x, 3)[0], lambda r, d: [r.randn((2, 2, 8), d)], attrs=X(3, False))
+    return cs
+
+
+# ---------------------------------------------------------------- normalisation
+
+def norm_cases():
+    cs = []
+    r = R("group_norm")
+    gn = torch.group_norm
+
+    def G(g, eps=None):
+        a = {"num_groups": g}
+        if eps is not None:
+            a["eps"] = eps
+        return a
+    cs.append(case("group_norm/affine", "group_norm", [r.randn((2, 4, 3)), r.randn((4,)), r.randn((4,))], lambda x, w, b: gn(x, 2, w, b), attrs=G(2)))
+    cs.append(case("group_norm/no_affine", "group_norm", [r.randn((3, 6, 2, 2)) * 3 + 1, None, None], lambda x, w, b: gn(x, 3), attrs=G(3)))
+    cs.append(case("group_norm/weight_only_eps", "group_norm", [r.randn((2, 4, 5)), r.randn((4,)), None], lambda x, w, b: gn(x, 4, w, None, 1e-2),
+                   attrs=G(4, 1e-2)))
+    # PyTorch 1.13's backward fails with a bias and no weight ("tensor does
+    # not have a device"): forward only.
+    cs.append(case("group_norm/bias_only_one_group", "group_norm", [r.randn((2, 3, 4)), None, r.randn((3,))], lambda x, w, b: gn(x, 1, None, b),
+                   attrs=G(1), backward=False))
+    cs.append(case("group_norm/2d", "group_norm", [r.randn((3, 4)), r.randn((4,)), r.randn((4,))], lambda x, w, b: gn(x, 2, w, b), attrs=G(2)))
+    cs.append(case("group_norm/empty_batch", "group_norm", [r.randn((0, 4, 3)), r.randn((4,)), r.randn((4,))], lambda x, w, b: gn(x, 2, w, b),
+                   attrs=G(2), backward=False))
+    cs.append(error_case("group_norm/1d", "group_norm", [r.randn((4,)), None, None], lambda x, w, b: gn(x, 1), attrs=G(1)))
+    cs.append(error_case("group_norm/groups0", "group_norm", [r.randn((2, 4, 3)), None, None], lambda x, w, b: gn(x, 0), attrs=G(0)))
+    cs.append(error_case("group_norm/not_divisible", "group_norm", [r.randn((2, 4, 3)), None, None], lambda x, w, b: gn(x, 3), attrs=G(3)))
+    cs.append(error_case("group_norm/weight_size", "group_norm", [r.randn((2, 4, 3)), r.randn((3,)), None], lambda x, w, b: gn(x, 2, w), attrs=G(2)))
+    cs.append(error_case("group_norm/bias_size", "group_norm", [r.randn((2, 4, 3)), None, r.randn((3,))], lambda x, w, b: gn(x, 2, None, b), attrs=G(2)))
+    cs.append(error_case("group_norm/weight_dtype", "group_norm", [r.randn((2, 4, 3)), r.randn((4,)).float(), None], lambda x, w, b: gn(x, 2, w),
+                         attrs=G(2)))
+    cs.append(error_case("group_norm/int64", "group_norm", [r.randint(0, 5, (2, 4, 3)), None, None], lambda x, w, b: gn(x, 2), attrs=G(2)))
+    cs += narrow("group_norm", lambda x, w, b: gn(x, 2, w, b), lambda r, d: [r.randn((2, 4, 6), d), r.randn((4,), d), r.randn((4,), d)], attrs=G(2))
     return cs
 
 
 def main():
     cs = celu_cases() + selu_cases() + threshold_cases() + hardshrink_cases() + prelu_cases() + add_relu_cases() + rrelu_cases()
-    cs += shuffle_cases() + pad_cases() + distance_cases() + pool_cases()
+    cs += shuffle_cases() + pad_cases() + distance_cases() + pool_cases() + norm_cases()
     print("\n".join(REPORT))
     write_group("nn_torch", cs)
 
