@@ -25,12 +25,11 @@ import math
 
 import torch
 
-from golden_lib import Rand, case, error_case, write_group
+from golden_lib import REPORT, Rand, case, checked, error_case, run_torch, write_group
 
 f64 = torch.float64
 DTYPES = {"float64": f64, "float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 NARROW = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
-REPORT = []
 
 
 def R(name):
@@ -39,66 +38,6 @@ def R(name):
 
 def special(dtype=f64):
     return torch.tensor([0.0, -0.0, float("nan"), float("inf"), float("-inf"), 1.5, -2.0, 0.5, -0.25, 3.0], dtype=dtype)
-
-
-# ---------------------------------------------------------------- tolerance from PyTorch's own deviation
-
-def _ulps(got, exact):
-    """max |got - exact rounded to got's dtype| in units in the last place."""
-    if got is None or exact is None or got.numel() == 0 or not got.dtype.is_floating_point or got.dtype == f64:
-        return 0.0
-    w = exact.to(got.dtype).to(f64)
-    g = got.detach().to(f64)
-    fin = torch.isfinite(w) & torch.isfinite(g)
-    if not bool(fin.any()):
-        return 0.0
-    fi = torch.finfo(got.dtype)
-    ulp = torch.exp2(torch.floor(torch.log2(w[fin].abs().clamp(min=fi.tiny)))) * fi.eps
-    return ((g[fin] - w[fin]).abs() / ulp).max().item()
-
-
-def _run(fn, inputs, rg, grad_outputs):
-    xs = []
-    for v, g in zip(inputs, rg):
-        if isinstance(v, torch.Tensor):
-            v = v.detach().clone().requires_grad_(bool(g))
-        xs.append(v)
-    with torch.enable_grad():
-        out = fn(*xs)
-    outs = (out,) if isinstance(out, torch.Tensor) else tuple(out)
-    grads = []
-    if grad_outputs is not None:
-        gin = [x for x in xs if isinstance(x, torch.Tensor) and x.requires_grad]
-        use = [(o, g) for o, g in zip(outs, grad_outputs) if g is not None and o.grad_fn is not None]
-        if gin and use:
-            grads = list(torch.autograd.grad([o for o, _ in use], gin, [g for _, g in use], allow_unused=True))
-    return [o.detach() for o in outs], grads
-
-
-def checked(name, op, inputs, fn, promote=False, **kw):
-    """case() with an ulp field where PyTorch's narrow result is more than
-    one ulp from the float64 result of the same inputs rounded (promote:
-    integer inputs become float64 for that reference)."""
-    c = case(name, op, inputs, fn, **kw)
-    rg = c["requires_grad"]
-    go = None
-    if c.get("grad_outputs") is not None:
-        go = [None if g is None else torch.tensor([float(v) for v in g["data"]], dtype=f64).reshape(g["shape"]).to(DTYPES[g["dtype"]])
-              for g in c["grad_outputs"]]
-    touts, tgrads = _run(fn, inputs, rg, go)
-
-    def up(v):
-        if isinstance(v, torch.Tensor) and (v.dtype.is_floating_point or promote):
-            return v.to(f64)
-        return v
-    eouts, egrads = _run(fn, [up(v) for v in inputs], rg, None if go is None else [up(g) for g in go])
-    worst = 0.0
-    for got, want in list(zip(touts, eouts)) + list(zip(tgrads, egrads)):
-        worst = max(worst, _ulps(got, want))
-    if worst > 1.0 and "atol" not in kw:
-        c["ulp"] = max(c.get("ulp", 0), float(math.ceil(worst) + 1))
-        REPORT.append("%-40s PyTorch %.2f ulp from the correctly rounded result: ulp %g" % (name, worst, c["ulp"]))
-    return c
 
 
 def via_f32(fn, d):
@@ -119,9 +58,9 @@ def narrow(op, fn, mk, backward=True, attrs=None, label=None):
         f = fn
         try:
             rg = [backward and isinstance(v, torch.Tensor) and v.dtype.is_floating_point for v in x]
-            outs, _ = _run(fn, x, rg, None)
+            outs, _ = run_torch(fn, x, rg, None)
             if backward:
-                _run(fn, x, rg, [torch.ones_like(o) for o in outs])
+                run_torch(fn, x, rg, [torch.ones_like(o) for o in outs])
         except RuntimeError:
             name, f = name + "_via_f32", via_f32(fn, d)
         cs.append(checked(name, op, x, f, attrs=attrs, backward=backward, mode="emulated"))
