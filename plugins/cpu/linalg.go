@@ -27,6 +27,7 @@ func init() {
 	register("matrix_power", &kernel{forward: matrixPowerForward, backward: matrixPowerBackward})
 	register("cross", &kernel{forward: crossForward, backward: crossBackward})
 	supportDTypes("cross", append(append([]tensor.DType{}, floatDTypes...), tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)...)
+	register("dist", &kernel{forward: distForward, backward: distBackward})
 	register("det", &kernel{forward: detForward("det"), backward: detBackward("det")})
 	register("logdet", &kernel{forward: detForward("logdet"), backward: detBackward("logdet")})
 	register("slogdet", &kernel{forward: detForward("slogdet"), backward: detBackward("slogdet")})
@@ -1542,6 +1543,73 @@ func crossBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	if gb != nil {
 		laCrossInto(pl, g.data, expandTo(a, pl.shape), buf)
 		gb.data = sumToShape(buf, pl.shape, b.shape)
+	}
+	return []*array{ga, gb}, nil
+}
+
+// ---- dist
+
+// laDistSetup returns the difference self - other (broadcast, at the
+// promoted dtype) as the input of a norm call over every element.
+func laDistSetup(c *call) (*call, []int, error) {
+	a, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := nnNeed(c, 1, "other")
+	if err != nil {
+		return nil, nil, err
+	}
+	dt := resultType(a, b)
+	shape, err := ops.BroadcastShapes(a.shape, b.shape)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !dt.IsFloat() {
+		return nil, nil, fmt.Errorf("norm(): input dtype should be either floating point or complex. Got %s instead.", ops.TypeName(dt))
+	}
+	d := expandTo(a, shape)
+	for k, v := range expandTo(b, shape) {
+		d[k] -= v
+	}
+	roundSlice(dt, d) // PyTorch subtracts at the result dtype
+	nc := &call{op: "norm", in: []*array{{shape: shape, data: d, dtype: dt}}, requiresGrad: []bool{true},
+		attrs: ops.Attrs{"p": ops.FloatAttr(c.attrs.Float("p", 2)), "dim": ops.NoneAttr(), "keepdim": ops.BoolAttr(false), "dtype": ops.NoneAttr()}}
+	return nc, shape, nil
+}
+
+func distForward(c *call) ([]*array, error) {
+	nc, _, err := laDistSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	return kernels["norm"].forward(nc)
+}
+
+func distBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	nc, shape, err := laDistSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	ga, gb := nnGradFor(c, 0), nnGradFor(c, 1)
+	if nnGradOut(gradOuts, 0) == nil || ga == nil && gb == nil {
+		return []*array{ga, gb}, nil
+	}
+	gd, err := kernels["norm"].backward(nc, outs, gradOuts)
+	if err != nil {
+		return nil, err
+	}
+	if gd[0] == nil {
+		return []*array{ga, gb}, nil
+	}
+	if ga != nil {
+		ga.data = sumToShape(gd[0].data, shape, ga.shape)
+	}
+	if gb != nil {
+		gb.data = sumToShape(gd[0].data, shape, gb.shape)
+		for i := range gb.data {
+			gb.data[i] = -gb.data[i]
+		}
 	}
 	return []*array{ga, gb}, nil
 }

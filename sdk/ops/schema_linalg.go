@@ -37,6 +37,8 @@ func init() {
 			Inputs: []InputSpec{in("x"), in("y")}, Attrs: []AttrSpec{attr("dim", AttrInt, IntAttr(-1), "")}, Outputs: 1},
 		Schema{Name: "cross", Doc: "3-vector cross product along dim of self and other (same rank and dtype, broadcast over the other dims)",
 			Inputs: []InputSpec{in("self"), in("other")}, Attrs: []AttrSpec{req("dim", AttrInt, "the dimension of length 3 (may be negative)")}, Outputs: 1},
+		Schema{Name: "dist", Doc: "p-norm of self - other (broadcast, PyTorch type promotion, float results only), as linalg.vector_norm over every element",
+			Inputs: []InputSpec{in("self"), in("other")}, Attrs: []AttrSpec{attr("p", AttrFloat, FloatAttr(2), "the order: any float, inf and -inf included")}, Outputs: 1},
 		Schema{Name: "det", Doc: "determinant of (batches of) square matrices by LU with partial pivoting (float only)",
 			Inputs: []InputSpec{in("self")}, Outputs: 1},
 		Schema{Name: "logdet", Doc: "log(det(self)): NaN for a negative determinant, -inf for a zero one (float32/float64 only)",

@@ -49,6 +49,7 @@ func init() {
 	defMulti(detLike("slogdet", "linalg.slogdet"), "A, *, out=None", "Torch.linalg.slogdet")
 	def(crossLower, "input, other, dim=None, *, out=None", "Torch.cross", "Tensor.cross")
 	def(crossLower, "input, other, *, dim=-1, out=None", "Torch.linalg.cross")
+	def(distLower, "input, other, p=2", "Torch.dist", "Tensor.dist")
 	// torch.vector_norm does not exist: a dumped Torch.vector_norm is
 	// torch.linalg.vector_norm (the reduce family's lowering).
 	def(vectorNorm, "x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None", "Torch.vector_norm")
@@ -70,7 +71,7 @@ func init() {
 		"a device's rounding picks another, so the outputs cannot be compared element by element with a reference",
 		"Torch.linalg.ldl_factor", "Torch.ldl_factor", "Torch.linalg.ldl_factor_ex", "Torch.ldl_factor_ex")
 
-	usedOps = append(usedOps, "det", "logdet", "slogdet", "cross")
+	usedOps = append(usedOps, "det", "logdet", "slogdet", "cross", "dist")
 	declareOps([]string{"det"}, "Torch.det", "Tensor.det", "Torch.linalg.det")
 	declareOps([]string{"logdet"}, "Torch.logdet", "Tensor.logdet")
 	declareOps([]string{"slogdet"}, "Torch.slogdet", "Tensor.slogdet", "Torch.linalg.slogdet")
@@ -468,4 +469,21 @@ func crossLower(b *bound) (*framework.Plan, error) {
 		}
 		return newPlan("cross", ops.Attrs{"dim": ops.IntAttr(dim)}, tensorBinding(x), tensorBinding(y)), nil
 	}
+}
+
+// distLower lowers torch.dist.
+func distLower(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	y, err := b.tensor("other")
+	if err != nil {
+		return nil, err
+	}
+	p, err := b.float("p")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("dist", ops.Attrs{"p": ops.FloatAttr(p)}, tensorBinding(x), tensorBinding(y)), nil
 }

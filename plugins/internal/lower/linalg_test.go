@@ -198,6 +198,13 @@ func linalgProductCases() []lcase {
 		{name: "Torch.cross", args: laArgs(m("args.0", 3), m("args.1", 3)), kwargs: laKws(kw("dim", fv(0))), err: `argument "dim": expected int, got float`},
 		{name: "Torch.linalg.cross", args: laArgs(m("args.0", 3), m("args.1", 3), iv(0)), err: "takes at most 2 positional arguments but 3 were given"},
 
+		{name: "Torch.dist", args: laArgs(a23, a23), op: "dist", attrs: ops.Attrs{"p": fa(2)}, in: []string{"args.0", "args.0"}},
+		{name: "Tensor.dist", args: laArgs(a23, b34, iv(3)), op: "dist", attrs: ops.Attrs{"p": fa(3)}},
+		{name: "Torch.dist", args: laArgs(a23, b34), kwargs: laKws(kw("p", fv(-1))), op: "dist", attrs: ops.Attrs{"p": fa(-1)}},
+		{name: "Torch.dist", args: laArgs(a23, fv(1)), err: `argument "other": expected tensor, got float`},
+		{name: "Torch.dist", args: laArgs(a23, b34), kwargs: laKws(kw("p", nv())), err: `argument "p": expected float, got None`},
+		{name: "Torch.dist", args: laArgs(a23, b34), kwargs: laKws(kw("out", nv())), err: `unexpected keyword argument "out"`},
+
 		{name: "Torch.vector_norm", args: laArgs(f32("args.0", 2, 3)), kwargs: laKws(kw("ord", iv(1)), kw("dim", iv(1))), op: "norm",
 			attrs: ops.Attrs{"p": fa(1), "dim": la(1)}},
 	}

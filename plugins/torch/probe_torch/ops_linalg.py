@@ -126,6 +126,17 @@ def _s_cross(dt):
     return [_t([[1.0, 2.0, 0.5], [0.25, 1.0, 2.0]], dt), _t([[2.0, 0.5, 1.0], [1.0, 1.5, 0.5]], dt)], {"dim": 1}
 
 
+def _dist(c):
+    x, y = _tensors(c, 2)
+    return torch.dist(x, y, c.attrs["p"])
+
+
+def _s_dist(dt):
+    if not dt.is_floating_point:
+        return None
+    return [_x(dt), _row(dt)], {"p": 2.0}
+
+
 def _det(c):
     (x,) = _tensors(c, 1)
     return torch.linalg.det(x)
@@ -159,6 +170,7 @@ OPS = {
     "vecdot": _vecdot,
     "matrix_power": _matrix_power,
     "cross": _cross,
+    "dist": _dist,
     "det": _det,
     "logdet": _logdet,
     "slogdet": _slogdet,
@@ -176,9 +188,10 @@ SAMPLES = {
     "vecdot": _s_vecdot,
     "matrix_power": _s_matrix_power,
     "cross": _s_cross,
+    "dist": _s_dist,
     "det": _s_det,
     "logdet": _s_det,
     "slogdet": _s_det,
 }
 
-BACKWARD = {"addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power", "cross", "det", "logdet", "slogdet"}
+BACKWARD = {"addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power", "cross", "dist", "det", "logdet", "slogdet"}

@@ -70,9 +70,12 @@ def check_close(name, got, inputs, fn):
         raise AssertionError("%s: PyTorch outside the default tolerance: %s vs %s" % (name, got, want))
 
 
-def narrow_cases(op, make, fn, attrs=None, backward=True):
+def narrow_cases(op, make, fn, attrs=None, backward=True, bwd_ulp=None):
     """Forward and backward cases at float32, bfloat16 and float16, mode
-    emulated; make(r, d) gives the inputs at dtype d."""
+    emulated; make(r, d) gives the inputs at dtype d. bwd_ulp: the ulp field
+    of float16/bfloat16 backward cases whose gradient is formed from the
+    rounded output (dist: d/‖d‖), which it inherits, as in
+    gen_golden_dtypes.py."""
     cs = []
     for d in NARROW:
         for bwd in ([False, True] if backward else [False]):
@@ -88,7 +91,8 @@ def narrow_cases(op, make, fn, attrs=None, backward=True):
                 # gradients, which PyTorch forms at the narrow dtype
                 gr = R(base + "#grad")
                 go = [gr.rand(o.shape, f64, 0.5, 1.5).to(o.dtype) for o in (f(*inputs),)]
-            c = case(name, op, inputs, f, attrs=attrs, mode="emulated", backward=bwd, grad_outputs=go, rtol=rtol, atol=atol)
+            ulp = bwd_ulp if bwd and d != torch.float32 else None
+            c = case(name, op, inputs, f, attrs=attrs, mode="emulated", backward=bwd, grad_outputs=go, rtol=rtol, atol=atol, ulp=ulp)
             check_close(name, f(*inputs), inputs, fn)
             cs.append(c)
     return cs
@@ -512,8 +516,40 @@ def cross_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# dist
+
+def dist_cases():
+    cs = []
+    op, r = "dist", R("dist")
+
+    def dd(p):
+        return lambda a, b: torch.dist(a, b, p)
+    cs.append(case(op + "/p2", op, [r.randn((3, 4)), r.randn((3, 4))], dd(2), attrs={"p": 2.0}))
+    cs.append(case(op + "/p1", op, [r.randn((3, 4)), r.randn((3, 4))], dd(1), attrs={"p": 1.0}))
+    cs.append(case(op + "/p3", op, [r.randn((5,)), r.randn((5,))], dd(3), attrs={"p": 3.0}))
+    cs.append(case(op + "/p_half", op, [r.randn((5,)), r.randn((5,))], dd(0.5), attrs={"p": 0.5}))
+    cs.append(case(op + "/p0", op, [torch.tensor([1.0, 2.0, 3.0], dtype=f64), torch.tensor([1.0, 0.0, 2.0], dtype=f64)], dd(0), attrs={"p": 0.0},
+                   backward=False))  # PyTorch 1.13 raises in the backward of p=0
+    cs.append(case(op + "/inf", op, [r.randn((3, 4)), r.randn((3, 4))], dd(INF), attrs={"p": INF}))
+    cs.append(case(op + "/neg_inf", op, [r.randn((3, 4)), r.randn((3, 4))], dd(-INF), attrs={"p": -INF}))
+    cs.append(case(op + "/broadcast", op, [r.randn((2, 1, 3)), r.randn((4, 3))], dd(2), attrs={"p": 2.0}))
+    cs.append(case(op + "/0d", op, [r.randn(()), r.randn((3,))], dd(2), attrs={"p": 2.0}))
+    cs.append(case(op + "/equal", op, [torch.ones(3, dtype=f64), torch.ones(3, dtype=f64)], dd(2), attrs={"p": 2.0}))
+    cs.append(case(op + "/empty", op, [r.randn((0, 3)), r.randn((0, 3))], dd(2), attrs={"p": 2.0}))
+    cs.append(case(op + "/special", op, [torch.tensor([INF, 1.0], dtype=f64), torch.tensor([0.0, NAN], dtype=f64)], dd(2), attrs={"p": 2.0},
+                   backward=False))
+    cs.append(case(op + "/mixed_f32_f64", op, [r.randn((3,), f32), r.randn((3,))], dd(2), attrs={"p": 2.0}))
+    cs.append(case(op + "/mixed_int_f32", op, [r.randint(-3, 4, (3,)), r.randn((3,), f32)], dd(2), attrs={"p": 2.0}, backward=False))
+    cs.append(error_case(op + "/int", op, [r.randint(-3, 4, (3,)), r.randint(-3, 4, (3,))], dd(2), attrs={"p": 2.0}))
+    cs.append(error_case(op + "/broadcast_mismatch", op, [r.randn((4,)), r.randn((2,))], dd(2), attrs={"p": 2.0}))
+    # positive differences: no cancellation at the narrow dtypes
+    cs += narrow_cases(op, lambda r, d: [(pos(r, (3, 4)) + 1.0).to(d), pos(r, (3, 4), d)], dd(2), attrs={"p": 2.0}, bwd_ulp=2)
+    return cs
+
+
 def main():
-    cs = addmv_cases() + addr_cases() + bmm_cases() + product_cases() + det_cases() + cross_cases()
+    cs = addmv_cases() + addr_cases() + bmm_cases() + product_cases() + det_cases() + cross_cases() + dist_cases()
     write_group("linalg", cs)
 
 
