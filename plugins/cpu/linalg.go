@@ -28,6 +28,8 @@ func init() {
 	register("cross", &kernel{forward: crossForward, backward: crossBackward})
 	supportDTypes("cross", append(append([]tensor.DType{}, floatDTypes...), tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)...)
 	register("dist", &kernel{forward: distForward, backward: distBackward})
+	register("diff", &kernel{forward: diffForward, backward: diffBackward})
+	supportDTypes("diff", append(append([]tensor.DType{}, floatDTypes...), intDTypes...)...)
 	register("det", &kernel{forward: detForward("det"), backward: detBackward("det")})
 	register("logdet", &kernel{forward: detForward("logdet"), backward: detBackward("logdet")})
 	register("slogdet", &kernel{forward: detForward("slogdet"), backward: detBackward("slogdet")})
@@ -1612,4 +1614,176 @@ func distBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		}
 	}
 	return []*array{ga, gb}, nil
+}
+
+// ---- diff
+
+type laDiffPlan struct {
+	outer, inner int
+	lens         [3]int // prepend, self, append lengths along dim (0 when absent)
+	total        int    // concatenated length
+	n            int64
+	dim          int
+	dt           tensor.DType
+	outShape     []int
+}
+
+func laDiffSetup(c *call) (*laDiffPlan, error) {
+	x, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, err
+	}
+	if len(x.shape) == 0 {
+		return nil, fmt.Errorf("diff expects input to be at least one-dimensional")
+	}
+	dim, err := normDim(c.attrs.Int("dim", -1), len(x.shape))
+	if err != nil {
+		return nil, err
+	}
+	pl := &laDiffPlan{n: c.attrs.Int("n", 1), dim: dim, dt: x.dtype}
+	pl.lens[1] = x.shape[dim]
+	for i, t := range []*array{c.in[1], c.in[2]} {
+		if t == nil {
+			continue
+		}
+		if len(t.shape) != len(x.shape) {
+			return nil, fmt.Errorf("diff expects prepend or append to be the same dimension as input")
+		}
+		for d := range x.shape {
+			if d != dim && t.shape[d] != x.shape[d] {
+				return nil, fmt.Errorf("diff expects the shape of tensor to prepend or append to match that of input except along the differencing dimension; input.size(%d) = %d, but got tensor.size(%d) = %d", d, x.shape[d], d, t.shape[d])
+			}
+		}
+		pl.lens[2*i] = t.shape[dim]
+		pl.dt = ops.PromoteTypes(pl.dt, t.dtype)
+	}
+	if pl.n == 0 {
+		pl.dt = x.dtype
+	}
+	pl.outer, pl.inner = tensor.NumElements(x.shape[:dim]), tensor.NumElements(x.shape[dim+1:])
+	pl.total = pl.lens[0] + pl.lens[1] + pl.lens[2]
+	outLen := pl.total
+	switch {
+	case pl.n == 0:
+		outLen = pl.lens[1]
+	case pl.n > 0:
+		outLen = max(pl.total-int(min(pl.n, int64(pl.total))), 0)
+	}
+	pl.outShape = append([]int{}, x.shape...)
+	pl.outShape[dim] = outLen
+	return pl, nil
+}
+
+// laDiffCat concatenates the present inputs along dim as an
+// outer × total × inner block, converted to the result dtype.
+func laDiffCat(pl *laDiffPlan, c *call) []float64 {
+	cat := make([]float64, pl.outer*pl.total*pl.inner)
+	off := 0
+	for k, t := range []*array{c.in[1], c.in[0], c.in[2]} {
+		l := pl.lens[k]
+		if t == nil || l == 0 {
+			continue
+		}
+		for o := 0; o < pl.outer; o++ {
+			src := t.data[o*l*pl.inner : (o+1)*l*pl.inner]
+			dst := cat[(o*pl.total+off)*pl.inner:]
+			for j, v := range src {
+				if t.dtype != pl.dt {
+					v = roundTo(pl.dt, v)
+				}
+				dst[j] = v
+			}
+		}
+		off += l
+	}
+	return cat
+}
+
+func diffForward(c *call) ([]*array, error) {
+	pl, err := laDiffSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	if pl.n == 0 {
+		return []*array{c.in[0].clone()}, nil
+	}
+	cur := laDiffCat(pl, c)
+	length := pl.total
+	for step := int64(0); step < pl.n && length > 0; step++ {
+		nl := length - 1
+		next := make([]float64, pl.outer*nl*pl.inner)
+		for o := 0; o < pl.outer; o++ {
+			for i := 0; i < nl; i++ {
+				a := cur[(o*length+i+1)*pl.inner:]
+				b := cur[(o*length+i)*pl.inner:]
+				d := next[(o*nl+i)*pl.inner : (o*nl+i+1)*pl.inner]
+				for j := range d {
+					if pl.dt == tensor.Bool {
+						if (a[j] != 0) != (b[j] != 0) {
+							d[j] = 1
+						}
+						continue
+					}
+					d[j] = a[j] - b[j]
+				}
+			}
+		}
+		cur, length = next, nl
+	}
+	out := &array{shape: pl.outShape, data: cur, dtype: pl.dt}
+	laWrapInts(out)
+	return []*array{out}, nil
+}
+
+// diffBackward applies the transposed difference n times and splits the
+// result among prepend, self and append.
+func diffBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	pl, err := laDiffSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	grads := []*array{nnGradFor(c, 0), nnGradFor(c, 1), nnGradFor(c, 2)}
+	g := nnGradOut(gradOuts, 0)
+	if g == nil {
+		return grads, nil
+	}
+	if pl.n == 0 {
+		if grads[0] != nil {
+			copy(grads[0].data, g.data)
+		}
+		return grads, nil
+	}
+	cur, length := g.data, pl.outShape[pl.dim]
+	steps := pl.n
+	if steps < 0 {
+		steps = 0
+	}
+	steps = min(steps, int64(pl.total))
+	for s := int64(0); s < steps; s++ {
+		nl := length + 1
+		next := make([]float64, pl.outer*nl*pl.inner)
+		for o := 0; o < pl.outer; o++ {
+			for i := 0; i < length; i++ {
+				src := cur[(o*length+i)*pl.inner : (o*length+i+1)*pl.inner]
+				hi := next[(o*nl+i+1)*pl.inner:]
+				lo := next[(o*nl+i)*pl.inner:]
+				for j, v := range src {
+					hi[j] += v
+					lo[j] -= v
+				}
+			}
+		}
+		cur, length = next, nl
+	}
+	off := 0
+	for k, idx := range []int{1, 0, 2} {
+		l := pl.lens[k]
+		if gr := grads[idx]; gr != nil {
+			for o := 0; o < pl.outer; o++ {
+				copy(gr.data[o*l*pl.inner:(o+1)*l*pl.inner], cur[(o*pl.total+off)*pl.inner:(o*pl.total+off+l)*pl.inner])
+			}
+		}
+		off += l
+	}
+	return grads, nil
 }

@@ -39,6 +39,10 @@ func init() {
 			Inputs: []InputSpec{in("self"), in("other")}, Attrs: []AttrSpec{req("dim", AttrInt, "the dimension of length 3 (may be negative)")}, Outputs: 1},
 		Schema{Name: "dist", Doc: "p-norm of self - other (broadcast, PyTorch type promotion, float results only), as linalg.vector_norm over every element",
 			Inputs: []InputSpec{in("self"), in("other")}, Attrs: []AttrSpec{attr("p", AttrFloat, FloatAttr(2), "the order: any float, inf and -inf included")}, Outputs: 1},
+		Schema{Name: "diff", Doc: "n-th forward difference along dim of cat(prepend, self, append) (PyTorch type promotion over the three; bool: logical xor); " +
+			"n = 0 returns self, n < 0 the concatenation",
+			Inputs: []InputSpec{in("self"), opt("prepend"), opt("append")},
+			Attrs:  []AttrSpec{attr("n", AttrInt, IntAttr(1), ""), attr("dim", AttrInt, IntAttr(-1), "")}, Outputs: 1},
 		Schema{Name: "det", Doc: "determinant of (batches of) square matrices by LU with partial pivoting (float only)",
 			Inputs: []InputSpec{in("self")}, Outputs: 1},
 		Schema{Name: "logdet", Doc: "log(det(self)): NaN for a negative determinant, -inf for a zero one (float32/float64 only)",

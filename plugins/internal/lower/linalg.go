@@ -50,6 +50,7 @@ func init() {
 	def(crossLower, "input, other, dim=None, *, out=None", "Torch.cross", "Tensor.cross")
 	def(crossLower, "input, other, *, dim=-1, out=None", "Torch.linalg.cross")
 	def(distLower, "input, other, p=2", "Torch.dist", "Tensor.dist")
+	def(diffLower, "input, n=1, dim=-1, prepend=None, append=None", "Torch.diff", "Tensor.diff")
 	// torch.vector_norm does not exist: a dumped Torch.vector_norm is
 	// torch.linalg.vector_norm (the reduce family's lowering).
 	def(vectorNorm, "x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None", "Torch.vector_norm")
@@ -71,7 +72,7 @@ func init() {
 		"a device's rounding picks another, so the outputs cannot be compared element by element with a reference",
 		"Torch.linalg.ldl_factor", "Torch.ldl_factor", "Torch.linalg.ldl_factor_ex", "Torch.ldl_factor_ex")
 
-	usedOps = append(usedOps, "det", "logdet", "slogdet", "cross", "dist")
+	usedOps = append(usedOps, "det", "logdet", "slogdet", "cross", "dist", "diff")
 	declareOps([]string{"det"}, "Torch.det", "Tensor.det", "Torch.linalg.det")
 	declareOps([]string{"logdet"}, "Torch.logdet", "Tensor.logdet")
 	declareOps([]string{"slogdet"}, "Torch.slogdet", "Tensor.slogdet", "Torch.linalg.slogdet")
@@ -486,4 +487,29 @@ func distLower(b *bound) (*framework.Plan, error) {
 		return nil, err
 	}
 	return newPlan("dist", ops.Attrs{"p": ops.FloatAttr(p)}, tensorBinding(x), tensorBinding(y)), nil
+}
+
+// diffLower lowers torch.diff.
+func diffLower(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	n, err := b.integer("n")
+	if err != nil {
+		return nil, err
+	}
+	dim, err := b.integer("dim")
+	if err != nil {
+		return nil, err
+	}
+	pre, okp, err := b.optTensor("prepend")
+	if err != nil {
+		return nil, err
+	}
+	app, oka, err := b.optTensor("append")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("diff", ops.Attrs{"n": ops.IntAttr(n), "dim": ops.IntAttr(dim)}, tensorBinding(x), optBinding(pre, okp), optBinding(app, oka)), nil
 }

@@ -205,6 +205,14 @@ func linalgProductCases() []lcase {
 		{name: "Torch.dist", args: laArgs(a23, b34), kwargs: laKws(kw("p", nv())), err: `argument "p": expected float, got None`},
 		{name: "Torch.dist", args: laArgs(a23, b34), kwargs: laKws(kw("out", nv())), err: `unexpected keyword argument "out"`},
 
+		{name: "Torch.diff", args: laArgs(a23), op: "diff", attrs: ops.Attrs{"n": ia(1), "dim": ia(-1)}, in: []string{"args.0", "none", "none"}},
+		{name: "Tensor.diff", args: laArgs(a23, iv(2), iv(0)), op: "diff", attrs: ops.Attrs{"n": ia(2), "dim": ia(0)}},
+		{name: "Torch.diff", args: laArgs(a23), kwargs: laKws(kw("append", m("kwargs.append", 2, 1)), kw("prepend", m("kwargs.prepend", 2, 2))), op: "diff",
+			in: []string{"args.0", "kwargs.prepend", "kwargs.append"}},
+		{name: "Torch.diff", args: laArgs(a23), kwargs: laKws(kw("n", bv(true))), err: `argument "n": expected int, got bool`},
+		{name: "Torch.diff", args: laArgs(a23), kwargs: laKws(kw("prepend", fv(1))), err: `argument "prepend": expected tensor, got float`},
+		{name: "Torch.diff", args: laArgs(a23), kwargs: laKws(kw("dim", nv())), err: `argument "dim": expected int, got None`},
+
 		{name: "Torch.vector_norm", args: laArgs(f32("args.0", 2, 3)), kwargs: laKws(kw("ord", iv(1)), kw("dim", iv(1))), op: "norm",
 			attrs: ops.Attrs{"p": fa(1), "dim": la(1)}},
 	}

@@ -137,6 +137,16 @@ def _s_dist(dt):
     return [_x(dt), _row(dt)], {"p": 2.0}
 
 
+def _diff(c):
+    x, pre, app = c.inputs
+    (x,) = _tensors(c, 1)
+    return torch.diff(x, n=c.attrs["n"], dim=c.attrs["dim"], prepend=pre, append=app)
+
+
+def _s_diff(dt):
+    return [_x(dt), None, None], {"n": 1, "dim": -1}
+
+
 def _det(c):
     (x,) = _tensors(c, 1)
     return torch.linalg.det(x)
@@ -171,6 +181,7 @@ OPS = {
     "matrix_power": _matrix_power,
     "cross": _cross,
     "dist": _dist,
+    "diff": _diff,
     "det": _det,
     "logdet": _logdet,
     "slogdet": _slogdet,
@@ -189,9 +200,10 @@ SAMPLES = {
     "matrix_power": _s_matrix_power,
     "cross": _s_cross,
     "dist": _s_dist,
+    "diff": _s_diff,
     "det": _s_det,
     "logdet": _s_det,
     "slogdet": _s_det,
 }
 
-BACKWARD = {"addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power", "cross", "dist", "det", "logdet", "slogdet"}
+BACKWARD = {"addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power", "cross", "dist", "diff", "det", "logdet", "slogdet"}

@@ -548,8 +548,47 @@ def dist_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# diff
+
+def diff_cases():
+    cs = []
+    op, r = "diff", R("diff")
+
+    def df(n=1, dim=-1):
+        return lambda x, p, a: torch.diff(x, n=n, dim=dim, prepend=p, append=a)
+
+    def at(n=1, dim=-1):
+        return {"n": n, "dim": dim}
+    cs.append(case(op + "/1d", op, [r.randn((5,)), None, None], df(), attrs=at()))
+    cs.append(case(op + "/n2", op, [r.randn((6,)), None, None], df(2), attrs=at(2)))
+    cs.append(case(op + "/n_too_big", op, [r.randn((3,)), None, None], df(5), attrs=at(5)))
+    cs.append(case(op + "/n0", op, [r.randn((3,)), r.randn((1,)), None], df(0), attrs=at(0)))
+    cs.append(case(op + "/n_negative", op, [r.randn((3,)), r.randn((1,)), None], df(-1), attrs=at(-1)))
+    cs.append(case(op + "/dim0", op, [r.randn((4, 3)), None, None], df(1, 0), attrs=at(1, 0)))
+    cs.append(case(op + "/middle_dim", op, [r.randn((2, 4, 3)), None, None], df(2, 1), attrs=at(2, 1)))
+    cs.append(case(op + "/prepend_append", op, [r.randn((2, 4)), r.randn((2, 1)), r.randn((2, 2))], df(2), attrs=at(2)))
+    cs.append(case(op + "/append_dim0", op, [r.randn((3, 2)), None, r.randn((2, 2))], df(1, 0), attrs=at(1, 0)))
+    cs.append(case(op + "/empty", op, [r.randn((0, 3)), None, None], df(), attrs=at()))
+    cs.append(case(op + "/special", op, [torch.tensor([INF, INF, 1.0, NAN, -0.0, 0.0], dtype=f64), None, None], df(), attrs=at(),
+                   backward=False))
+    cs.append(case(op + "/int64", op, [r.randint(-5, 6, (2, 4)), None, None], df(2), attrs=at(2), backward=False))
+    cs.append(case(op + "/uint8_wraps", op, [torch.tensor([200, 1, 255], dtype=torch.uint8), None, None], df(), attrs=at(), backward=False))
+    cs.append(case(op + "/bool", op, [r.bool((2, 5)), None, None], df(2), attrs=at(2), backward=False))
+    cs.append(case(op + "/bool_prepend_int", op, [torch.tensor([True, False]), torch.tensor([1]), None], df(), attrs=at(), backward=False))
+    cs.append(case(op + "/f32_prepend_f64", op, [r.randn((3,), f32), r.randn((1,)), None], df(), attrs=at()))
+    cs.append(case(op + "/f32_prepend_int", op, [r.randn((3,), f32), r.randint(-3, 4, (2,)), None], df(), attrs=at()))
+    cs.append(error_case(op + "/0d", op, [r.randn(()), None, None], df(), attrs=at()))
+    cs.append(error_case(op + "/dim_range", op, [r.randn((2, 2)), None, None], df(1, 2), attrs=at(1, 2)))
+    cs.append(error_case(op + "/prepend_rank", op, [r.randn((2, 2)), r.randn((2,)), None], df(), attrs=at()))
+    cs.append(error_case(op + "/append_shape", op, [r.randn((2, 2)), None, r.randn((1, 1))], df(), attrs=at()))
+    # no cancellation at the narrow dtypes: increasing values
+    cs += narrow_cases(op, lambda r, d: [torch.cumsum(pos(r, (2, 5)), 1).to(d), None, None], df(), attrs=at())
+    return cs
+
+
 def main():
-    cs = addmv_cases() + addr_cases() + bmm_cases() + product_cases() + det_cases() + cross_cases() + dist_cases()
+    cs = addmv_cases() + addr_cases() + bmm_cases() + product_cases() + det_cases() + cross_cases() + dist_cases() + diff_cases()
     write_group("linalg", cs)
 
 
