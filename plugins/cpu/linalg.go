@@ -30,6 +30,8 @@ func init() {
 	register("dist", &kernel{forward: distForward, backward: distBackward})
 	register("diff", &kernel{forward: diffForward, backward: diffBackward})
 	supportDTypes("diff", append(append([]tensor.DType{}, floatDTypes...), intDTypes...)...)
+	register("vander", &kernel{forward: vanderForward, backward: vanderBackward})
+	supportDTypes("vander", append(append([]tensor.DType{}, floatDTypes...), intDTypes...)...)
 	register("det", &kernel{forward: detForward("det"), backward: detBackward("det")})
 	register("logdet", &kernel{forward: detForward("logdet"), backward: detBackward("logdet")})
 	register("slogdet", &kernel{forward: detForward("slogdet"), backward: detBackward("slogdet")})
@@ -1786,4 +1788,80 @@ func diffBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		off += l
 	}
 	return grads, nil
+}
+
+// ---- vander
+
+func laVanderSetup(c *call) (*array, int, bool, []int, error) {
+	x, err := nnNeed(c, 0, "x")
+	if err != nil {
+		return nil, 0, false, nil, err
+	}
+	n := c.attrs.Int("N", 0)
+	if n < 0 {
+		return nil, 0, false, nil, fmt.Errorf("N must be non-negative.")
+	}
+	if len(x.shape) == 0 {
+		return nil, 0, false, nil, fmt.Errorf("x must be a one-dimensional tensor.")
+	}
+	shape := append(append([]int{}, x.shape...), int(n))
+	return x, int(n), c.attrs.Bool("increasing", false), shape, nil
+}
+
+// laVanderCol is the power of column j.
+func laVanderCol(j, n int, increasing bool) int {
+	if increasing {
+		return j
+	}
+	return n - 1 - j
+}
+
+func vanderForward(c *call) ([]*array, error) {
+	x, n, inc, shape, err := laVanderSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	dt := x.dtype
+	if !dt.IsFloat() {
+		dt = tensor.Int64
+	}
+	out := nnNew(shape, dt)
+	pows := make([]float64, n)
+	for i, v := range x.data {
+		p := 1.0
+		for k := 0; k < n; k++ {
+			pows[k] = p
+			p *= v // cumulative products, as PyTorch's cumprod
+			if dt == tensor.Int64 {
+				p = wrapInt(dt, p)
+			}
+		}
+		row := out.data[i*n : (i+1)*n]
+		for j := range row {
+			row[j] = pows[laVanderCol(j, n, inc)]
+		}
+	}
+	return []*array{out}, nil
+}
+
+func vanderBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	x, n, inc, _, err := laVanderSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g := nnGradOut(gradOuts, 0)
+	gx := nnGradFor(c, 0)
+	if g == nil || gx == nil {
+		return []*array{gx}, nil
+	}
+	for i, v := range x.data {
+		s := 0.0
+		for j := 0; j < n; j++ {
+			if k := laVanderCol(j, n, inc); k > 0 {
+				s += g.data[i*n+j] * float64(k) * math.Pow(v, float64(k-1))
+			}
+		}
+		gx.data[i] = s
+	}
+	return []*array{gx}, nil
 }

@@ -213,6 +213,19 @@ func linalgProductCases() []lcase {
 		{name: "Torch.diff", args: laArgs(a23), kwargs: laKws(kw("prepend", fv(1))), err: `argument "prepend": expected tensor, got float`},
 		{name: "Torch.diff", args: laArgs(a23), kwargs: laKws(kw("dim", nv())), err: `argument "dim": expected int, got None`},
 
+		{name: "Torch.vander", args: laArgs(m("args.0", 4), iv(3)), op: "vander", attrs: ops.Attrs{"N": ia(3), "increasing": ba(false)}},
+		{name: "Torch.vander", args: laArgs(m("args.0", 4)), kwargs: laKws(kw("increasing", bv(true))), op: "vander", attrs: ops.Attrs{"N": ia(4), "increasing": ba(true)}},
+		{name: "Torch.vander", args: laArgs(m("args.0", 2, 4)), op: "vander", attrs: ops.Attrs{"N": ia(4), "increasing": ba(true)}},
+		{name: "Torch.vander", args: laArgs(m("args.0", 4)), kwargs: laKws(kw("N", iv(1))), op: "vander", attrs: ops.Attrs{"N": ia(1), "increasing": ba(false)}},
+		{name: "Torch.vander", args: laArgs(tn("args.0", tensor.Bool, 3)), op: "vander", attrs: ops.Attrs{"N": ia(3), "increasing": ba(false)}},
+		{name: "Torch.vander", args: laArgs(m("args.0", 4)), err: "is torch.vander (decreasing powers) or torch.linalg.vander (increasing)"},
+		{name: "Torch.vander", args: laArgs(m("args.0", 4), iv(-1)), err: `argument "N": N must be non-negative.`},
+		{name: "Torch.vander", args: laArgs(m("args.0", 2, 4), iv(3)), err: "x must be a one-dimensional tensor."},
+		{name: "Torch.vander", args: laArgs(m("args.0", 4), iv(3), iv(1)), err: `argument "increasing": expected bool, got int`},
+		{name: "Torch.linalg.vander", args: laArgs(m("args.0", 2, 4)), kwargs: laKws(kw("N", iv(3))), op: "vander", attrs: ops.Attrs{"N": ia(3), "increasing": ba(true)}},
+		{name: "Torch.linalg.vander", args: laArgs(m("args.0", 4)), kwargs: laKws(kw("N", iv(1))), err: `argument "N": N must be greater than 1.`},
+		{name: "Torch.linalg.vander", args: laArgs(tn("args.0", tensor.Bool, 3)), err: "linalg.vander supports floating point, complex, and integer tensors, but got Bool"},
+
 		{name: "Torch.vector_norm", args: laArgs(f32("args.0", 2, 3)), kwargs: laKws(kw("ord", iv(1)), kw("dim", iv(1))), op: "norm",
 			attrs: ops.Attrs{"p": fa(1), "dim": la(1)}},
 	}

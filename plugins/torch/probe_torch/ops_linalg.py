@@ -147,6 +147,21 @@ def _s_diff(dt):
     return [_x(dt), None, None], {"n": 1, "dim": -1}
 
 
+def _vander(c):
+    (x,) = _tensors(c, 1)
+    n, inc = c.attrs["N"], c.attrs["increasing"]
+    # torch.linalg.vander where it runs: torch 1.13's torch.vander has no
+    # working backward (an in-place cumprod), linalg.vander has
+    if n > 1 and x.dtype in (torch.float64, torch.float32) or x.dim() != 1:
+        out = torch.linalg.vander(x, N=n)
+        return out if inc else out.flip(-1)
+    return torch.vander(x, N=n, increasing=inc)
+
+
+def _s_vander(dt):
+    return [_row(dt)], {"N": 3, "increasing": False}
+
+
 def _det(c):
     (x,) = _tensors(c, 1)
     return torch.linalg.det(x)
@@ -182,6 +197,7 @@ OPS = {
     "cross": _cross,
     "dist": _dist,
     "diff": _diff,
+    "vander": _vander,
     "det": _det,
     "logdet": _logdet,
     "slogdet": _slogdet,
@@ -201,9 +217,10 @@ SAMPLES = {
     "cross": _s_cross,
     "dist": _s_dist,
     "diff": _s_diff,
+    "vander": _s_vander,
     "det": _s_det,
     "logdet": _s_det,
     "slogdet": _s_det,
 }
 
-BACKWARD = {"addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power", "cross", "dist", "diff", "det", "logdet", "slogdet"}
+BACKWARD = {"addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power", "cross", "dist", "diff", "vander", "det", "logdet", "slogdet"}

@@ -587,8 +587,50 @@ def diff_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# vander
+
+def vander_cases():
+    cs = []
+    op, r = "vander", R("vander")
+
+    def tv(n, inc=False):
+        return lambda x: torch.vander(x, N=n, increasing=inc)
+
+    def tvb(n, inc=False):
+        """torch.vander through linalg.vander: PyTorch 1.13's torch.vander
+        raises in its backward (an in-place cumprod); the values are the
+        same cumulative products."""
+        return lambda x: torch.linalg.vander(x, N=n) if inc else torch.linalg.vander(x, N=n).flip(-1)
+
+    def lv(n):
+        return lambda x: torch.linalg.vander(x, N=n)
+
+    def at(n, inc=False):
+        return {"N": n, "increasing": inc}
+    cs.append(case(op + "/default", op, [r.randn((4,))], tv(4), attrs=at(4), backward=False))
+    cs.append(case(op + "/default_bwd", op, [r.randn((4,))], tvb(4), attrs=at(4)))
+    cs.append(case(op + "/N2", op, [r.randn((3,))], tvb(2), attrs=at(2)))
+    cs.append(case(op + "/N6", op, [r.randn((3,))], tvb(6), attrs=at(6)))
+    cs.append(case(op + "/N0", op, [r.randn((3,))], tv(0), attrs=at(0), backward=False))
+    cs.append(case(op + "/N1", op, [r.randn((3,))], tv(1), attrs=at(1), backward=False))
+    cs.append(case(op + "/increasing", op, [r.randn((4,))], tv(4, True), attrs=at(4, True), backward=False))
+    cs.append(case(op + "/increasing_bwd", op, [r.randn((4,))], tvb(4, True), attrs=at(4, True)))
+    cs.append(case(op + "/linalg_batched", op, [r.randn((2, 3))], lv(4), attrs=at(4, True)))
+    cs.append(case(op + "/zero_and_special", op, [torch.tensor([0.0, -0.0, INF, NAN, -2.0], dtype=f64)], tv(3), attrs=at(3), backward=False))
+    cs.append(case(op + "/zero_grad", op, [torch.tensor([0.0, 1.5], dtype=f64)], tvb(4), attrs=at(4)))
+    cs.append(case(op + "/empty", op, [r.randn((0,))], tvb(3), attrs=at(3)))
+    cs.append(case(op + "/int32", op, [r.randint(-4, 5, (4,), torch.int32)], tv(4), attrs=at(4), backward=False))
+    cs.append(case(op + "/uint8", op, [torch.tensor([200, 3], dtype=torch.uint8)], tv(3), attrs=at(3), backward=False))
+    cs.append(case(op + "/bool", op, [torch.tensor([True, False])], tv(3), attrs=at(3), backward=False))
+    cs.append(case(op + "/int64_linalg", op, [r.randint(-4, 5, (2, 3))], lv(3), attrs=at(3, True), backward=False))
+    cs.append(error_case(op + "/N_negative", op, [r.randn((3,))], tv(-1), attrs=at(-1)))
+    cs += narrow_cases(op, lambda r, d: [pos(r, (4,), d)], tvb(3), attrs=at(3))
+    return cs
+
+
 def main():
-    cs = addmv_cases() + addr_cases() + bmm_cases() + product_cases() + det_cases() + cross_cases() + dist_cases() + diff_cases()
+    cs = addmv_cases() + addr_cases() + bmm_cases() + product_cases() + det_cases() + cross_cases() + dist_cases() + diff_cases() + vander_cases()
     write_group("linalg", cs)
 
 
