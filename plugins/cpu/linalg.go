@@ -32,6 +32,8 @@ func init() {
 	supportDTypes("diff", append(append([]tensor.DType{}, floatDTypes...), intDTypes...)...)
 	register("vander", &kernel{forward: vanderForward, backward: vanderBackward})
 	supportDTypes("vander", append(append([]tensor.DType{}, floatDTypes...), intDTypes...)...)
+	register("block_diag", &kernel{forward: blockDiagForward, backward: blockDiagBackward})
+	supportDTypes("block_diag", append(append([]tensor.DType{}, floatDTypes...), intDTypes...)...)
 	register("det", &kernel{forward: detForward("det"), backward: detBackward("det")})
 	register("logdet", &kernel{forward: detForward("logdet"), backward: detBackward("logdet")})
 	register("slogdet", &kernel{forward: detForward("slogdet"), backward: detBackward("slogdet")})
@@ -1864,4 +1866,77 @@ func vanderBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		gx.data[i] = s
 	}
 	return []*array{gx}, nil
+}
+
+// ---- block_diag
+
+// laBlocks returns each tensor's (rows, cols) as a block and the result
+// shape.
+func laBlocks(c *call) ([][2]int, []int, tensor.DType, error) {
+	blocks := make([][2]int, len(c.in))
+	rows, cols := 0, 0
+	var dt tensor.DType
+	for i, t := range c.in {
+		if t == nil {
+			return nil, nil, 0, fmt.Errorf("torch.block_diag: input %d is None", i)
+		}
+		switch len(t.shape) {
+		case 0:
+			blocks[i] = [2]int{1, 1}
+		case 1:
+			blocks[i] = [2]int{1, t.shape[0]}
+		case 2:
+			blocks[i] = [2]int{t.shape[0], t.shape[1]}
+		default:
+			return nil, nil, 0, fmt.Errorf("torch.block_diag: Input tensors must have 2 or fewer dimensions. Input %d has %d dimensions", i, len(t.shape))
+		}
+		rows += blocks[i][0]
+		cols += blocks[i][1]
+	}
+	dt = resultType(c.in...) // a 0-d tensor ranks below the others, as in PyTorch
+	return blocks, []int{rows, cols}, dt, nil
+}
+
+func blockDiagForward(c *call) ([]*array, error) {
+	blocks, shape, dt, err := laBlocks(c)
+	if err != nil {
+		return nil, err
+	}
+	out := nnNew(shape, dt)
+	r0, c0 := 0, 0
+	for i, t := range c.in {
+		br, bc := blocks[i][0], blocks[i][1]
+		for r := 0; r < br; r++ {
+			dst := out.data[(r0+r)*shape[1]+c0:]
+			for k, v := range t.data[r*bc : (r+1)*bc] {
+				if t.dtype != dt {
+					v = roundTo(dt, v)
+				}
+				dst[k] = v
+			}
+		}
+		r0, c0 = r0+br, c0+bc
+	}
+	return []*array{out}, nil
+}
+
+func blockDiagBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	blocks, shape, _, err := laBlocks(c)
+	if err != nil {
+		return nil, err
+	}
+	grads := make([]*array, len(c.in))
+	g := nnGradOut(gradOuts, 0)
+	r0, c0 := 0, 0
+	for i := range c.in {
+		br, bc := blocks[i][0], blocks[i][1]
+		if gi := nnGradFor(c, i); gi != nil && g != nil {
+			for r := 0; r < br; r++ {
+				copy(gi.data[r*bc:(r+1)*bc], g.data[(r0+r)*shape[1]+c0:])
+			}
+			grads[i] = gi
+		}
+		r0, c0 = r0+br, c0+bc
+	}
+	return grads, nil
 }

@@ -46,6 +46,8 @@ func init() {
 		Schema{Name: "vander", Doc: "Vandermonde matrices of the last dim of x: powers 0..N-1 (increasing) or N-1..0; integer and bool inputs give int64",
 			Inputs: []InputSpec{in("x")},
 			Attrs:  []AttrSpec{req("N", AttrInt, "number of columns (already defaulted to x's length)"), attr("increasing", AttrBool, BoolAttr(false), "")}, Outputs: 1},
+		Schema{Name: "block_diag", Doc: "block-diagonal matrix of the tensors (0-d: 1×1, 1-d: one row), PyTorch type promotion over them (a 0-d tensor ranks below the others)",
+			Inputs: []InputSpec{{Name: "tensors", Variadic: true, Differentiable: true}}, Outputs: 1},
 		Schema{Name: "det", Doc: "determinant of (batches of) square matrices by LU with partial pivoting (float only)",
 			Inputs: []InputSpec{in("self")}, Outputs: 1},
 		Schema{Name: "logdet", Doc: "log(det(self)): NaN for a negative determinant, -inf for a zero one (float32/float64 only)",

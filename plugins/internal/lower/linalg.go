@@ -52,6 +52,7 @@ func init() {
 	def(distLower, "input, other, p=2", "Torch.dist", "Tensor.dist")
 	def(vanderLower(false), "x, N=None, increasing=False", "Torch.vander")
 	def(vanderLower(true), "x, *, N=None", "Torch.linalg.vander")
+	def(blockDiag, "*tensors", "Torch.block_diag")
 	def(diffLower, "input, n=1, dim=-1, prepend=None, append=None", "Torch.diff", "Tensor.diff")
 	// torch.vector_norm does not exist: a dumped Torch.vector_norm is
 	// torch.linalg.vector_norm (the reduce family's lowering).
@@ -74,7 +75,7 @@ func init() {
 		"a device's rounding picks another, so the outputs cannot be compared element by element with a reference",
 		"Torch.linalg.ldl_factor", "Torch.ldl_factor", "Torch.linalg.ldl_factor_ex", "Torch.ldl_factor_ex")
 
-	usedOps = append(usedOps, "det", "logdet", "slogdet", "cross", "dist", "diff", "vander")
+	usedOps = append(usedOps, "det", "logdet", "slogdet", "cross", "dist", "diff", "vander", "block_diag")
 	declareOps([]string{"det"}, "Torch.det", "Tensor.det", "Torch.linalg.det")
 	declareOps([]string{"logdet"}, "Torch.logdet", "Tensor.logdet")
 	declareOps([]string{"slogdet"}, "Torch.slogdet", "Tensor.slogdet", "Torch.linalg.slogdet")
@@ -83,6 +84,7 @@ func init() {
 	declareOps([]string{"mul", "tensordot"}, "Torch.inner", "Tensor.inner")
 	declareOps([]string{"clone", "multi_dot"}, "Torch.chain_matmul")
 	declareOps([]string{"multi_dot"}, "Torch.linalg.multi_dot", "Torch.multi_dot")
+	declareOps([]string{"block_diag"}, "Torch.block_diag")
 	declareOps([]string{"matrix_power"}, "Torch.matrix_power", "Tensor.matrix_power", "Torch.linalg.matrix_power",
 		"Torch.inverse", "Tensor.inverse", "Torch.linalg.inv", "Torch.inv")
 }
@@ -566,4 +568,22 @@ func vanderLower(linalg bool) lowerFunc {
 		}
 		return newPlan("vander", ops.Attrs{"N": ops.IntAttr(n), "increasing": ops.BoolAttr(increasing)}, tensorBinding(x)), nil
 	}
+}
+
+// blockDiag lowers torch.block_diag.
+func blockDiag(b *bound) (*framework.Plan, error) {
+	if len(b.variadic) == 0 {
+		return nil, b.argErr("tensors", "block_diag of no tensors is not supported (it returns an empty 1×0 matrix of the default dtype, no computation)")
+	}
+	in := make([]framework.Binding, len(b.variadic))
+	for i, e := range b.variadic {
+		if e.Kind != framework.ArgTensor || e.Path == "" {
+			return nil, b.argErr("tensors", "element %d: expected tensor, got %s", i, kindName(e))
+		}
+		if rankOf(e) > 2 {
+			return nil, b.errf("torch.block_diag: Input tensors must have 2 or fewer dimensions. Input %d has %d dimensions", i, rankOf(e))
+		}
+		in[i] = tensorBinding(e)
+	}
+	return newPlan("block_diag", nil, in...), nil
 }

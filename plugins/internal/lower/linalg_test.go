@@ -226,6 +226,12 @@ func linalgProductCases() []lcase {
 		{name: "Torch.linalg.vander", args: laArgs(m("args.0", 4)), kwargs: laKws(kw("N", iv(1))), err: `argument "N": N must be greater than 1.`},
 		{name: "Torch.linalg.vander", args: laArgs(tn("args.0", tensor.Bool, 3)), err: "linalg.vander supports floating point, complex, and integer tensors, but got Bool"},
 
+		{name: "Torch.block_diag", args: laArgs(a23, m("args.1", 3), m("args.2")), op: "block_diag", in: []string{"args.0", "args.1", "args.2"}},
+		{name: "Torch.block_diag", args: laArgs(a23), op: "block_diag", in: []string{"args.0"}},
+		{name: "Torch.block_diag", args: nil, err: `argument "tensors": block_diag of no tensors is not supported`},
+		{name: "Torch.block_diag", args: laArgs(a23, m("args.1", 2, 2, 2)), err: "torch.block_diag: Input tensors must have 2 or fewer dimensions. Input 1 has 3 dimensions"},
+		{name: "Torch.block_diag", args: laArgs(a23, iv(1)), err: `argument "tensors": element 1: expected tensor, got int`},
+
 		{name: "Torch.vector_norm", args: laArgs(f32("args.0", 2, 3)), kwargs: laKws(kw("ord", iv(1)), kw("dim", iv(1))), op: "norm",
 			attrs: ops.Attrs{"p": fa(1), "dim": la(1)}},
 	}

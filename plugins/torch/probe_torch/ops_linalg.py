@@ -162,6 +162,19 @@ def _s_vander(dt):
     return [_row(dt)], {"N": 3, "increasing": False}
 
 
+def _block_diag(c):
+    # t * 1 for float tensors: the gradient autograd hands back is then a
+    # fresh tensor, not block_diag's slice of the output gradient (for a
+    # block of one column a size-1 dim with a stride the wire's byte view
+    # refuses)
+    ts = [t * 1 if t.dtype.is_floating_point else t for t in _tensors(c, len(c.inputs))]
+    return torch.block_diag(*ts)
+
+
+def _s_block_diag(dt):
+    return [_x(dt), _row(dt)], {}
+
+
 def _det(c):
     (x,) = _tensors(c, 1)
     return torch.linalg.det(x)
@@ -198,6 +211,7 @@ OPS = {
     "dist": _dist,
     "diff": _diff,
     "vander": _vander,
+    "block_diag": _block_diag,
     "det": _det,
     "logdet": _logdet,
     "slogdet": _slogdet,
@@ -218,9 +232,10 @@ SAMPLES = {
     "dist": _s_dist,
     "diff": _s_diff,
     "vander": _s_vander,
+    "block_diag": _s_block_diag,
     "det": _s_det,
     "logdet": _s_det,
     "slogdet": _s_det,
 }
 
-BACKWARD = {"addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power", "cross", "dist", "diff", "vander", "det", "logdet", "slogdet"}
+BACKWARD = {"addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power", "cross", "dist", "diff", "vander", "block_diag", "det", "logdet", "slogdet"}

@@ -629,8 +629,29 @@ def vander_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# block_diag
+
+def block_diag_cases():
+    cs = []
+    op, r = "block_diag", R("block_diag")
+    f = torch.block_diag
+    cs.append(case(op + "/mixed_ranks", op, [r.randn((2, 2)), r.randn((3,)), r.randn(())], f))
+    cs.append(case(op + "/one", op, [r.randn((2, 3))], f))
+    cs.append(case(op + "/empty_blocks", op, [r.randn((0, 2)), r.randn((2, 0)), r.randn((1, 1))], f))
+    cs.append(case(op + "/special", op, [torch.tensor([[NAN, INF]], dtype=f64), torch.tensor([-0.0], dtype=f64)], f, backward=False))
+    cs.append(case(op + "/int_f64", op, [r.randint(-3, 4, (2, 2)), r.randn((1,))], f))
+    cs.append(case(op + "/f32_0d_f64", op, [r.randn((2,), f32), r.randn(())], f))
+    cs.append(case(op + "/int8_f32", op, [r.randn((2,), f32), r.randint(-3, 4, (1,), torch.int8)], f))
+    cs.append(case(op + "/bool", op, [r.bool((2,)), r.bool((1, 2))], f, backward=False))
+    cs.append(case(op + "/int64", op, [r.randint(-3, 4, (2, 2)), r.randint(-3, 4, (1, 3))], f, backward=False))
+    cs.append(error_case(op + "/3d", op, [r.randn((2, 2)), r.randn((2, 2, 2))], f))
+    cs += narrow_cases(op, lambda r, d: [pos(r, (2, 2), d), pos(r, (3,), d)], f)
+    return cs
+
+
 def main():
-    cs = addmv_cases() + addr_cases() + bmm_cases() + product_cases() + det_cases() + cross_cases() + dist_cases() + diff_cases() + vander_cases()
+    cs = addmv_cases() + addr_cases() + bmm_cases() + product_cases() + det_cases() + cross_cases() + dist_cases() + diff_cases() + vander_cases() + block_diag_cases()
     write_group("linalg", cs)
 
 
