@@ -27,6 +27,13 @@ func init() {
 	register("matrix_power", &kernel{forward: matrixPowerForward, backward: matrixPowerBackward})
 	register("cross", &kernel{forward: crossForward, backward: crossBackward})
 	supportDTypes("cross", append(append([]tensor.DType{}, floatDTypes...), tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)...)
+	register("dist", &kernel{forward: distForward, backward: distBackward})
+	register("diff", &kernel{forward: diffForward, backward: diffBackward})
+	supportDTypes("diff", append(append([]tensor.DType{}, floatDTypes...), intDTypes...)...)
+	register("vander", &kernel{forward: vanderForward, backward: vanderBackward})
+	supportDTypes("vander", append(append([]tensor.DType{}, floatDTypes...), intDTypes...)...)
+	register("block_diag", &kernel{forward: blockDiagForward, backward: blockDiagBackward})
+	supportDTypes("block_diag", append(append([]tensor.DType{}, floatDTypes...), intDTypes...)...)
 	register("det", &kernel{forward: detForward("det"), backward: detBackward("det")})
 	register("logdet", &kernel{forward: detForward("logdet"), backward: detBackward("logdet")})
 	register("slogdet", &kernel{forward: detForward("slogdet"), backward: detBackward("slogdet")})
@@ -1544,4 +1551,392 @@ func crossBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		gb.data = sumToShape(buf, pl.shape, b.shape)
 	}
 	return []*array{ga, gb}, nil
+}
+
+// ---- dist
+
+// laDistSetup returns the difference self - other (broadcast, at the
+// promoted dtype) as the input of a norm call over every element.
+func laDistSetup(c *call) (*call, []int, error) {
+	a, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := nnNeed(c, 1, "other")
+	if err != nil {
+		return nil, nil, err
+	}
+	dt := resultType(a, b)
+	shape, err := ops.BroadcastShapes(a.shape, b.shape)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !dt.IsFloat() {
+		return nil, nil, fmt.Errorf("norm(): input dtype should be either floating point or complex. Got %s instead.", ops.TypeName(dt))
+	}
+	d := expandTo(a, shape)
+	for k, v := range expandTo(b, shape) {
+		d[k] -= v
+	}
+	roundSlice(dt, d) // PyTorch subtracts at the result dtype
+	nc := &call{op: "norm", in: []*array{{shape: shape, data: d, dtype: dt}}, requiresGrad: []bool{true},
+		attrs: ops.Attrs{"p": ops.FloatAttr(c.attrs.Float("p", 2)), "dim": ops.NoneAttr(), "keepdim": ops.BoolAttr(false), "dtype": ops.NoneAttr()}}
+	return nc, shape, nil
+}
+
+func distForward(c *call) ([]*array, error) {
+	nc, _, err := laDistSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	return kernels["norm"].forward(nc)
+}
+
+func distBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	nc, shape, err := laDistSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	ga, gb := nnGradFor(c, 0), nnGradFor(c, 1)
+	if nnGradOut(gradOuts, 0) == nil || ga == nil && gb == nil {
+		return []*array{ga, gb}, nil
+	}
+	gd, err := kernels["norm"].backward(nc, outs, gradOuts)
+	if err != nil {
+		return nil, err
+	}
+	if gd[0] == nil {
+		return []*array{ga, gb}, nil
+	}
+	if ga != nil {
+		ga.data = sumToShape(gd[0].data, shape, ga.shape)
+	}
+	if gb != nil {
+		gb.data = sumToShape(gd[0].data, shape, gb.shape)
+		for i := range gb.data {
+			gb.data[i] = -gb.data[i]
+		}
+	}
+	return []*array{ga, gb}, nil
+}
+
+// ---- diff
+
+type laDiffPlan struct {
+	outer, inner int
+	lens         [3]int // prepend, self, append lengths along dim (0 when absent)
+	total        int    // concatenated length
+	n            int64
+	dim          int
+	dt           tensor.DType
+	outShape     []int
+}
+
+func laDiffSetup(c *call) (*laDiffPlan, error) {
+	x, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, err
+	}
+	if len(x.shape) == 0 {
+		return nil, fmt.Errorf("diff expects input to be at least one-dimensional")
+	}
+	dim, err := normDim(c.attrs.Int("dim", -1), len(x.shape))
+	if err != nil {
+		return nil, err
+	}
+	pl := &laDiffPlan{n: c.attrs.Int("n", 1), dim: dim, dt: x.dtype}
+	pl.lens[1] = x.shape[dim]
+	for i, t := range []*array{c.in[1], c.in[2]} {
+		if t == nil {
+			continue
+		}
+		if len(t.shape) != len(x.shape) {
+			return nil, fmt.Errorf("diff expects prepend or append to be the same dimension as input")
+		}
+		for d := range x.shape {
+			if d != dim && t.shape[d] != x.shape[d] {
+				return nil, fmt.Errorf("diff expects the shape of tensor to prepend or append to match that of input except along the differencing dimension; input.size(%d) = %d, but got tensor.size(%d) = %d", d, x.shape[d], d, t.shape[d])
+			}
+		}
+		pl.lens[2*i] = t.shape[dim]
+		pl.dt = ops.PromoteTypes(pl.dt, t.dtype)
+	}
+	if pl.n == 0 {
+		pl.dt = x.dtype
+	}
+	pl.outer, pl.inner = tensor.NumElements(x.shape[:dim]), tensor.NumElements(x.shape[dim+1:])
+	pl.total = pl.lens[0] + pl.lens[1] + pl.lens[2]
+	outLen := pl.total
+	switch {
+	case pl.n == 0:
+		outLen = pl.lens[1]
+	case pl.n > 0:
+		outLen = max(pl.total-int(min(pl.n, int64(pl.total))), 0)
+	}
+	pl.outShape = append([]int{}, x.shape...)
+	pl.outShape[dim] = outLen
+	return pl, nil
+}
+
+// laDiffCat concatenates the present inputs along dim as an
+// outer × total × inner block, converted to the result dtype.
+func laDiffCat(pl *laDiffPlan, c *call) []float64 {
+	cat := make([]float64, pl.outer*pl.total*pl.inner)
+	off := 0
+	for k, t := range []*array{c.in[1], c.in[0], c.in[2]} {
+		l := pl.lens[k]
+		if t == nil || l == 0 {
+			continue
+		}
+		for o := 0; o < pl.outer; o++ {
+			src := t.data[o*l*pl.inner : (o+1)*l*pl.inner]
+			dst := cat[(o*pl.total+off)*pl.inner:]
+			for j, v := range src {
+				if t.dtype != pl.dt {
+					v = roundTo(pl.dt, v)
+				}
+				dst[j] = v
+			}
+		}
+		off += l
+	}
+	return cat
+}
+
+func diffForward(c *call) ([]*array, error) {
+	pl, err := laDiffSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	if pl.n == 0 {
+		return []*array{c.in[0].clone()}, nil
+	}
+	cur := laDiffCat(pl, c)
+	length := pl.total
+	for step := int64(0); step < pl.n && length > 0; step++ {
+		nl := length - 1
+		next := make([]float64, pl.outer*nl*pl.inner)
+		for o := 0; o < pl.outer; o++ {
+			for i := 0; i < nl; i++ {
+				a := cur[(o*length+i+1)*pl.inner:]
+				b := cur[(o*length+i)*pl.inner:]
+				d := next[(o*nl+i)*pl.inner : (o*nl+i+1)*pl.inner]
+				for j := range d {
+					if pl.dt == tensor.Bool {
+						if (a[j] != 0) != (b[j] != 0) {
+							d[j] = 1
+						}
+						continue
+					}
+					d[j] = a[j] - b[j]
+				}
+			}
+		}
+		cur, length = next, nl
+	}
+	out := &array{shape: pl.outShape, data: cur, dtype: pl.dt}
+	laWrapInts(out)
+	return []*array{out}, nil
+}
+
+// diffBackward applies the transposed difference n times and splits the
+// result among prepend, self and append.
+func diffBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	pl, err := laDiffSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	grads := []*array{nnGradFor(c, 0), nnGradFor(c, 1), nnGradFor(c, 2)}
+	g := nnGradOut(gradOuts, 0)
+	if g == nil {
+		return grads, nil
+	}
+	if pl.n == 0 {
+		if grads[0] != nil {
+			copy(grads[0].data, g.data)
+		}
+		return grads, nil
+	}
+	cur, length := g.data, pl.outShape[pl.dim]
+	steps := pl.n
+	if steps < 0 {
+		steps = 0
+	}
+	steps = min(steps, int64(pl.total))
+	for s := int64(0); s < steps; s++ {
+		nl := length + 1
+		next := make([]float64, pl.outer*nl*pl.inner)
+		for o := 0; o < pl.outer; o++ {
+			for i := 0; i < length; i++ {
+				src := cur[(o*length+i)*pl.inner : (o*length+i+1)*pl.inner]
+				hi := next[(o*nl+i+1)*pl.inner:]
+				lo := next[(o*nl+i)*pl.inner:]
+				for j, v := range src {
+					hi[j] += v
+					lo[j] -= v
+				}
+			}
+		}
+		cur, length = next, nl
+	}
+	off := 0
+	for k, idx := range []int{1, 0, 2} {
+		l := pl.lens[k]
+		if gr := grads[idx]; gr != nil {
+			for o := 0; o < pl.outer; o++ {
+				copy(gr.data[o*l*pl.inner:(o+1)*l*pl.inner], cur[(o*pl.total+off)*pl.inner:(o*pl.total+off+l)*pl.inner])
+			}
+		}
+		off += l
+	}
+	return grads, nil
+}
+
+// ---- vander
+
+func laVanderSetup(c *call) (*array, int, bool, []int, error) {
+	x, err := nnNeed(c, 0, "x")
+	if err != nil {
+		return nil, 0, false, nil, err
+	}
+	n := c.attrs.Int("N", 0)
+	if n < 0 {
+		return nil, 0, false, nil, fmt.Errorf("N must be non-negative.")
+	}
+	if len(x.shape) == 0 {
+		return nil, 0, false, nil, fmt.Errorf("x must be a one-dimensional tensor.")
+	}
+	shape := append(append([]int{}, x.shape...), int(n))
+	return x, int(n), c.attrs.Bool("increasing", false), shape, nil
+}
+
+// laVanderCol is the power of column j.
+func laVanderCol(j, n int, increasing bool) int {
+	if increasing {
+		return j
+	}
+	return n - 1 - j
+}
+
+func vanderForward(c *call) ([]*array, error) {
+	x, n, inc, shape, err := laVanderSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	dt := x.dtype
+	if !dt.IsFloat() {
+		dt = tensor.Int64
+	}
+	out := nnNew(shape, dt)
+	pows := make([]float64, n)
+	for i, v := range x.data {
+		p := 1.0
+		for k := 0; k < n; k++ {
+			pows[k] = p
+			p *= v // cumulative products, as PyTorch's cumprod
+			if dt == tensor.Int64 {
+				p = wrapInt(dt, p)
+			}
+		}
+		row := out.data[i*n : (i+1)*n]
+		for j := range row {
+			row[j] = pows[laVanderCol(j, n, inc)]
+		}
+	}
+	return []*array{out}, nil
+}
+
+func vanderBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	x, n, inc, _, err := laVanderSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g := nnGradOut(gradOuts, 0)
+	gx := nnGradFor(c, 0)
+	if g == nil || gx == nil {
+		return []*array{gx}, nil
+	}
+	for i, v := range x.data {
+		s := 0.0
+		for j := 0; j < n; j++ {
+			if k := laVanderCol(j, n, inc); k > 0 {
+				s += g.data[i*n+j] * float64(k) * math.Pow(v, float64(k-1))
+			}
+		}
+		gx.data[i] = s
+	}
+	return []*array{gx}, nil
+}
+
+// ---- block_diag
+
+// laBlocks returns each tensor's (rows, cols) as a block and the result
+// shape.
+func laBlocks(c *call) ([][2]int, []int, tensor.DType, error) {
+	blocks := make([][2]int, len(c.in))
+	rows, cols := 0, 0
+	var dt tensor.DType
+	for i, t := range c.in {
+		if t == nil {
+			return nil, nil, 0, fmt.Errorf("torch.block_diag: input %d is None", i)
+		}
+		switch len(t.shape) {
+		case 0:
+			blocks[i] = [2]int{1, 1}
+		case 1:
+			blocks[i] = [2]int{1, t.shape[0]}
+		case 2:
+			blocks[i] = [2]int{t.shape[0], t.shape[1]}
+		default:
+			return nil, nil, 0, fmt.Errorf("torch.block_diag: Input tensors must have 2 or fewer dimensions. Input %d has %d dimensions", i, len(t.shape))
+		}
+		rows += blocks[i][0]
+		cols += blocks[i][1]
+	}
+	dt = resultType(c.in...) // a 0-d tensor ranks below the others, as in PyTorch
+	return blocks, []int{rows, cols}, dt, nil
+}
+
+func blockDiagForward(c *call) ([]*array, error) {
+	blocks, shape, dt, err := laBlocks(c)
+	if err != nil {
+		return nil, err
+	}
+	out := nnNew(shape, dt)
+	r0, c0 := 0, 0
+	for i, t := range c.in {
+		br, bc := blocks[i][0], blocks[i][1]
+		for r := 0; r < br; r++ {
+			dst := out.data[(r0+r)*shape[1]+c0:]
+			for k, v := range t.data[r*bc : (r+1)*bc] {
+				if t.dtype != dt {
+					v = roundTo(dt, v)
+				}
+				dst[k] = v
+			}
+		}
+		r0, c0 = r0+br, c0+bc
+	}
+	return []*array{out}, nil
+}
+
+func blockDiagBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	blocks, shape, _, err := laBlocks(c)
+	if err != nil {
+		return nil, err
+	}
+	grads := make([]*array, len(c.in))
+	g := nnGradOut(gradOuts, 0)
+	r0, c0 := 0, 0
+	for i := range c.in {
+		br, bc := blocks[i][0], blocks[i][1]
+		if gi := nnGradFor(c, i); gi != nil && g != nil {
+			for r := 0; r < br; r++ {
+				copy(gi.data[r*bc:(r+1)*bc], g.data[(r0+r)*shape[1]+c0:])
+			}
+			grads[i] = gi
+		}
+		r0, c0 = r0+br, c0+bc
+	}
+	return grads, nil
 }

@@ -49,6 +49,11 @@ func init() {
 	defMulti(detLike("slogdet", "linalg.slogdet"), "A, *, out=None", "Torch.linalg.slogdet")
 	def(crossLower, "input, other, dim=None, *, out=None", "Torch.cross", "Tensor.cross")
 	def(crossLower, "input, other, *, dim=-1, out=None", "Torch.linalg.cross")
+	def(distLower, "input, other, p=2", "Torch.dist", "Tensor.dist")
+	def(vanderLower(false), "x, N=None, increasing=False", "Torch.vander")
+	def(vanderLower(true), "x, *, N=None", "Torch.linalg.vander")
+	def(blockDiag, "*tensors", "Torch.block_diag")
+	def(diffLower, "input, n=1, dim=-1, prepend=None, append=None", "Torch.diff", "Tensor.diff")
 	// torch.vector_norm does not exist: a dumped Torch.vector_norm is
 	// torch.linalg.vector_norm (the reduce family's lowering).
 	def(vectorNorm, "x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None", "Torch.vector_norm")
@@ -70,7 +75,7 @@ func init() {
 		"a device's rounding picks another, so the outputs cannot be compared element by element with a reference",
 		"Torch.linalg.ldl_factor", "Torch.ldl_factor", "Torch.linalg.ldl_factor_ex", "Torch.ldl_factor_ex")
 
-	usedOps = append(usedOps, "det", "logdet", "slogdet", "cross")
+	usedOps = append(usedOps, "det", "logdet", "slogdet", "cross", "dist", "diff", "vander", "block_diag")
 	declareOps([]string{"det"}, "Torch.det", "Tensor.det", "Torch.linalg.det")
 	declareOps([]string{"logdet"}, "Torch.logdet", "Tensor.logdet")
 	declareOps([]string{"slogdet"}, "Torch.slogdet", "Tensor.slogdet", "Torch.linalg.slogdet")
@@ -79,6 +84,7 @@ func init() {
 	declareOps([]string{"mul", "tensordot"}, "Torch.inner", "Tensor.inner")
 	declareOps([]string{"clone", "multi_dot"}, "Torch.chain_matmul")
 	declareOps([]string{"multi_dot"}, "Torch.linalg.multi_dot", "Torch.multi_dot")
+	declareOps([]string{"block_diag"}, "Torch.block_diag")
 	declareOps([]string{"matrix_power"}, "Torch.matrix_power", "Tensor.matrix_power", "Torch.linalg.matrix_power",
 		"Torch.inverse", "Tensor.inverse", "Torch.linalg.inv", "Torch.inv")
 }
@@ -468,4 +474,116 @@ func crossLower(b *bound) (*framework.Plan, error) {
 		}
 		return newPlan("cross", ops.Attrs{"dim": ops.IntAttr(dim)}, tensorBinding(x), tensorBinding(y)), nil
 	}
+}
+
+// distLower lowers torch.dist.
+func distLower(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	y, err := b.tensor("other")
+	if err != nil {
+		return nil, err
+	}
+	p, err := b.float("p")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("dist", ops.Attrs{"p": ops.FloatAttr(p)}, tensorBinding(x), tensorBinding(y)), nil
+}
+
+// diffLower lowers torch.diff.
+func diffLower(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	n, err := b.integer("n")
+	if err != nil {
+		return nil, err
+	}
+	dim, err := b.integer("dim")
+	if err != nil {
+		return nil, err
+	}
+	pre, okp, err := b.optTensor("prepend")
+	if err != nil {
+		return nil, err
+	}
+	app, oka, err := b.optTensor("append")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("diff", ops.Attrs{"n": ops.IntAttr(n), "dim": ops.IntAttr(dim)}, tensorBinding(x), optBinding(pre, okp), optBinding(app, oka)), nil
+}
+
+// vanderLower lowers torch.vander (decreasing powers unless increasing)
+// and torch.linalg.vander (increasing, batched). msprobe's dumper records
+// both as Torch.vander: a dumped call that only torch.vander accepts (N
+// given by position, increasing given) is torch.vander, one that only
+// linalg.vander accepts (x of rank > 1) is linalg.vander; where both
+// accept it and their results differ it is refused.
+func vanderLower(linalg bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("x")
+		if err != nil {
+			return nil, err
+		}
+		isLinalg := linalg
+		if !linalg && !b.given["increasing"] && !b.positional["N"] && rankOf(x) != 1 {
+			isLinalg = true // torch.vander takes 1-d tensors only
+		}
+		n := int64(0)
+		if r := rankOf(x); r > 0 {
+			n = int64(x.Shape[r-1])
+		}
+		if !b.isNone("N") {
+			if n, err = b.integer("N"); err != nil {
+				return nil, err
+			}
+		}
+		increasing := isLinalg
+		if isLinalg {
+			if x.DType == tensor.Bool {
+				return nil, b.errf("linalg.vander supports floating point, complex, and integer tensors, but got Bool")
+			}
+			if n <= 1 || rankOf(x) == 0 {
+				return nil, b.argErr("N", "N must be greater than 1.")
+			}
+		} else {
+			if rankOf(x) != 1 {
+				return nil, b.errf("x must be a one-dimensional tensor.")
+			}
+			if n < 0 {
+				return nil, b.argErr("N", "N must be non-negative.")
+			}
+			if increasing, err = b.boolean("increasing"); err != nil {
+				return nil, err
+			}
+			if !linalg && !b.given["increasing"] && !b.positional["N"] && n > 1 && x.DType != tensor.Bool {
+				return nil, b.errf("is torch.vander (decreasing powers) or torch.linalg.vander (increasing), which msprobe's dumper records under the same name Torch.vander; " +
+					"without increasing or a positional N probe cannot tell which was called")
+			}
+		}
+		return newPlan("vander", ops.Attrs{"N": ops.IntAttr(n), "increasing": ops.BoolAttr(increasing)}, tensorBinding(x)), nil
+	}
+}
+
+// blockDiag lowers torch.block_diag.
+func blockDiag(b *bound) (*framework.Plan, error) {
+	if len(b.variadic) == 0 {
+		return nil, b.argErr("tensors", "block_diag of no tensors is not supported (it returns an empty 1×0 matrix of the default dtype, no computation)")
+	}
+	in := make([]framework.Binding, len(b.variadic))
+	for i, e := range b.variadic {
+		if e.Kind != framework.ArgTensor || e.Path == "" {
+			return nil, b.argErr("tensors", "element %d: expected tensor, got %s", i, kindName(e))
+		}
+		if rankOf(e) > 2 {
+			return nil, b.errf("torch.block_diag: Input tensors must have 2 or fewer dimensions. Input %d has %d dimensions", i, rankOf(e))
+		}
+		in[i] = tensorBinding(e)
+	}
+	return newPlan("block_diag", nil, in...), nil
 }

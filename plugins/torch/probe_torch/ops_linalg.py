@@ -126,6 +126,55 @@ def _s_cross(dt):
     return [_t([[1.0, 2.0, 0.5], [0.25, 1.0, 2.0]], dt), _t([[2.0, 0.5, 1.0], [1.0, 1.5, 0.5]], dt)], {"dim": 1}
 
 
+def _dist(c):
+    x, y = _tensors(c, 2)
+    return torch.dist(x, y, c.attrs["p"])
+
+
+def _s_dist(dt):
+    if not dt.is_floating_point:
+        return None
+    return [_x(dt), _row(dt)], {"p": 2.0}
+
+
+def _diff(c):
+    x, pre, app = c.inputs
+    (x,) = _tensors(c, 1)
+    return torch.diff(x, n=c.attrs["n"], dim=c.attrs["dim"], prepend=pre, append=app)
+
+
+def _s_diff(dt):
+    return [_x(dt), None, None], {"n": 1, "dim": -1}
+
+
+def _vander(c):
+    (x,) = _tensors(c, 1)
+    n, inc = c.attrs["N"], c.attrs["increasing"]
+    # torch.linalg.vander where it runs: torch 1.13's torch.vander has no
+    # working backward (an in-place cumprod), linalg.vander has
+    if n > 1 and x.dtype in (torch.float64, torch.float32) or x.dim() != 1:
+        out = torch.linalg.vander(x, N=n)
+        return out if inc else out.flip(-1)
+    return torch.vander(x, N=n, increasing=inc)
+
+
+def _s_vander(dt):
+    return [_row(dt)], {"N": 3, "increasing": False}
+
+
+def _block_diag(c):
+    # t * 1 for float tensors: the gradient autograd hands back is then a
+    # fresh tensor, not block_diag's slice of the output gradient (for a
+    # block of one column a size-1 dim with a stride the wire's byte view
+    # refuses)
+    ts = [t * 1 if t.dtype.is_floating_point else t for t in _tensors(c, len(c.inputs))]
+    return torch.block_diag(*ts)
+
+
+def _s_block_diag(dt):
+    return [_x(dt), _row(dt)], {}
+
+
 def _det(c):
     (x,) = _tensors(c, 1)
     return torch.linalg.det(x)
@@ -159,6 +208,10 @@ OPS = {
     "vecdot": _vecdot,
     "matrix_power": _matrix_power,
     "cross": _cross,
+    "dist": _dist,
+    "diff": _diff,
+    "vander": _vander,
+    "block_diag": _block_diag,
     "det": _det,
     "logdet": _logdet,
     "slogdet": _slogdet,
@@ -176,9 +229,13 @@ SAMPLES = {
     "vecdot": _s_vecdot,
     "matrix_power": _s_matrix_power,
     "cross": _s_cross,
+    "dist": _s_dist,
+    "diff": _s_diff,
+    "vander": _s_vander,
+    "block_diag": _s_block_diag,
     "det": _s_det,
     "logdet": _s_det,
     "slogdet": _s_det,
 }
 
-BACKWARD = {"addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power", "cross", "det", "logdet", "slogdet"}
+BACKWARD = {"addmv", "addr", "baddbmm", "addbmm", "outer", "kron", "tensordot", "multi_dot", "vecdot", "matrix_power", "cross", "dist", "diff", "vander", "block_diag", "det", "logdet", "slogdet"}

@@ -70,9 +70,12 @@ def check_close(name, got, inputs, fn):
         raise AssertionError("%s: PyTorch outside the default tolerance: %s vs %s" % (name, got, want))
 
 
-def narrow_cases(op, make, fn, attrs=None, backward=True):
+def narrow_cases(op, make, fn, attrs=None, backward=True, bwd_ulp=None):
     """Forward and backward cases at float32, bfloat16 and float16, mode
-    emulated; make(r, d) gives the inputs at dtype d."""
+    emulated; make(r, d) gives the inputs at dtype d. bwd_ulp: the ulp field
+    of float16/bfloat16 backward cases whose gradient is formed from the
+    rounded output (dist: d/‖d‖), which it inherits, as in
+    gen_golden_dtypes.py."""
     cs = []
     for d in NARROW:
         for bwd in ([False, True] if backward else [False]):
@@ -88,7 +91,8 @@ def narrow_cases(op, make, fn, attrs=None, backward=True):
                 # gradients, which PyTorch forms at the narrow dtype
                 gr = R(base + "#grad")
                 go = [gr.rand(o.shape, f64, 0.5, 1.5).to(o.dtype) for o in (f(*inputs),)]
-            c = case(name, op, inputs, f, attrs=attrs, mode="emulated", backward=bwd, grad_outputs=go, rtol=rtol, atol=atol)
+            ulp = bwd_ulp if bwd and d != torch.float32 else None
+            c = case(name, op, inputs, f, attrs=attrs, mode="emulated", backward=bwd, grad_outputs=go, rtol=rtol, atol=atol, ulp=ulp)
             check_close(name, f(*inputs), inputs, fn)
             cs.append(c)
     return cs
@@ -512,8 +516,142 @@ def cross_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# dist
+
+def dist_cases():
+    cs = []
+    op, r = "dist", R("dist")
+
+    def dd(p):
+        return lambda a, b: torch.dist(a, b, p)
+    cs.append(case(op + "/p2", op, [r.randn((3, 4)), r.randn((3, 4))], dd(2), attrs={"p": 2.0}))
+    cs.append(case(op + "/p1", op, [r.randn((3, 4)), r.randn((3, 4))], dd(1), attrs={"p": 1.0}))
+    cs.append(case(op + "/p3", op, [r.randn((5,)), r.randn((5,))], dd(3), attrs={"p": 3.0}))
+    cs.append(case(op + "/p_half", op, [r.randn((5,)), r.randn((5,))], dd(0.5), attrs={"p": 0.5}))
+    cs.append(case(op + "/p0", op, [torch.tensor([1.0, 2.0, 3.0], dtype=f64), torch.tensor([1.0, 0.0, 2.0], dtype=f64)], dd(0), attrs={"p": 0.0},
+                   backward=False))  # PyTorch 1.13 raises in the backward of p=0
+    cs.append(case(op + "/inf", op, [r.randn((3, 4)), r.randn((3, 4))], dd(INF), attrs={"p": INF}))
+    cs.append(case(op + "/neg_inf", op, [r.randn((3, 4)), r.randn((3, 4))], dd(-INF), attrs={"p": -INF}))
+    cs.append(case(op + "/broadcast", op, [r.randn((2, 1, 3)), r.randn((4, 3))], dd(2), attrs={"p": 2.0}))
+    cs.append(case(op + "/0d", op, [r.randn(()), r.randn((3,))], dd(2), attrs={"p": 2.0}))
+    cs.append(case(op + "/equal", op, [torch.ones(3, dtype=f64), torch.ones(3, dtype=f64)], dd(2), attrs={"p": 2.0}))
+    cs.append(case(op + "/empty", op, [r.randn((0, 3)), r.randn((0, 3))], dd(2), attrs={"p": 2.0}))
+    cs.append(case(op + "/special", op, [torch.tensor([INF, 1.0], dtype=f64), torch.tensor([0.0, NAN], dtype=f64)], dd(2), attrs={"p": 2.0},
+                   backward=False))
+    cs.append(case(op + "/mixed_f32_f64", op, [r.randn((3,), f32), r.randn((3,))], dd(2), attrs={"p": 2.0}))
+    cs.append(case(op + "/mixed_int_f32", op, [r.randint(-3, 4, (3,)), r.randn((3,), f32)], dd(2), attrs={"p": 2.0}, backward=False))
+    cs.append(error_case(op + "/int", op, [r.randint(-3, 4, (3,)), r.randint(-3, 4, (3,))], dd(2), attrs={"p": 2.0}))
+    cs.append(error_case(op + "/broadcast_mismatch", op, [r.randn((4,)), r.randn((2,))], dd(2), attrs={"p": 2.0}))
+    # positive differences: no cancellation at the narrow dtypes
+    cs += narrow_cases(op, lambda r, d: [(pos(r, (3, 4)) + 1.0).to(d), pos(r, (3, 4), d)], dd(2), attrs={"p": 2.0}, bwd_ulp=2)
+    return cs
+
+
+# --------------------------------------------------------------------------
+# diff
+
+def diff_cases():
+    cs = []
+    op, r = "diff", R("diff")
+
+    def df(n=1, dim=-1):
+        return lambda x, p, a: torch.diff(x, n=n, dim=dim, prepend=p, append=a)
+
+    def at(n=1, dim=-1):
+        return {"n": n, "dim": dim}
+    cs.append(case(op + "/1d", op, [r.randn((5,)), None, None], df(), attrs=at()))
+    cs.append(case(op + "/n2", op, [r.randn((6,)), None, None], df(2), attrs=at(2)))
+    cs.append(case(op + "/n_too_big", op, [r.randn((3,)), None, None], df(5), attrs=at(5)))
+    cs.append(case(op + "/n0", op, [r.randn((3,)), r.randn((1,)), None], df(0), attrs=at(0)))
+    cs.append(case(op + "/n_negative", op, [r.randn((3,)), r.randn((1,)), None], df(-1), attrs=at(-1)))
+    cs.append(case(op + "/dim0", op, [r.randn((4, 3)), None, None], df(1, 0), attrs=at(1, 0)))
+    cs.append(case(op + "/middle_dim", op, [r.randn((2, 4, 3)), None, None], df(2, 1), attrs=at(2, 1)))
+    cs.append(case(op + "/prepend_append", op, [r.randn((2, 4)), r.randn((2, 1)), r.randn((2, 2))], df(2), attrs=at(2)))
+    cs.append(case(op + "/append_dim0", op, [r.randn((3, 2)), None, r.randn((2, 2))], df(1, 0), attrs=at(1, 0)))
+    cs.append(case(op + "/empty", op, [r.randn((0, 3)), None, None], df(), attrs=at()))
+    cs.append(case(op + "/special", op, [torch.tensor([INF, INF, 1.0, NAN, -0.0, 0.0], dtype=f64), None, None], df(), attrs=at(),
+                   backward=False))
+    cs.append(case(op + "/int64", op, [r.randint(-5, 6, (2, 4)), None, None], df(2), attrs=at(2), backward=False))
+    cs.append(case(op + "/uint8_wraps", op, [torch.tensor([200, 1, 255], dtype=torch.uint8), None, None], df(), attrs=at(), backward=False))
+    cs.append(case(op + "/bool", op, [r.bool((2, 5)), None, None], df(2), attrs=at(2), backward=False))
+    cs.append(case(op + "/bool_prepend_int", op, [torch.tensor([True, False]), torch.tensor([1]), None], df(), attrs=at(), backward=False))
+    cs.append(case(op + "/f32_prepend_f64", op, [r.randn((3,), f32), r.randn((1,)), None], df(), attrs=at()))
+    cs.append(case(op + "/f32_prepend_int", op, [r.randn((3,), f32), r.randint(-3, 4, (2,)), None], df(), attrs=at()))
+    cs.append(error_case(op + "/0d", op, [r.randn(()), None, None], df(), attrs=at()))
+    cs.append(error_case(op + "/dim_range", op, [r.randn((2, 2)), None, None], df(1, 2), attrs=at(1, 2)))
+    cs.append(error_case(op + "/prepend_rank", op, [r.randn((2, 2)), r.randn((2,)), None], df(), attrs=at()))
+    cs.append(error_case(op + "/append_shape", op, [r.randn((2, 2)), None, r.randn((1, 1))], df(), attrs=at()))
+    # no cancellation at the narrow dtypes: increasing values
+    cs += narrow_cases(op, lambda r, d: [torch.cumsum(pos(r, (2, 5)), 1).to(d), None, None], df(), attrs=at())
+    return cs
+
+
+# --------------------------------------------------------------------------
+# vander
+
+def vander_cases():
+    cs = []
+    op, r = "vander", R("vander")
+
+    def tv(n, inc=False):
+        return lambda x: torch.vander(x, N=n, increasing=inc)
+
+    def tvb(n, inc=False):
+        """torch.vander through linalg.vander: PyTorch 1.13's torch.vander
+        raises in its backward (an in-place cumprod); the values are the
+        same cumulative products."""
+        return lambda x: torch.linalg.vander(x, N=n) if inc else torch.linalg.vander(x, N=n).flip(-1)
+
+    def lv(n):
+        return lambda x: torch.linalg.vander(x, N=n)
+
+    def at(n, inc=False):
+        return {"N": n, "increasing": inc}
+    cs.append(case(op + "/default", op, [r.randn((4,))], tv(4), attrs=at(4), backward=False))
+    cs.append(case(op + "/default_bwd", op, [r.randn((4,))], tvb(4), attrs=at(4)))
+    cs.append(case(op + "/N2", op, [r.randn((3,))], tvb(2), attrs=at(2)))
+    cs.append(case(op + "/N6", op, [r.randn((3,))], tvb(6), attrs=at(6)))
+    cs.append(case(op + "/N0", op, [r.randn((3,))], tv(0), attrs=at(0), backward=False))
+    cs.append(case(op + "/N1", op, [r.randn((3,))], tv(1), attrs=at(1), backward=False))
+    cs.append(case(op + "/increasing", op, [r.randn((4,))], tv(4, True), attrs=at(4, True), backward=False))
+    cs.append(case(op + "/increasing_bwd", op, [r.randn((4,))], tvb(4, True), attrs=at(4, True)))
+    cs.append(case(op + "/linalg_batched", op, [r.randn((2, 3))], lv(4), attrs=at(4, True)))
+    cs.append(case(op + "/zero_and_special", op, [torch.tensor([0.0, -0.0, INF, NAN, -2.0], dtype=f64)], tv(3), attrs=at(3), backward=False))
+    cs.append(case(op + "/zero_grad", op, [torch.tensor([0.0, 1.5], dtype=f64)], tvb(4), attrs=at(4)))
+    cs.append(case(op + "/empty", op, [r.randn((0,))], tvb(3), attrs=at(3)))
+    cs.append(case(op + "/int32", op, [r.randint(-4, 5, (4,), torch.int32)], tv(4), attrs=at(4), backward=False))
+    cs.append(case(op + "/uint8", op, [torch.tensor([200, 3], dtype=torch.uint8)], tv(3), attrs=at(3), backward=False))
+    cs.append(case(op + "/bool", op, [torch.tensor([True, False])], tv(3), attrs=at(3), backward=False))
+    cs.append(case(op + "/int64_linalg", op, [r.randint(-4, 5, (2, 3))], lv(3), attrs=at(3, True), backward=False))
+    cs.append(error_case(op + "/N_negative", op, [r.randn((3,))], tv(-1), attrs=at(-1)))
+    cs += narrow_cases(op, lambda r, d: [pos(r, (4,), d)], tvb(3), attrs=at(3))
+    return cs
+
+
+# --------------------------------------------------------------------------
+# block_diag
+
+def block_diag_cases():
+    cs = []
+    op, r = "block_diag", R("block_diag")
+    f = torch.block_diag
+    cs.append(case(op + "/mixed_ranks", op, [r.randn((2, 2)), r.randn((3,)), r.randn(())], f))
+    cs.append(case(op + "/one", op, [r.randn((2, 3))], f))
+    cs.append(case(op + "/empty_blocks", op, [r.randn((0, 2)), r.randn((2, 0)), r.randn((1, 1))], f))
+    cs.append(case(op + "/special", op, [torch.tensor([[NAN, INF]], dtype=f64), torch.tensor([-0.0], dtype=f64)], f, backward=False))
+    cs.append(case(op + "/int_f64", op, [r.randint(-3, 4, (2, 2)), r.randn((1,))], f))
+    cs.append(case(op + "/f32_0d_f64", op, [r.randn((2,), f32), r.randn(())], f))
+    cs.append(case(op + "/int8_f32", op, [r.randn((2,), f32), r.randint(-3, 4, (1,), torch.int8)], f))
+    cs.append(case(op + "/bool", op, [r.bool((2,)), r.bool((1, 2))], f, backward=False))
+    cs.append(case(op + "/int64", op, [r.randint(-3, 4, (2, 2)), r.randint(-3, 4, (1, 3))], f, backward=False))
+    cs.append(error_case(op + "/3d", op, [r.randn((2, 2)), r.randn((2, 2, 2))], f))
+    cs += narrow_cases(op, lambda r, d: [pos(r, (2, 2), d), pos(r, (3,), d)], f)
+    return cs
+
+
 def main():
-    cs = addmv_cases() + addr_cases() + bmm_cases() + product_cases() + det_cases() + cross_cases()
+    cs = addmv_cases() + addr_cases() + bmm_cases() + product_cases() + det_cases() + cross_cases() + dist_cases() + diff_cases() + vander_cases() + block_diag_cases()
     write_group("linalg", cs)
 
 
