@@ -163,12 +163,7 @@ def _s_vander(dt):
 
 
 def _block_diag(c):
-    # t * 1 for float tensors: the gradient autograd hands back is then a
-    # fresh tensor, not block_diag's slice of the output gradient (for a
-    # block of one column a size-1 dim with a stride the wire's byte view
-    # refuses)
-    ts = [t * 1 if t.dtype.is_floating_point else t for t in _tensors(c, len(c.inputs))]
-    return torch.block_diag(*ts)
+    return torch.block_diag(*_tensors(c, len(c.inputs)))
 
 
 def _s_block_diag(dt):

@@ -138,6 +138,11 @@ def tensor_to_pb(t, packer):
     if flat.numel() == 0:
         msg.inline = b""
         return msg
+    if flat.stride(0) != 1:
+        # a one-element tensor counts as contiguous whatever its stride,
+        # and view() to bytes refuses a stride other than 1 (clone() would
+        # keep the stride)
+        flat = flat.clone(memory_format=torch.contiguous_format)
     raw = flat.view(torch.uint8).numpy()
     where, data = packer.place(raw)
     if where == "inline":
