@@ -374,7 +374,7 @@ type indexPutLayout struct {
 func indexPutPlan(c *call) (*indexPutLayout, error) {
 	x, values := c.in[0], c.in[1]
 	indices := c.in[2:]
-	if values.dtype != x.dtype {
+	if !values.scalar && values.dtype != x.dtype {
 		return nil, fmt.Errorf("Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
 			ops.TypeName(x.dtype), ops.TypeName(values.dtype))
 	}
@@ -498,6 +498,14 @@ func indexPutKernel() *kernel {
 			out := float64sFor(len(x.data))
 			copy(out, x.data)
 			vv := values.data
+			if values.scalar {
+				// a number (__setitem__) is cast to self's dtype
+				v, err := scatterValue(values, dt)
+				if err != nil {
+					return nil, err
+				}
+				vv = []float64{v}
+			}
 			if !c.attrs.Bool("accumulate", false) {
 				for b, o := range l.off {
 					for t := 0; t < l.inner; t++ {
@@ -538,7 +546,7 @@ func indexPutKernel() *kernel {
 				}
 				res[0] = &array{shape: append([]int{}, x.shape...), data: gs, dtype: x.dtype}
 			}
-			if c.requiresGrad[1] {
+			if c.requiresGrad[1] && !c.in[1].scalar {
 				// grad[indices], summed to values' shape
 				gv := float64sFor(len(l.off) * l.inner)
 				for b, o := range l.off {

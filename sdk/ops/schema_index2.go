@@ -17,8 +17,9 @@ func init() {
 			"dim None takes from the flattened self at the flattened indices (a 1-d result)",
 			Inputs: []InputSpec{in("self"), idx("indices")}, Attrs: []AttrSpec{attr("dim", AttrInt, NoneAttr(), "None: flatten self and indices")}, Outputs: 1},
 		Schema{Name: "index_put", Doc: "torch.index_put: a copy of self with values (self's dtype, broadcast to the indexing result) written at self[indices] (advanced indexing: " +
-			"int64 index tensors broadcast together over self's leading dims, negative entries wrap; a bool/uint8 tensor stands for its nonzero() columns); accumulate adds instead (repeats accumulate in order)",
-			Inputs: []InputSpec{in("self"), in("values"), {Name: "indices", Variadic: true}},
+			"int64 index tensors broadcast together over self's leading dims, negative entries wrap; a bool/uint8 tensor stands for its nonzero() columns); accumulate adds instead (repeats accumulate in order); " +
+			"values may be a number, cast to self's dtype (Tensor.__setitem__)",
+			Inputs: []InputSpec{in("self"), sc("values"), {Name: "indices", Variadic: true}},
 			Attrs:  []AttrSpec{attr("accumulate", AttrBool, BoolAttr(false), ""), inplace}, Outputs: 1},
 		Schema{Name: "put", Doc: "torch.Tensor.put: a copy of self with source's elements (self's dtype, as many as index has) written at the flat positions index (int64, negative entries count from the end); " +
 			"accumulate adds instead (repeats accumulate in order)",

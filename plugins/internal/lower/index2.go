@@ -10,7 +10,7 @@ import (
 )
 
 // The rest of the indexing APIs: masked_select, masked_scatter, take,
-// take_along_dim, index_put, put. What
+// take_along_dim, index_put, put, and Tensor.__setitem__ with tensor keys. What
 // the sizes and dtypes alone decide is refused here with PyTorch's
 // message; the kernels check what the values decide (the number of true
 // mask elements against source's size).
@@ -23,10 +23,11 @@ func init() {
 	def(takeAlongDim, "input, indices, dim=None, *, out=None", "Torch.take_along_dim", "Tensor.take_along_dim")
 
 	def(indexPut, "input, indices, values, accumulate=False", "Torch.index_put", "Torch.index_put_", "Tensor.index_put", "Tensor.index_put_")
+	def(setItem, "input, key, value", "Tensor.__setitem__")
 	def(put, "input, index, source, accumulate=False", "Torch.put", "Tensor.put", "Tensor.put_")
 
 	// its indices are a tuple of tensors, which OpsOf's samples lack
-	declareOps([]string{"index_put"}, "Torch.index_put", "Torch.index_put_", "Tensor.index_put", "Tensor.index_put_")
+	declareOps([]string{"index_put"}, "Tensor.__setitem__", "Torch.index_put", "Torch.index_put_", "Tensor.index_put", "Tensor.index_put_")
 
 	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim", "index_put", "put")
 }
@@ -158,7 +159,7 @@ func takeAlongDim(b *bound) (*framework.Plan, error) {
 // as many dimensions as their rank and must match self's sizes there;
 // with only integer indices the indexing result's shape is known and
 // values must broadcast to it.
-func (b *bound) indexPutShapes(x framework.Arg, indices []framework.Arg, values framework.Arg) error {
+func (b *bound) indexPutShapes(name string, x framework.Arg, indices []framework.Arg, values framework.Arg) error {
 	dims := 0
 	masks := false
 	var shapes [][]int
@@ -171,17 +172,17 @@ func (b *bound) indexPutShapes(x framework.Arg, indices []framework.Arg, values 
 			masks = true
 			for j, s := range ix.Shape {
 				if dims+j < len(x.Shape) && x.Shape[dims+j] != s {
-					return b.argErr("indices", "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at index %d",
+					return b.argErr(name, "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at index %d",
 						shapeList(int64s(ix.Shape)), j, shapeList(int64s(x.Shape)), dims+j)
 				}
 			}
 			dims += len(ix.Shape)
 		default:
-			return b.argErr("indices", "tensors used as indices must be long, byte or bool tensors")
+			return b.argErr(name, "tensors used as indices must be long, byte or bool tensors")
 		}
 	}
 	if dims > len(x.Shape) {
-		return b.argErr("indices", "too many indices for tensor of dimension %d (got %d)", len(x.Shape), dims)
+		return b.argErr(name, "too many indices for tensor of dimension %d (got %d)", len(x.Shape), dims)
 	}
 	bs, err := ops.BroadcastShapes(shapes...)
 	if err != nil {
@@ -189,14 +190,18 @@ func (b *bound) indexPutShapes(x framework.Arg, indices []framework.Arg, values 
 		for i, s := range shapes {
 			parts[i] = shapeList(int64s(s))
 		}
-		return b.argErr("indices", "shape mismatch: indexing tensors could not be broadcast together with shapes %s", strings.Join(parts, ", "))
+		return b.argErr(name, "shape mismatch: indexing tensors could not be broadcast together with shapes %s", strings.Join(parts, ", "))
 	}
 	if masks {
 		return nil
 	}
 	res := append(append([]int{}, bs...), x.Shape[dims:]...)
 	if sh, err := ops.BroadcastShapes(values.Shape, res); err != nil || !slices.Equal(sh, res) {
-		return b.argErr("values", "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+		vname := "values"
+		if name == "key" {
+			vname = "value"
+		}
+		return b.argErr(vname, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
 			shapeList(int64s(values.Shape)), shapeList(int64s(res)))
 	}
 	return nil
@@ -229,7 +234,7 @@ func indexPut(b *bound) (*framework.Plan, error) {
 		return nil, b.argErr("values", "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
 			ops.TypeName(x.DType), ops.TypeName(values.DType))
 	}
-	if err := b.indexPutShapes(x, list.Elems, values); err != nil {
+	if err := b.indexPutShapes("indices", x, list.Elems, values); err != nil {
 		return nil, err
 	}
 	acc, err := b.boolean("accumulate")
@@ -273,4 +278,58 @@ func put(b *bound) (*framework.Plan, error) {
 	}
 	attrs := b.inplaceAttr(ops.Attrs{"accumulate": ops.BoolAttr(acc)})
 	return newPlan("put", attrs, tensorBinding(x), tensorBinding(index), tensorBinding(source)), nil
+}
+
+// setItem lowers self[key] = value (msprobe dumps self, the key and the
+// value; the call returns None, so run_ut compares nothing) to an in-place
+// index_put whose output is self as written. Keys probe checks: an int64,
+// bool or uint8 tensor, or a tuple of them (advanced indexing); values: a
+// number, or a tensor of self's dtype.
+func setItem(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	key := b.arg("key")
+	var keys []framework.Arg
+	switch key.Kind {
+	case framework.ArgTensor:
+		keys = []framework.Arg{key}
+	case framework.ArgList:
+		keys = key.Elems
+	default:
+		return nil, b.argErr("key", "an index of kind %s is not supported (only tensors and tuples of tensors)", kindName(key))
+	}
+	if len(keys) == 0 {
+		return nil, b.argErr("key", "an empty index tuple is not supported")
+	}
+	var in []framework.Binding
+	for _, k := range keys {
+		if k.Kind != framework.ArgTensor || k.Path == "" {
+			return nil, b.argErr("key", "an index of kind %s is not supported (only tensors and tuples of tensors)", kindName(k))
+		}
+		switch k.DType {
+		case tensor.Int64, tensor.Bool, tensor.Uint8:
+		default:
+			return nil, b.argErr("key", "tensors used as indices must be long, byte or bool tensors")
+		}
+		in = append(in, tensorBinding(k))
+	}
+	value, vi, err := b.operand("value")
+	if err != nil {
+		return nil, err
+	}
+	if vi.isTensor {
+		v := b.arg("value")
+		if v.DType != x.DType {
+			return nil, b.argErr("value", "a value of dtype %s for a tensor of dtype %s (cast by __setitem__) is not supported", ops.TypeName(v.DType), ops.TypeName(x.DType))
+		}
+		if err := b.indexPutShapes("key", x, keys, v); err != nil {
+			return nil, err
+		}
+	} else if err := b.indexPutShapes("key", x, keys, framework.Arg{Kind: framework.ArgTensor}); err != nil {
+		return nil, err
+	}
+	attrs := ops.Attrs{"accumulate": ops.BoolAttr(false), "inplace": ops.BoolAttr(true)}
+	return newPlan("index_put", attrs, append([]framework.Binding{tensorBinding(x), value}, in...)...), nil
 }

@@ -111,6 +111,20 @@ func ix2IndexPutCases() []lcase {
 		{name: "Torch.index_put", args: ix2Args{x, lv(i), fv(1)}, err: `argument "values": expected tensor, got float`},
 		{name: "Torch.index_put", args: ix2Args{x, lv(i), v, iv(1)}, err: `argument "accumulate": expected bool, got int`},
 		{name: "Torch.index_put", args: ix2Args{x, lv(i), v}, kwargs: ix2Kws{kw("out", x)}, err: `unexpected keyword argument "out"`},
+
+		{name: "Tensor.__setitem__", args: ix2Args{x, i, v}, op: "index_put", attrs: ops.Attrs{"accumulate": ba(false), "inplace": ba(true)}, in: []string{"args.0", "args.2", "args.1.0"}},
+		{name: "Tensor.__setitem__", args: ix2Args{x, tn("args.1", tensor.Bool, 3, 4), fv(-1e9)}, op: "index_put", attrs: ops.Attrs{"inplace": ba(true)}, in: []string{"args.0", "float:-1e+09", "args.1"}},
+		{name: "Tensor.__setitem__", args: ix2Args{x, lv(i64("args.1.0", 2), i64("args.1.1", 2)), iv(3)}, op: "index_put", in: []string{"args.0", "int:3", "args.1.0", "args.1.1"}},
+		{name: "Tensor.__setitem__", args: ix2Args{x, iv(0), v}, err: `argument "key": an index of kind int is not supported (only tensors and tuples of tensors)`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, lv(i, framework.Arg{Kind: framework.ArgSlice, Elems: []framework.Arg{nv(), nv(), nv()}}), v},
+			err: `argument "key": an index of kind slice is not supported (only tensors and tuples of tensors)`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, framework.Arg{Kind: framework.ArgEllipsis}, v}, err: `argument "key": an index of kind ellipsis is not supported`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, lv(), v}, err: `argument "key": an empty index tuple is not supported`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, tn("args.1", tensor.Float32, 2), v}, err: `argument "key": tensors used as indices must be long, byte or bool tensors`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, i, tn("args.2", tensor.Float16, 4)}, err: `argument "value": a value of dtype Half for a tensor of dtype Float (cast by __setitem__) is not supported`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, i, f32("args.2", 3)}, err: `argument "value": shape mismatch: value tensor of shape [3] cannot be broadcast to indexing result of shape [2, 4]`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, lv(i, i, i), fv(1)}, err: `argument "key": too many indices for tensor of dimension 2 (got 3)`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, i, sv("a")}, err: `argument "value": expected tensor or number, got str`},
 	}
 }
 

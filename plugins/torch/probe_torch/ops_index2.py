@@ -4,7 +4,7 @@ copy the runner made)."""
 
 import torch
 
-from .ops import _x
+from .ops import _is_t, _num, _x
 
 
 def _masked_select(c):
@@ -35,6 +35,12 @@ def _index_put(c):
     x, values = c.inputs[0], c.inputs[1]
     indices = tuple(c.inputs[2:])
     acc = bool(c.attrs["accumulate"])
+    if not _is_t(values):
+        # Tensor.__setitem__ with a number
+        if not c.attrs["inplace"]:
+            x = x.clone()
+        x.__setitem__(indices, _num(values))
+        return x
     if c.attrs["inplace"]:
         return x.index_put_(indices, values, acc)
     return torch.index_put(x, indices, values, acc)

@@ -230,7 +230,22 @@ def index_put_cases(C):
     C.err("index_put/indices_broadcast", op, [x, r.randn(()), L([0, 1]), L([0, 1, 2])], ip(), a())
     C.err("index_put/mask_shape", op, [x, r.randn(()), B([True, False])], ip(), a())
     C.err("index_put/0d_self", op, [r.randn(()), r.randn(()), L(0)], ip(), a())
+
+    def setitem(s, v, *ix):
+        t = s.clone()
+        t[tuple(ix)] = v
+        return t
+    C.ok("index_put/setitem_number", op, [x, 2.5, L([2, 0])], setitem, a(inplace=True))
+    C.ok("index_put/setitem_int_number", op, [x, -3, L([1, 2]), L([0, -1])], setitem, a(inplace=True))
+    C.ok("index_put/setitem_mask_number", op, [x, float("-inf"), r.bool((3, 4))], setitem, a(inplace=True))
+    C.ok("index_put/setitem_tensor", op, [x, r.randn((2, 1)), L([[0], [2]]), L([1, 3])], setitem, a(inplace=True))
+    C.ok("index_put/setitem_nan", op, [x, float("nan"), L([1])], setitem, a(inplace=True))
+    C.ok("index_put/setitem_int64_float_number", op, [r.randint(-50, 50, (3, 2)), 7.9, L([0, 2])], setitem, a(inplace=True), backward=False)
+    C.ok("index_put/setitem_uint8_negative", op, [r.randint(0, 200, (4,), torch.uint8), -2, L([1, 3])], setitem, a(inplace=True), backward=False)
+    C.ok("index_put/setitem_bool_number", op, [r.bool((3, 2)), 1, B([True, False, True])], setitem, a(inplace=True), backward=False)
+    C.err("index_put/setitem_out_of_range", op, [x, 1.0, L([3])], setitem, a(inplace=True))
     for dn, dt in NARROW.items():
+        C.ok("index_put/setitem_number_" + dn, op, [x.to(dt), 0.1, L([2, 0])], setitem, a(inplace=True), mode="emulated")
         C.ok("index_put/" + dn, op, [x.to(dt), r.randn((2, 4), dt), L([2, 0])], ip(), a(), mode="emulated")
         C.ok("index_put/accumulate_" + dn, op, [x.to(dt) * 100, r.randn((5, 4), dt), L([2, 0, 2, 2, 0])], ip(True), a(True), mode="emulated")
 
