@@ -633,6 +633,53 @@ func init() {
 	supportDTypes("put", all...)
 }
 
+// ---- nonzero ----
+
+func nonzeroKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			starts, n := maskPrefix(x.data) // NaN != 0 counts
+			r := x.rank()
+			out := float64sFor(n * r)
+			if r > 0 {
+				shape := x.shape
+				_ = forChunks(len(x.data), func(from, to int) error {
+					k := starts[from/chunkElems]
+					pos := make([]int, r)
+					for d, q := r-1, from; d >= 0; d-- {
+						pos[d] = q % shape[d]
+						q /= shape[d]
+					}
+					for _, v := range x.data[from:to] {
+						if v != 0 {
+							row := out[k*r : (k+1)*r]
+							for d, p := range pos {
+								row[d] = float64(p)
+							}
+							k++
+						}
+						for d := r - 1; d >= 0; d-- {
+							if pos[d]++; pos[d] < shape[d] {
+								break
+							}
+							pos[d] = 0
+						}
+					}
+					return nil
+				})
+			}
+			return []*array{{shape: []int{n, r}, data: out, dtype: tensor.Int64}}, nil
+		},
+	}
+}
+
+func init() {
+	register("nonzero", nonzeroKernel())
+	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
+	supportDTypes("nonzero", all...)
+}
+
 func init() {
 	register("masked_select", maskedSelectKernel())
 	register("masked_scatter", maskedScatterKernel())

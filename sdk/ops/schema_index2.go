@@ -25,5 +25,7 @@ func init() {
 			"accumulate adds instead (repeats accumulate in order)",
 			Inputs: []InputSpec{in("self"), idx("index"), in("source")},
 			Attrs:  []AttrSpec{attr("accumulate", AttrBool, BoolAttr(false), ""), inplace}, Outputs: 1},
+		Schema{Name: "nonzero", Doc: "torch.nonzero / torch.argwhere: the int64 [n, rank] tensor of the positions of self's nonzero elements (NaN counts), in row-major order; a 0-d self gives [n, 0]",
+			Inputs: []InputSpec{idx("self")}, Outputs: 1},
 	)
 }

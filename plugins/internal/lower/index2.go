@@ -10,7 +10,8 @@ import (
 )
 
 // The rest of the indexing APIs: masked_select, masked_scatter, take,
-// take_along_dim, index_put, put, and Tensor.__setitem__ with tensor keys. What
+// take_along_dim, index_put, put, Tensor.__setitem__ with tensor keys,
+// nonzero and argwhere. What
 // the sizes and dtypes alone decide is refused here with PyTorch's
 // message; the kernels check what the values decide (the number of true
 // mask elements against source's size).
@@ -24,12 +25,14 @@ func init() {
 
 	def(indexPut, "input, indices, values, accumulate=False", "Torch.index_put", "Torch.index_put_", "Tensor.index_put", "Tensor.index_put_")
 	def(setItem, "input, key, value", "Tensor.__setitem__")
+	def(nonzero, "input, *, out=None, as_tuple=False", "Torch.nonzero", "Tensor.nonzero")
+	def(nonzero, "input", "Torch.argwhere", "Tensor.argwhere")
 	def(put, "input, index, source, accumulate=False", "Torch.put", "Tensor.put", "Tensor.put_")
 
 	// its indices are a tuple of tensors, which OpsOf's samples lack
 	declareOps([]string{"index_put"}, "Tensor.__setitem__", "Torch.index_put", "Torch.index_put_", "Tensor.index_put", "Tensor.index_put_")
 
-	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim", "index_put", "put")
+	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim", "index_put", "put", "nonzero")
 }
 
 // boolMask binds a mask: bool, or uint8 (deprecated in PyTorch 1.13,
@@ -332,4 +335,21 @@ func setItem(b *bound) (*framework.Plan, error) {
 	}
 	attrs := ops.Attrs{"accumulate": ops.BoolAttr(false), "inplace": ops.BoolAttr(true)}
 	return newPlan("index_put", attrs, append([]framework.Binding{tensorBinding(x), value}, in...)...), nil
+}
+
+func nonzero(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := b.vals["as_tuple"]; ok {
+		tuple, err := b.boolean("as_tuple")
+		if err != nil {
+			return nil, err
+		}
+		if tuple {
+			return nil, b.argErr("as_tuple", "nonzero(as_tuple=True) (a tuple of index vectors) is not supported")
+		}
+	}
+	return newPlan("nonzero", nil, tensorBinding(x)), nil
 }

@@ -13,7 +13,7 @@ type ix2Kws = []framework.NamedArg
 
 // index2FamilyCases are every table of this file, for TestOpsListed.
 func index2FamilyCases() []lcase {
-	return append(append(append(ix2MaskedCases(), ix2TakeCases()...), ix2IndexPutCases()...), ix2PutCases()...)
+	return append(append(append(ix2MaskedCases(), ix2TakeCases()...), ix2IndexPutCases()...), append(ix2PutCases(), ix2NonzeroCases()...)...)
 }
 
 func TestIndex2Masked(t *testing.T) { runCases(t, ix2MaskedCases(), nil) }
@@ -147,5 +147,23 @@ func ix2PutCases() []lcase {
 		{name: "Tensor.put_", args: ix2Args{x, i, fv(1)}, err: `argument "source": expected tensor, got float`},
 		{name: "Tensor.put_", args: ix2Args{x, i, s, sv("yes")}, err: `argument "accumulate": expected bool, got str`},
 		{name: "Tensor.put_", args: ix2Args{x, i}, err: `missing required argument "source"`},
+	}
+}
+
+func TestIndex2Nonzero(t *testing.T) { runCases(t, ix2NonzeroCases(), nil) }
+
+func ix2NonzeroCases() []lcase {
+	x := f32("args.0", 3, 4)
+	return []lcase{
+		{name: "Torch.nonzero", args: ix2Args{x}, op: "nonzero", in: []string{"args.0"}},
+		{name: "Tensor.nonzero", args: ix2Args{tn("args.0", tensor.Bool)}, kwargs: ix2Kws{kw("as_tuple", bv(false))}, op: "nonzero"},
+		{name: "Torch.nonzero", args: ix2Args{x}, kwargs: ix2Kws{kw("out", i64("kwargs.out", 2, 2))}, op: "nonzero"},
+		{name: "Torch.argwhere", args: ix2Args{tn("args.0", tensor.Int32, 5)}, op: "nonzero", in: []string{"args.0"}},
+		{name: "Tensor.argwhere", args: ix2Args{x}, op: "nonzero"},
+		{name: "Torch.nonzero", args: ix2Args{x}, kwargs: ix2Kws{kw("as_tuple", bv(true))}, err: `argument "as_tuple": nonzero(as_tuple=True) (a tuple of index vectors) is not supported`},
+		{name: "Torch.nonzero", args: ix2Args{x}, kwargs: ix2Kws{kw("as_tuple", iv(1))}, err: `argument "as_tuple": expected bool, got int`},
+		{name: "Torch.nonzero", args: ix2Args{x, bv(true)}, err: "takes at most 1 positional argument"},
+		{name: "Torch.argwhere", args: ix2Args{x}, kwargs: ix2Kws{kw("as_tuple", bv(false))}, err: `unexpected keyword argument "as_tuple"`},
+		{name: "Tensor.argwhere", args: ix2Args{fv(1)}, err: `argument "input": expected tensor, got float`},
 	}
 }

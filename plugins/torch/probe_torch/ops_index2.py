@@ -1,5 +1,5 @@
 """The index2 family (sdk/ops/schema_index2.go): masked_select,
-masked_scatter, take, take_along_dim, index_put, put; each run with torch, the in-place variants on input 0 (a
+masked_scatter, take, take_along_dim, index_put, put, nonzero; each run with torch, the in-place variants on input 0 (a
 copy the runner made)."""
 
 import torch
@@ -54,6 +54,10 @@ def _put(c):
     return x.put(index, source, acc)
 
 
+def _nonzero(c):
+    return torch.nonzero(c.inputs[0])
+
+
 OPS = {
     "masked_select": _masked_select,
     "masked_scatter": _masked_scatter,
@@ -61,9 +65,10 @@ OPS = {
     "take_along_dim": _take_along_dim,
     "index_put": _index_put,
     "put": _put,
+    "nonzero": _nonzero,
 }
 
-BACKWARD = set(OPS)
+BACKWARD = set(OPS) - {"nonzero"}
 
 
 def _mask():
@@ -77,4 +82,5 @@ SAMPLES = {
     "take_along_dim": lambda dt: ([_x(dt), torch.tensor([[1, 0]])], {"dim": 0}),
     "index_put": lambda dt: ([_x(dt), _x(dt)[0], torch.tensor([1])], {"accumulate": False, "inplace": False}),
     "put": lambda dt: ([_x(dt), torch.tensor([3, -4]), _x(dt)[1]], {"accumulate": False, "inplace": False}),
+    "nonzero": lambda dt: ([_x(dt)], {}),
 }

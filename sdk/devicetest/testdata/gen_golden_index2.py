@@ -1,5 +1,5 @@
 """Golden cases of the index2 family: masked_select, masked_scatter, take,
-take_along_dim, index_put, put (in place and accumulating too). Group
+take_along_dim, index_put, put (in place and accumulating too), nonzero. Group
 "index2".
 
     cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_index2.py
@@ -288,6 +288,28 @@ def put_cases(C):
         C.ok("put/accumulate_" + dn, op, [x.to(dt) * 100, L([3, 3, -9, 0, 3]), r.randn((5,), dt)], pt(True), a(True), mode="emulated")
 
 
+def nonzero_cases(C):
+    r = R("nonzero")
+    op = "nonzero"
+    nz = lambda s: torch.nonzero(s)
+    aw = lambda s: torch.argwhere(s)
+    sparse = lambda shape: r.randn(shape) * r.bool(shape)
+    C.ok("nonzero/2d", op, [sparse((3, 4))], nz, backward=False)
+    C.ok("nonzero/argwhere_3d", op, [sparse((2, 3, 2))], aw, backward=False)
+    C.ok("nonzero/1d", op, [sparse((7,))], nz, backward=False)
+    C.ok("nonzero/0d", op, [r.randn(())], nz, backward=False)
+    C.ok("nonzero/0d_zero", op, [torch.tensor(0.0, dtype=f64)], aw, backward=False)
+    C.ok("nonzero/empty", op, [r.randn((0, 3))], nz, backward=False)
+    C.ok("nonzero/all_zero", op, [torch.zeros((2, 3), dtype=f64)], nz, backward=False)
+    C.ok("nonzero/special", op, [special()], nz, backward=False)
+    C.ok("nonzero/large", op, [r.bool((200, 201), 0.01).to(torch.int8)], nz, backward=False)
+    C.ok("nonzero/int32", op, [r.randint(-1, 2, (3, 4), torch.int32)], nz, backward=False)
+    C.ok("nonzero/uint8", op, [r.randint(0, 2, (5,), torch.uint8)], aw, backward=False)
+    C.ok("nonzero/bool", op, [r.bool((3, 3))], nz, backward=False)
+    for dn, dt in NARROW.items():
+        C.ok("nonzero/" + dn, op, [sparse((3, 4)).to(dt)], nz, mode="emulated", backward=False)
+
+
 def main():
     torch.manual_seed(0)
     C = Cases()
@@ -296,6 +318,7 @@ def main():
     take_cases(C)
     index_put_cases(C)
     put_cases(C)
+    nonzero_cases(C)
     write_group("index2", C.cs)
 
 
