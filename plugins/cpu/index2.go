@@ -680,6 +680,141 @@ func init() {
 	supportDTypes("nonzero", all...)
 }
 
+// ---- repeat_interleave ----
+
+// repeatLayout: self seen as [outer, n, inner] around dim (dim None: [1,
+// numel, 1]); slice j is repeated reps[j] times; the output's dim has
+// total entries.
+type repeatLayout struct {
+	outer, n, inner, total int
+	reps                   []int
+	shape                  []int
+}
+
+func repeatInterleaveLayout(c *call) (*repeatLayout, error) {
+	x, r := c.in[0], c.in[1]
+	l := &repeatLayout{outer: 1, inner: 1, n: len(x.data)}
+	dim := -1
+	if !c.attrs.IsNone("dim") {
+		d := c.attrs.Int("dim", 0)
+		if x.rank() == 0 {
+			return nil, fmt.Errorf("Dimension specified as %d but tensor has no dimensions", d)
+		}
+		var err error
+		if dim, err = normDim(d, x.rank()); err != nil {
+			return nil, err
+		}
+		l.n = x.shape[dim]
+		for i, s := range x.shape {
+			switch {
+			case i < dim:
+				l.outer *= s
+			case i > dim:
+				l.inner *= s
+			}
+		}
+	}
+	l.reps = make([]int, l.n)
+	if r.scalar {
+		if r.data[0] < 0 {
+			return nil, errors.New("repeats can not be negative")
+		}
+		for j := range l.reps {
+			l.reps[j] = int(r.data[0])
+		}
+	} else {
+		if r.rank() > 1 {
+			return nil, errors.New("repeats must be 0-dim or 1-dim tensor")
+		}
+		if r.dtype != tensor.Int64 && r.dtype != tensor.Int32 {
+			return nil, fmt.Errorf("\"repeat_interleave_cpu\" not implemented for '%s'", ops.TypeName(r.dtype))
+		}
+		if len(r.data) != 1 && len(r.data) != l.n {
+			return nil, errors.New("repeats must have the same size as input along dim")
+		}
+		for j := range l.reps {
+			v := r.data[0]
+			if len(r.data) > 1 {
+				v = r.data[j]
+			}
+			if v < 0 {
+				return nil, errors.New("repeats can not be negative")
+			}
+			l.reps[j] = int(v)
+		}
+	}
+	for _, k := range l.reps {
+		l.total += k
+	}
+	if dim < 0 {
+		l.shape = []int{l.total}
+	} else {
+		l.shape = append([]int{}, x.shape...)
+		l.shape[dim] = l.total
+	}
+	return l, nil
+}
+
+func repeatInterleaveKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			l, err := repeatInterleaveLayout(c)
+			if err != nil {
+				return nil, err
+			}
+			out := float64sFor(l.outer * l.total * l.inner)
+			_ = forChunks(l.outer, func(from, to int) error {
+				for o := from; o < to; o++ {
+					dst := out[o*l.total*l.inner:]
+					for j, k := range l.reps {
+						src := x.data[(o*l.n+j)*l.inner : (o*l.n+j+1)*l.inner]
+						for ; k > 0; k-- {
+							dst = dst[copy(dst, src):]
+						}
+					}
+				}
+				return nil
+			})
+			return []*array{{shape: l.shape, data: out, dtype: x.dtype}}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x := c.in[0]
+			l, err := repeatInterleaveLayout(c)
+			if err != nil {
+				return nil, err
+			}
+			if !c.requiresGrad[0] {
+				return make([]*array, 2), nil
+			}
+			g := gradData(gos[0], l.outer*l.total*l.inner)
+			gx := zeros(len(x.data))
+			_ = forChunks(l.outer, func(from, to int) error {
+				for o := from; o < to; o++ {
+					src := g[o*l.total*l.inner:]
+					for j, k := range l.reps {
+						d := gx[(o*l.n+j)*l.inner : (o*l.n+j+1)*l.inner]
+						for ; k > 0; k-- {
+							for t, v := range src[:l.inner] {
+								d[t] += v
+							}
+							src = src[l.inner:]
+						}
+					}
+				}
+				return nil
+			})
+			return []*array{{shape: append([]int{}, x.shape...), data: gx, dtype: x.dtype}, nil}, nil
+		},
+	}
+}
+
+func init() {
+	register("repeat_interleave", repeatInterleaveKernel())
+	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
+	supportDTypes("repeat_interleave", all...)
+}
+
 func init() {
 	register("masked_select", maskedSelectKernel())
 	register("masked_scatter", maskedScatterKernel())

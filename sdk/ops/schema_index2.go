@@ -27,5 +27,8 @@ func init() {
 			Attrs:  []AttrSpec{attr("accumulate", AttrBool, BoolAttr(false), ""), inplace}, Outputs: 1},
 		Schema{Name: "nonzero", Doc: "torch.nonzero / torch.argwhere: the int64 [n, rank] tensor of the positions of self's nonzero elements (NaN counts), in row-major order; a 0-d self gives [n, 0]",
 			Inputs: []InputSpec{idx("self")}, Outputs: 1},
+		Schema{Name: "repeat_interleave", Doc: "torch.repeat_interleave: each slice of self along dim repeated repeats times (an int, or an int32/int64 tensor of one count or one per slice); " +
+			"dim None works on the flattened self",
+			Inputs: []InputSpec{in("self"), {Name: "repeats", ScalarOK: true}}, Attrs: []AttrSpec{attr("dim", AttrInt, NoneAttr(), "None: flatten self")}, Outputs: 1},
 	)
 }

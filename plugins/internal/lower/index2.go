@@ -11,7 +11,7 @@ import (
 
 // The rest of the indexing APIs: masked_select, masked_scatter, take,
 // take_along_dim, index_put, put, Tensor.__setitem__ with tensor keys,
-// nonzero and argwhere. What
+// nonzero, argwhere, repeat_interleave. What
 // the sizes and dtypes alone decide is refused here with PyTorch's
 // message; the kernels check what the values decide (the number of true
 // mask elements against source's size).
@@ -27,12 +27,15 @@ func init() {
 	def(setItem, "input, key, value", "Tensor.__setitem__")
 	def(nonzero, "input, *, out=None, as_tuple=False", "Torch.nonzero", "Tensor.nonzero")
 	def(nonzero, "input", "Torch.argwhere", "Tensor.argwhere")
+	def(repeatInterleave, "input, repeats=None, dim=None, *, output_size=None", "Torch.repeat_interleave", "Tensor.repeat_interleave")
 	def(put, "input, index, source, accumulate=False", "Torch.put", "Tensor.put", "Tensor.put_")
 
+	// their repeats are an int or a vector, which OpsOf's samples lack
+	declareOps([]string{"repeat_interleave"}, "Torch.repeat_interleave", "Tensor.repeat_interleave")
 	// its indices are a tuple of tensors, which OpsOf's samples lack
 	declareOps([]string{"index_put"}, "Tensor.__setitem__", "Torch.index_put", "Torch.index_put_", "Tensor.index_put", "Tensor.index_put_")
 
-	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim", "index_put", "put", "nonzero")
+	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim", "index_put", "put", "nonzero", "repeat_interleave")
 }
 
 // boolMask binds a mask: bool, or uint8 (deprecated in PyTorch 1.13,
@@ -352,4 +355,62 @@ func nonzero(b *bound) (*framework.Plan, error) {
 		}
 	}
 	return newPlan("nonzero", nil, tensorBinding(x)), nil
+}
+
+func repeatInterleave(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	if b.isNone("repeats") {
+		return nil, b.argErr("repeats", "torch.repeat_interleave(repeats) with one argument is not supported")
+	}
+	if !b.isNone("output_size") {
+		return nil, b.argErr("output_size", "output_size is not supported")
+	}
+	var reps framework.Binding
+	switch r := b.arg("repeats"); r.Kind {
+	case framework.ArgInt:
+		if r.Int < 0 {
+			return nil, b.argErr("repeats", "repeats can not be negative")
+		}
+		reps = scalarBinding(ops.Scalar{Kind: ops.ScalarInt, I: r.Int})
+	case framework.ArgTensor:
+		t, err := b.tensor("repeats")
+		if err != nil {
+			return nil, err
+		}
+		if len(t.Shape) > 1 {
+			return nil, b.argErr("repeats", "repeats must be 0-dim or 1-dim tensor")
+		}
+		if t.DType != tensor.Int64 && t.DType != tensor.Int32 {
+			return nil, b.argErr("repeats", "\"repeat_interleave_cpu\" not implemented for '%s'", ops.TypeName(t.DType))
+		}
+		reps = tensorBinding(t)
+	default:
+		return nil, b.argErr("repeats", "expected int or tensor, got %s", kindName(r))
+	}
+	attrs := ops.Attrs{"dim": ops.NoneAttr()}
+	n := tensor.NumElements(x.Shape)
+	if !b.isNone("dim") {
+		d, err := b.integer("dim")
+		if err != nil {
+			return nil, err
+		}
+		if len(x.Shape) == 0 {
+			return nil, b.argErr("dim", "Dimension specified as %d but tensor has no dimensions", d)
+		}
+		dim, err := b.wrapDim("dim", d, len(x.Shape))
+		if err != nil {
+			return nil, err
+		}
+		n = x.Shape[dim]
+		attrs["dim"] = ops.IntAttr(d)
+	}
+	if r := b.arg("repeats"); r.Kind == framework.ArgTensor {
+		if m := tensor.NumElements(r.Shape); m != 1 && m != n {
+			return nil, b.argErr("repeats", "repeats must have the same size as input along dim")
+		}
+	}
+	return newPlan("repeat_interleave", attrs, tensorBinding(x), reps), nil
 }

@@ -13,7 +13,7 @@ type ix2Kws = []framework.NamedArg
 
 // index2FamilyCases are every table of this file, for TestOpsListed.
 func index2FamilyCases() []lcase {
-	return append(append(append(ix2MaskedCases(), ix2TakeCases()...), ix2IndexPutCases()...), append(ix2PutCases(), ix2NonzeroCases()...)...)
+	return append(append(append(ix2MaskedCases(), ix2TakeCases()...), ix2IndexPutCases()...), append(append(ix2PutCases(), ix2NonzeroCases()...), ix2RepeatInterleaveCases()...)...)
 }
 
 func TestIndex2Masked(t *testing.T) { runCases(t, ix2MaskedCases(), nil) }
@@ -165,5 +165,29 @@ func ix2NonzeroCases() []lcase {
 		{name: "Torch.nonzero", args: ix2Args{x, bv(true)}, err: "takes at most 1 positional argument"},
 		{name: "Torch.argwhere", args: ix2Args{x}, kwargs: ix2Kws{kw("as_tuple", bv(false))}, err: `unexpected keyword argument "as_tuple"`},
 		{name: "Tensor.argwhere", args: ix2Args{fv(1)}, err: `argument "input": expected tensor, got float`},
+	}
+}
+
+func TestIndex2RepeatInterleave(t *testing.T) { runCases(t, ix2RepeatInterleaveCases(), nil) }
+
+func ix2RepeatInterleaveCases() []lcase {
+	x := f32("args.0", 3, 4)
+	return []lcase{
+		{name: "Torch.repeat_interleave", args: ix2Args{x, iv(2)}, op: "repeat_interleave", attrs: ops.Attrs{"dim": na()}, in: []string{"args.0", "int:2"}},
+		{name: "Tensor.repeat_interleave", args: ix2Args{x, i64("args.1", 3), iv(-2)}, op: "repeat_interleave", attrs: ops.Attrs{"dim": ia(-2)}, in: []string{"args.0", "args.1"}},
+		{name: "Tensor.repeat_interleave", args: ix2Args{x}, kwargs: ix2Kws{kw("repeats", tn("kwargs.repeats", tensor.Int32)), kw("dim", iv(1))}, op: "repeat_interleave", attrs: ops.Attrs{"dim": ia(1)}},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, i64("args.1", 12)}, op: "repeat_interleave", attrs: ops.Attrs{"dim": na()}},
+		{name: "Torch.repeat_interleave", args: ix2Args{f32("args.0"), iv(3)}, op: "repeat_interleave"},
+		{name: "Torch.repeat_interleave", args: ix2Args{i64("args.0", 3)}, err: `argument "repeats": torch.repeat_interleave(repeats) with one argument is not supported`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, iv(2), iv(0)}, kwargs: ix2Kws{kw("output_size", iv(6))}, err: `argument "output_size": output_size is not supported`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, iv(-1)}, err: `argument "repeats": repeats can not be negative`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, fv(2)}, err: `argument "repeats": expected int or tensor, got float`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, i64("args.1", 1, 3), iv(0)}, err: `argument "repeats": repeats must be 0-dim or 1-dim tensor`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, f32("args.1", 3), iv(0)}, err: `argument "repeats": "repeat_interleave_cpu" not implemented for 'Float'`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, i64("args.1", 2), iv(0)}, err: `argument "repeats": repeats must have the same size as input along dim`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, i64("args.1", 3)}, err: `argument "repeats": repeats must have the same size as input along dim`},
+		{name: "Torch.repeat_interleave", args: ix2Args{f32("args.0"), iv(2), iv(0)}, err: `argument "dim": Dimension specified as 0 but tensor has no dimensions`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, iv(2), iv(2)}, err: `argument "dim": dimension out of range`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, iv(2), fv(0)}, err: `argument "dim": expected int, got float`},
 	}
 }

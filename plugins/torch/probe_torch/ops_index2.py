@@ -1,10 +1,11 @@
 """The index2 family (sdk/ops/schema_index2.go): masked_select,
-masked_scatter, take, take_along_dim, index_put, put, nonzero; each run with torch, the in-place variants on input 0 (a
+masked_scatter, take, take_along_dim, index_put, put, nonzero, repeat_interleave; each run with torch, the in-place variants on input 0 (a
 copy the runner made)."""
 
 import torch
 
-from .ops import _is_t, _num, _x
+from .ops import _is_t, _num, _tname, _x
+from .wire import ArgumentError
 
 
 def _masked_select(c):
@@ -58,6 +59,18 @@ def _nonzero(c):
     return torch.nonzero(c.inputs[0])
 
 
+def _repeat_interleave(c):
+    x, reps = c.inputs
+    reps = reps if _is_t(reps) else int(_num(reps))
+    if _is_t(reps) and reps.dtype not in (torch.int32, torch.int64):
+        # torch's dispatch error, which the runner would take for a kernel
+        # missing at this dtype: the call itself is invalid
+        raise ArgumentError("\"repeat_interleave_cpu\" not implemented for '%s'" % _tname(reps.dtype))
+    if c.attrs["dim"] is None:
+        return torch.repeat_interleave(x, reps)
+    return torch.repeat_interleave(x, reps, c.attrs["dim"])
+
+
 OPS = {
     "masked_select": _masked_select,
     "masked_scatter": _masked_scatter,
@@ -66,6 +79,7 @@ OPS = {
     "index_put": _index_put,
     "put": _put,
     "nonzero": _nonzero,
+    "repeat_interleave": _repeat_interleave,
 }
 
 BACKWARD = set(OPS) - {"nonzero"}
@@ -83,4 +97,5 @@ SAMPLES = {
     "index_put": lambda dt: ([_x(dt), _x(dt)[0], torch.tensor([1])], {"accumulate": False, "inplace": False}),
     "put": lambda dt: ([_x(dt), torch.tensor([3, -4]), _x(dt)[1]], {"accumulate": False, "inplace": False}),
     "nonzero": lambda dt: ([_x(dt)], {}),
+    "repeat_interleave": lambda dt: ([_x(dt), torch.tensor([2, 1])], {"dim": 0}),
 }

@@ -1,5 +1,5 @@
 """Golden cases of the index2 family: masked_select, masked_scatter, take,
-take_along_dim, index_put, put (in place and accumulating too), nonzero. Group
+take_along_dim, index_put, put (in place and accumulating too), nonzero, repeat_interleave. Group
 "index2".
 
     cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_index2.py
@@ -310,6 +310,40 @@ def nonzero_cases(C):
         C.ok("nonzero/" + dn, op, [sparse((3, 4)).to(dt)], nz, mode="emulated", backward=False)
 
 
+def repeat_interleave_cases(C):
+    r = R("repeat_interleave")
+    x = r.randn((3, 4))
+    op = "repeat_interleave"
+
+    def ri(dim=None):
+        if dim is None:
+            return lambda s, k: torch.repeat_interleave(s, k)
+        return lambda s, k: torch.repeat_interleave(s, k, dim)
+    C.ok("repeat_interleave/int_flat", op, [x, 2], ri(), {"dim": None})
+    C.ok("repeat_interleave/int_dim1", op, [x, 3], ri(1), {"dim": 1})
+    C.ok("repeat_interleave/int_zero", op, [x, 0], ri(0), {"dim": 0})
+    C.ok("repeat_interleave/tensor_dim0", op, [x, L([2, 0, 3])], ri(0), {"dim": 0})
+    C.ok("repeat_interleave/tensor_neg_dim", op, [r.randn((2, 3, 2)), L([1, 4, 2])], ri(-2), {"dim": -2})
+    C.ok("repeat_interleave/tensor_int32", op, [x, L([1, 2, 0, 1]).int()], ri(1), {"dim": 1})
+    C.ok("repeat_interleave/tensor_one", op, [x, L([2])], ri(1), {"dim": 1})
+    C.ok("repeat_interleave/tensor_0d", op, [x, L(3)], ri(0), {"dim": 0})
+    C.ok("repeat_interleave/tensor_flat", op, [r.randn((2, 2)), L([1, 0, 2, 3])], ri(), {"dim": None})
+    C.ok("repeat_interleave/0d", op, [r.randn(()), 3], ri(), {"dim": None})
+    C.ok("repeat_interleave/empty", op, [r.randn((0, 3)), 2], ri(1), {"dim": 1})
+    C.ok("repeat_interleave/special", op, [special(), L([2, 1])], ri(0), {"dim": 0})
+    C.ok("repeat_interleave/int64", op, [r.randint(-50, 50, (2, 3)), L([1, 3])], ri(0), {"dim": 0}, backward=False)
+    C.ok("repeat_interleave/bool", op, [r.bool((2, 3)), 2], ri(1), {"dim": 1}, backward=False)
+    C.err("repeat_interleave/negative", op, [x, -1], ri(0), {"dim": 0})
+    C.err("repeat_interleave/tensor_negative", op, [x, L([1, -2, 1])], ri(0), {"dim": 0})
+    C.err("repeat_interleave/size", op, [x, L([1, 2])], ri(0), {"dim": 0})
+    C.err("repeat_interleave/rank", op, [x, L([[1, 2, 3]])], ri(0), {"dim": 0})
+    C.err("repeat_interleave/float_repeats", op, [x, torch.tensor([1.0, 2.0, 1.0])], ri(0), {"dim": 0})
+    C.err("repeat_interleave/dim", op, [x, 2], ri(2), {"dim": 2})
+    C.err("repeat_interleave/0d_dim", op, [r.randn(()), 2], ri(0), {"dim": 0})
+    for dn, dt in NARROW.items():
+        C.ok("repeat_interleave/" + dn, op, [x.to(dt), L([2, 0, 3])], ri(0), {"dim": 0}, mode="emulated")
+
+
 def main():
     torch.manual_seed(0)
     C = Cases()
@@ -319,6 +353,7 @@ def main():
     index_put_cases(C)
     put_cases(C)
     nonzero_cases(C)
+    repeat_interleave_cases(C)
     write_group("index2", C.cs)
 
 
