@@ -815,6 +815,81 @@ func init() {
 	supportDTypes("repeat_interleave", all...)
 }
 
+// ---- searchsorted ----
+
+func searchsortedKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			seq, v := c.in[0], c.in[1]
+			if seq.dtype == tensor.Bool || (!v.scalar && v.dtype == tensor.Bool) {
+				return nil, errors.New("\"searchsorted_out_cpu\" not implemented for 'Bool'")
+			}
+			if seq.rank() == 0 {
+				return nil, errors.New("torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension")
+			}
+			vshape := v.shape
+			if v.scalar {
+				vshape = nil
+			}
+			if seq.rank() > 1 {
+				if v.scalar {
+					return nil, fmt.Errorf("torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but we got boundaries tensor dim(%d) and input value's dim(0) numel(1)", seq.rank())
+				}
+				if len(vshape) != seq.rank() || !slices.Equal(vshape[:len(vshape)-1], seq.shape[:seq.rank()-1]) {
+					return nil, fmt.Errorf("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match, but we got boundaries tensor %s and input value tensor %s",
+						ops.ShapeList(seq.shape), ops.ShapeList(vshape))
+				}
+			}
+			right := c.attrs.Bool("right", false)
+			m := seq.shape[seq.rank()-1]
+			// values per row of the sequence (all of them for a 1-d one)
+			per := len(v.data)
+			if seq.rank() > 1 {
+				per = vshape[len(vshape)-1]
+			}
+			out := float64sFor(len(v.data))
+			_ = forChunks(len(v.data), func(from, to int) error {
+				for k := from; k < to; k++ {
+					row := 0
+					if per > 0 && seq.rank() > 1 {
+						row = k / per
+					}
+					bd := seq.data[row*m : (row+1)*m]
+					val := v.data[k]
+					lo, hi := 0, m
+					// ATen's cus_lower_bound / cus_upper_bound
+					for lo < hi {
+						mid := lo + (hi-lo)>>1
+						if right {
+							if !(bd[mid] > val) {
+								lo = mid + 1
+							} else {
+								hi = mid
+							}
+						} else if !(bd[mid] >= val) {
+							lo = mid + 1
+						} else {
+							hi = mid
+						}
+					}
+					out[k] = float64(lo)
+				}
+				return nil
+			})
+			dt := tensor.Int64
+			if c.attrs.Bool("out_int32", false) {
+				dt = tensor.Int32
+			}
+			return []*array{{shape: append([]int{}, vshape...), data: out, dtype: dt}}, nil
+		},
+	}
+}
+
+func init() {
+	register("searchsorted", searchsortedKernel())
+	supportDTypes("searchsorted", tensor.Float64, tensor.Float32, tensor.Float16, tensor.BFloat16, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)
+}
+
 func init() {
 	register("masked_select", maskedSelectKernel())
 	register("masked_scatter", maskedScatterKernel())

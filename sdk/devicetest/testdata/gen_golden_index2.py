@@ -1,5 +1,5 @@
 """Golden cases of the index2 family: masked_select, masked_scatter, take,
-take_along_dim, index_put, put (in place and accumulating too), nonzero, repeat_interleave. Group
+take_along_dim, index_put, put (in place and accumulating too), nonzero, repeat_interleave, searchsorted (bucketize). Group
 "index2".
 
     cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_index2.py
@@ -344,6 +344,46 @@ def repeat_interleave_cases(C):
         C.ok("repeat_interleave/" + dn, op, [x.to(dt), L([2, 0, 3])], ri(0), {"dim": 0}, mode="emulated")
 
 
+def searchsorted_cases(C):
+    r = R("searchsorted")
+    op = "searchsorted"
+    b = torch.tensor([-1.0, 0.0, 0.0, 2.5, 4.0], dtype=f64)
+    v = torch.tensor([[-2.0, -1.0, 0.0, 1.0], [2.5, 4.0, 9.0, float("nan")], [float("-inf"), float("inf"), -0.0, 3.0]], dtype=f64)
+
+    def ss(o32=False, right=False, side=None):
+        kw = {} if side is None else {"side": side}
+        return lambda s, x: torch.searchsorted(s, x, out_int32=o32, right=right, **kw)
+
+    def bk(o32=False, right=False):
+        return lambda s, x: torch.bucketize(x, s, out_int32=o32, right=right)
+
+    def a(o32=False, right=False):
+        return {"out_int32": o32, "right": right}
+    C.ok("searchsorted/left", op, [b, v], ss(), a(), backward=False)
+    C.ok("searchsorted/right", op, [b, v], ss(right=True), a(right=True), backward=False)
+    C.ok("searchsorted/side_right_int32", op, [b, v], ss(True, side="right"), a(True, True), backward=False)
+    C.ok("searchsorted/bucketize", op, [b, v], bk(), a(), backward=False)
+    C.ok("searchsorted/bucketize_right_int32", op, [b, v], bk(True, True), a(True, True), backward=False)
+    C.ok("searchsorted/scalar", op, [b, 2.5], ss(), a(), backward=False)
+    C.ok("searchsorted/scalar_int_right", op, [b, 0], ss(right=True), a(right=True), backward=False)
+    C.ok("searchsorted/0d_value", op, [b, torch.tensor(3.0, dtype=f64)], ss(), a(), backward=False)
+    C.ok("searchsorted/nd", op, [torch.sort(r.randn((2, 3, 5)), -1)[0], r.randn((2, 3, 4))], ss(), a(), backward=False)
+    C.ok("searchsorted/nd_right", op, [torch.tensor([[1.0, 1.0, 2.0], [0.0, 5.0, 5.0]], dtype=f64), torch.tensor([[1.0, 2.0], [5.0, -1.0]], dtype=f64)],
+         ss(right=True), a(right=True), backward=False)
+    C.ok("searchsorted/unsorted", op, [torch.tensor([3.0, 1.0, 2.0, 0.0], dtype=f64), v], ss(), a(), backward=False)
+    C.ok("searchsorted/empty_sequence", op, [torch.zeros((0,), dtype=f64), v], ss(), a(), backward=False)
+    C.ok("searchsorted/empty_values", op, [b, torch.zeros((0, 2), dtype=f64)], ss(), a(), backward=False)
+    C.ok("searchsorted/mixed_dtypes", op, [b, v.float()], ss(), a(), backward=False)
+    C.ok("searchsorted/int64", op, [L([-3, 0, 0, 7]), r.randint(-5, 9, (3, 4))], ss(), a(), backward=False)
+    C.ok("searchsorted/uint8_int_values", op, [torch.tensor([1, 5, 200], dtype=torch.uint8), L([0, 5, 201, 300])], bk(right=True), a(right=True), backward=False)
+    C.err("searchsorted/nd_mismatch", op, [b.reshape(1, 5), v], ss(), a())
+    C.err("searchsorted/nd_scalar", op, [b.reshape(1, 5), 1.0], ss(), a())
+    C.err("searchsorted/0d_sequence", op, [torch.tensor(1.0, dtype=f64), v], ss(), a())
+    C.err("searchsorted/bool", op, [b.bool(), v.bool()], ss(), a())
+    for dn, dt in NARROW.items():
+        C.ok("searchsorted/" + dn, op, [b.to(dt), (v * 1.01).to(dt)], ss(), a(), mode="emulated", backward=False)
+
+
 def main():
     torch.manual_seed(0)
     C = Cases()
@@ -354,6 +394,7 @@ def main():
     put_cases(C)
     nonzero_cases(C)
     repeat_interleave_cases(C)
+    searchsorted_cases(C)
     write_group("index2", C.cs)
 
 
