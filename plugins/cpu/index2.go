@@ -374,7 +374,7 @@ type indexPutLayout struct {
 func indexPutPlan(c *call) (*indexPutLayout, error) {
 	x, values := c.in[0], c.in[1]
 	indices := c.in[2:]
-	if values.dtype != x.dtype {
+	if !values.scalar && values.dtype != x.dtype {
 		return nil, fmt.Errorf("Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
 			ops.TypeName(x.dtype), ops.TypeName(values.dtype))
 	}
@@ -498,6 +498,14 @@ func indexPutKernel() *kernel {
 			out := float64sFor(len(x.data))
 			copy(out, x.data)
 			vv := values.data
+			if values.scalar {
+				// a number (__setitem__) is cast to self's dtype
+				v, err := scatterValue(values, dt)
+				if err != nil {
+					return nil, err
+				}
+				vv = []float64{v}
+			}
 			if !c.attrs.Bool("accumulate", false) {
 				for b, o := range l.off {
 					for t := 0; t < l.inner; t++ {
@@ -538,7 +546,7 @@ func indexPutKernel() *kernel {
 				}
 				res[0] = &array{shape: append([]int{}, x.shape...), data: gs, dtype: x.dtype}
 			}
-			if c.requiresGrad[1] {
+			if c.requiresGrad[1] && !c.in[1].scalar {
 				// grad[indices], summed to values' shape
 				gv := float64sFor(len(l.off) * l.inner)
 				for b, o := range l.off {
@@ -623,6 +631,263 @@ func init() {
 	register("put", putKernel())
 	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
 	supportDTypes("put", all...)
+}
+
+// ---- nonzero ----
+
+func nonzeroKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			starts, n := maskPrefix(x.data) // NaN != 0 counts
+			r := x.rank()
+			out := float64sFor(n * r)
+			if r > 0 {
+				shape := x.shape
+				_ = forChunks(len(x.data), func(from, to int) error {
+					k := starts[from/chunkElems]
+					pos := make([]int, r)
+					for d, q := r-1, from; d >= 0; d-- {
+						pos[d] = q % shape[d]
+						q /= shape[d]
+					}
+					for _, v := range x.data[from:to] {
+						if v != 0 {
+							row := out[k*r : (k+1)*r]
+							for d, p := range pos {
+								row[d] = float64(p)
+							}
+							k++
+						}
+						for d := r - 1; d >= 0; d-- {
+							if pos[d]++; pos[d] < shape[d] {
+								break
+							}
+							pos[d] = 0
+						}
+					}
+					return nil
+				})
+			}
+			return []*array{{shape: []int{n, r}, data: out, dtype: tensor.Int64}}, nil
+		},
+	}
+}
+
+func init() {
+	register("nonzero", nonzeroKernel())
+	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
+	supportDTypes("nonzero", all...)
+}
+
+// ---- repeat_interleave ----
+
+// repeatLayout: self seen as [outer, n, inner] around dim (dim None: [1,
+// numel, 1]); slice j is repeated reps[j] times; the output's dim has
+// total entries.
+type repeatLayout struct {
+	outer, n, inner, total int
+	reps                   []int
+	shape                  []int
+}
+
+func repeatInterleaveLayout(c *call) (*repeatLayout, error) {
+	x, r := c.in[0], c.in[1]
+	l := &repeatLayout{outer: 1, inner: 1, n: len(x.data)}
+	dim := -1
+	if !c.attrs.IsNone("dim") {
+		d := c.attrs.Int("dim", 0)
+		if x.rank() == 0 {
+			return nil, fmt.Errorf("Dimension specified as %d but tensor has no dimensions", d)
+		}
+		var err error
+		if dim, err = normDim(d, x.rank()); err != nil {
+			return nil, err
+		}
+		l.n = x.shape[dim]
+		for i, s := range x.shape {
+			switch {
+			case i < dim:
+				l.outer *= s
+			case i > dim:
+				l.inner *= s
+			}
+		}
+	}
+	l.reps = make([]int, l.n)
+	if r.scalar {
+		if r.data[0] < 0 {
+			return nil, errors.New("repeats can not be negative")
+		}
+		for j := range l.reps {
+			l.reps[j] = int(r.data[0])
+		}
+	} else {
+		if r.rank() > 1 {
+			return nil, errors.New("repeats must be 0-dim or 1-dim tensor")
+		}
+		if r.dtype != tensor.Int64 && r.dtype != tensor.Int32 {
+			return nil, fmt.Errorf("\"repeat_interleave_cpu\" not implemented for '%s'", ops.TypeName(r.dtype))
+		}
+		if len(r.data) != 1 && len(r.data) != l.n {
+			return nil, errors.New("repeats must have the same size as input along dim")
+		}
+		for j := range l.reps {
+			v := r.data[0]
+			if len(r.data) > 1 {
+				v = r.data[j]
+			}
+			if v < 0 {
+				return nil, errors.New("repeats can not be negative")
+			}
+			l.reps[j] = int(v)
+		}
+	}
+	for _, k := range l.reps {
+		l.total += k
+	}
+	if dim < 0 {
+		l.shape = []int{l.total}
+	} else {
+		l.shape = append([]int{}, x.shape...)
+		l.shape[dim] = l.total
+	}
+	return l, nil
+}
+
+func repeatInterleaveKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			x := c.in[0]
+			l, err := repeatInterleaveLayout(c)
+			if err != nil {
+				return nil, err
+			}
+			out := float64sFor(l.outer * l.total * l.inner)
+			_ = forChunks(l.outer, func(from, to int) error {
+				for o := from; o < to; o++ {
+					dst := out[o*l.total*l.inner:]
+					for j, k := range l.reps {
+						src := x.data[(o*l.n+j)*l.inner : (o*l.n+j+1)*l.inner]
+						for ; k > 0; k-- {
+							dst = dst[copy(dst, src):]
+						}
+					}
+				}
+				return nil
+			})
+			return []*array{{shape: l.shape, data: out, dtype: x.dtype}}, nil
+		},
+		backward: func(c *call, outs, gos []*array) ([]*array, error) {
+			x := c.in[0]
+			l, err := repeatInterleaveLayout(c)
+			if err != nil {
+				return nil, err
+			}
+			if !c.requiresGrad[0] {
+				return make([]*array, 2), nil
+			}
+			g := gradData(gos[0], l.outer*l.total*l.inner)
+			gx := zeros(len(x.data))
+			_ = forChunks(l.outer, func(from, to int) error {
+				for o := from; o < to; o++ {
+					src := g[o*l.total*l.inner:]
+					for j, k := range l.reps {
+						d := gx[(o*l.n+j)*l.inner : (o*l.n+j+1)*l.inner]
+						for ; k > 0; k-- {
+							for t, v := range src[:l.inner] {
+								d[t] += v
+							}
+							src = src[l.inner:]
+						}
+					}
+				}
+				return nil
+			})
+			return []*array{{shape: append([]int{}, x.shape...), data: gx, dtype: x.dtype}, nil}, nil
+		},
+	}
+}
+
+func init() {
+	register("repeat_interleave", repeatInterleaveKernel())
+	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
+	supportDTypes("repeat_interleave", all...)
+}
+
+// ---- searchsorted ----
+
+func searchsortedKernel() *kernel {
+	return &kernel{
+		forward: func(c *call) ([]*array, error) {
+			seq, v := c.in[0], c.in[1]
+			if seq.dtype == tensor.Bool || (!v.scalar && v.dtype == tensor.Bool) {
+				return nil, errors.New("\"searchsorted_out_cpu\" not implemented for 'Bool'")
+			}
+			if seq.rank() == 0 {
+				return nil, errors.New("torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension")
+			}
+			vshape := v.shape
+			if v.scalar {
+				vshape = nil
+			}
+			if seq.rank() > 1 {
+				if v.scalar {
+					return nil, fmt.Errorf("torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but we got boundaries tensor dim(%d) and input value's dim(0) numel(1)", seq.rank())
+				}
+				if len(vshape) != seq.rank() || !slices.Equal(vshape[:len(vshape)-1], seq.shape[:seq.rank()-1]) {
+					return nil, fmt.Errorf("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match, but we got boundaries tensor %s and input value tensor %s",
+						ops.ShapeList(seq.shape), ops.ShapeList(vshape))
+				}
+			}
+			right := c.attrs.Bool("right", false)
+			m := seq.shape[seq.rank()-1]
+			// values per row of the sequence (all of them for a 1-d one)
+			per := len(v.data)
+			if seq.rank() > 1 {
+				per = vshape[len(vshape)-1]
+			}
+			out := float64sFor(len(v.data))
+			_ = forChunks(len(v.data), func(from, to int) error {
+				for k := from; k < to; k++ {
+					row := 0
+					if per > 0 && seq.rank() > 1 {
+						row = k / per
+					}
+					bd := seq.data[row*m : (row+1)*m]
+					val := v.data[k]
+					lo, hi := 0, m
+					// ATen's cus_lower_bound / cus_upper_bound
+					for lo < hi {
+						mid := lo + (hi-lo)>>1
+						if right {
+							if !(bd[mid] > val) {
+								lo = mid + 1
+							} else {
+								hi = mid
+							}
+						} else if !(bd[mid] >= val) {
+							lo = mid + 1
+						} else {
+							hi = mid
+						}
+					}
+					out[k] = float64(lo)
+				}
+				return nil
+			})
+			dt := tensor.Int64
+			if c.attrs.Bool("out_int32", false) {
+				dt = tensor.Int32
+			}
+			return []*array{{shape: append([]int{}, vshape...), data: out, dtype: dt}}, nil
+		},
+	}
+}
+
+func init() {
+	register("searchsorted", searchsortedKernel())
+	supportDTypes("searchsorted", tensor.Float64, tensor.Float32, tensor.Float16, tensor.BFloat16, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)
 }
 
 func init() {

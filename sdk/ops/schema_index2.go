@@ -17,12 +17,22 @@ func init() {
 			"dim None takes from the flattened self at the flattened indices (a 1-d result)",
 			Inputs: []InputSpec{in("self"), idx("indices")}, Attrs: []AttrSpec{attr("dim", AttrInt, NoneAttr(), "None: flatten self and indices")}, Outputs: 1},
 		Schema{Name: "index_put", Doc: "torch.index_put: a copy of self with values (self's dtype, broadcast to the indexing result) written at self[indices] (advanced indexing: " +
-			"int64 index tensors broadcast together over self's leading dims, negative entries wrap; a bool/uint8 tensor stands for its nonzero() columns); accumulate adds instead (repeats accumulate in order)",
-			Inputs: []InputSpec{in("self"), in("values"), {Name: "indices", Variadic: true}},
+			"int64 index tensors broadcast together over self's leading dims, negative entries wrap; a bool/uint8 tensor stands for its nonzero() columns); accumulate adds instead (repeats accumulate in order); " +
+			"values may be a number, cast to self's dtype (Tensor.__setitem__)",
+			Inputs: []InputSpec{in("self"), sc("values"), {Name: "indices", Variadic: true}},
 			Attrs:  []AttrSpec{attr("accumulate", AttrBool, BoolAttr(false), ""), inplace}, Outputs: 1},
 		Schema{Name: "put", Doc: "torch.Tensor.put: a copy of self with source's elements (self's dtype, as many as index has) written at the flat positions index (int64, negative entries count from the end); " +
 			"accumulate adds instead (repeats accumulate in order)",
 			Inputs: []InputSpec{in("self"), idx("index"), in("source")},
 			Attrs:  []AttrSpec{attr("accumulate", AttrBool, BoolAttr(false), ""), inplace}, Outputs: 1},
+		Schema{Name: "nonzero", Doc: "torch.nonzero / torch.argwhere: the int64 [n, rank] tensor of the positions of self's nonzero elements (NaN counts), in row-major order; a 0-d self gives [n, 0]",
+			Inputs: []InputSpec{idx("self")}, Outputs: 1},
+		Schema{Name: "repeat_interleave", Doc: "torch.repeat_interleave: each slice of self along dim repeated repeats times (an int, or an int32/int64 tensor of one count or one per slice); " +
+			"dim None works on the flattened self",
+			Inputs: []InputSpec{in("self"), {Name: "repeats", ScalarOK: true}}, Attrs: []AttrSpec{attr("dim", AttrInt, NoneAttr(), "None: flatten self")}, Outputs: 1},
+		Schema{Name: "searchsorted", Doc: "torch.searchsorted / torch.bucketize: for each value of self (a tensor or a number), the index in sorted_sequence (1-d, or N-d with self's leading dims) " +
+			"where it would be inserted (right: after equal entries), by ATen's binary search; int64 output, int32 with out_int32",
+			Inputs: []InputSpec{idx("sorted_sequence"), {Name: "self", ScalarOK: true}},
+			Attrs:  []AttrSpec{attr("out_int32", AttrBool, BoolAttr(false), ""), attr("right", AttrBool, BoolAttr(false), "")}, Outputs: 1},
 	)
 }

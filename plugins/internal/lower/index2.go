@@ -10,7 +10,8 @@ import (
 )
 
 // The rest of the indexing APIs: masked_select, masked_scatter, take,
-// take_along_dim, index_put, put. What
+// take_along_dim, index_put, put, Tensor.__setitem__ with tensor keys,
+// nonzero, argwhere, repeat_interleave, searchsorted, bucketize. What
 // the sizes and dtypes alone decide is refused here with PyTorch's
 // message; the kernels check what the values decide (the number of true
 // mask elements against source's size).
@@ -23,12 +24,20 @@ func init() {
 	def(takeAlongDim, "input, indices, dim=None, *, out=None", "Torch.take_along_dim", "Tensor.take_along_dim")
 
 	def(indexPut, "input, indices, values, accumulate=False", "Torch.index_put", "Torch.index_put_", "Tensor.index_put", "Tensor.index_put_")
+	def(setItem, "input, key, value", "Tensor.__setitem__")
+	def(nonzero, "input, *, out=None, as_tuple=False", "Torch.nonzero", "Tensor.nonzero")
+	def(nonzero, "input", "Torch.argwhere", "Tensor.argwhere")
+	def(repeatInterleave, "input, repeats=None, dim=None, *, output_size=None", "Torch.repeat_interleave", "Tensor.repeat_interleave")
+	def(searchSorted, "sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None, out=None", "Torch.searchsorted")
+	def(bucketize, "input, boundaries, *, out_int32=False, right=False, out=None", "Torch.bucketize")
 	def(put, "input, index, source, accumulate=False", "Torch.put", "Tensor.put", "Tensor.put_")
 
+	// their repeats are an int or a vector, which OpsOf's samples lack
+	declareOps([]string{"repeat_interleave"}, "Torch.repeat_interleave", "Tensor.repeat_interleave")
 	// its indices are a tuple of tensors, which OpsOf's samples lack
-	declareOps([]string{"index_put"}, "Torch.index_put", "Torch.index_put_", "Tensor.index_put", "Tensor.index_put_")
+	declareOps([]string{"index_put"}, "Tensor.__setitem__", "Torch.index_put", "Torch.index_put_", "Tensor.index_put", "Tensor.index_put_")
 
-	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim", "index_put", "put")
+	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim", "index_put", "put", "nonzero", "repeat_interleave", "searchsorted")
 }
 
 // boolMask binds a mask: bool, or uint8 (deprecated in PyTorch 1.13,
@@ -158,7 +167,7 @@ func takeAlongDim(b *bound) (*framework.Plan, error) {
 // as many dimensions as their rank and must match self's sizes there;
 // with only integer indices the indexing result's shape is known and
 // values must broadcast to it.
-func (b *bound) indexPutShapes(x framework.Arg, indices []framework.Arg, values framework.Arg) error {
+func (b *bound) indexPutShapes(name string, x framework.Arg, indices []framework.Arg, values framework.Arg) error {
 	dims := 0
 	masks := false
 	var shapes [][]int
@@ -171,17 +180,17 @@ func (b *bound) indexPutShapes(x framework.Arg, indices []framework.Arg, values 
 			masks = true
 			for j, s := range ix.Shape {
 				if dims+j < len(x.Shape) && x.Shape[dims+j] != s {
-					return b.argErr("indices", "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at index %d",
+					return b.argErr(name, "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at index %d",
 						shapeList(int64s(ix.Shape)), j, shapeList(int64s(x.Shape)), dims+j)
 				}
 			}
 			dims += len(ix.Shape)
 		default:
-			return b.argErr("indices", "tensors used as indices must be long, byte or bool tensors")
+			return b.argErr(name, "tensors used as indices must be long, byte or bool tensors")
 		}
 	}
 	if dims > len(x.Shape) {
-		return b.argErr("indices", "too many indices for tensor of dimension %d (got %d)", len(x.Shape), dims)
+		return b.argErr(name, "too many indices for tensor of dimension %d (got %d)", len(x.Shape), dims)
 	}
 	bs, err := ops.BroadcastShapes(shapes...)
 	if err != nil {
@@ -189,14 +198,18 @@ func (b *bound) indexPutShapes(x framework.Arg, indices []framework.Arg, values 
 		for i, s := range shapes {
 			parts[i] = shapeList(int64s(s))
 		}
-		return b.argErr("indices", "shape mismatch: indexing tensors could not be broadcast together with shapes %s", strings.Join(parts, ", "))
+		return b.argErr(name, "shape mismatch: indexing tensors could not be broadcast together with shapes %s", strings.Join(parts, ", "))
 	}
 	if masks {
 		return nil
 	}
 	res := append(append([]int{}, bs...), x.Shape[dims:]...)
 	if sh, err := ops.BroadcastShapes(values.Shape, res); err != nil || !slices.Equal(sh, res) {
-		return b.argErr("values", "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+		vname := "values"
+		if name == "key" {
+			vname = "value"
+		}
+		return b.argErr(vname, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
 			shapeList(int64s(values.Shape)), shapeList(int64s(res)))
 	}
 	return nil
@@ -229,7 +242,7 @@ func indexPut(b *bound) (*framework.Plan, error) {
 		return nil, b.argErr("values", "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
 			ops.TypeName(x.DType), ops.TypeName(values.DType))
 	}
-	if err := b.indexPutShapes(x, list.Elems, values); err != nil {
+	if err := b.indexPutShapes("indices", x, list.Elems, values); err != nil {
 		return nil, err
 	}
 	acc, err := b.boolean("accumulate")
@@ -273,4 +286,203 @@ func put(b *bound) (*framework.Plan, error) {
 	}
 	attrs := b.inplaceAttr(ops.Attrs{"accumulate": ops.BoolAttr(acc)})
 	return newPlan("put", attrs, tensorBinding(x), tensorBinding(index), tensorBinding(source)), nil
+}
+
+// setItem lowers self[key] = value (msprobe dumps self, the key and the
+// value; the call returns None, so run_ut compares nothing) to an in-place
+// index_put whose output is self as written. Keys probe checks: an int64,
+// bool or uint8 tensor, or a tuple of them (advanced indexing); values: a
+// number, or a tensor of self's dtype.
+func setItem(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	key := b.arg("key")
+	var keys []framework.Arg
+	switch key.Kind {
+	case framework.ArgTensor:
+		keys = []framework.Arg{key}
+	case framework.ArgList:
+		keys = key.Elems
+	default:
+		return nil, b.argErr("key", "an index of kind %s is not supported (only tensors and tuples of tensors)", kindName(key))
+	}
+	if len(keys) == 0 {
+		return nil, b.argErr("key", "an empty index tuple is not supported")
+	}
+	var in []framework.Binding
+	for _, k := range keys {
+		if k.Kind != framework.ArgTensor || k.Path == "" {
+			return nil, b.argErr("key", "an index of kind %s is not supported (only tensors and tuples of tensors)", kindName(k))
+		}
+		switch k.DType {
+		case tensor.Int64, tensor.Bool, tensor.Uint8:
+		default:
+			return nil, b.argErr("key", "tensors used as indices must be long, byte or bool tensors")
+		}
+		in = append(in, tensorBinding(k))
+	}
+	value, vi, err := b.operand("value")
+	if err != nil {
+		return nil, err
+	}
+	if vi.isTensor {
+		v := b.arg("value")
+		if v.DType != x.DType {
+			return nil, b.argErr("value", "a value of dtype %s for a tensor of dtype %s (cast by __setitem__) is not supported", ops.TypeName(v.DType), ops.TypeName(x.DType))
+		}
+		if err := b.indexPutShapes("key", x, keys, v); err != nil {
+			return nil, err
+		}
+	} else if err := b.indexPutShapes("key", x, keys, framework.Arg{Kind: framework.ArgTensor}); err != nil {
+		return nil, err
+	}
+	attrs := ops.Attrs{"accumulate": ops.BoolAttr(false), "inplace": ops.BoolAttr(true)}
+	return newPlan("index_put", attrs, append([]framework.Binding{tensorBinding(x), value}, in...)...), nil
+}
+
+func nonzero(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := b.vals["as_tuple"]; ok {
+		tuple, err := b.boolean("as_tuple")
+		if err != nil {
+			return nil, err
+		}
+		if tuple {
+			return nil, b.argErr("as_tuple", "nonzero(as_tuple=True) (a tuple of index vectors) is not supported")
+		}
+	}
+	return newPlan("nonzero", nil, tensorBinding(x)), nil
+}
+
+func repeatInterleave(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	if b.isNone("repeats") {
+		return nil, b.argErr("repeats", "torch.repeat_interleave(repeats) with one argument is not supported")
+	}
+	if !b.isNone("output_size") {
+		return nil, b.argErr("output_size", "output_size is not supported")
+	}
+	var reps framework.Binding
+	switch r := b.arg("repeats"); r.Kind {
+	case framework.ArgInt:
+		if r.Int < 0 {
+			return nil, b.argErr("repeats", "repeats can not be negative")
+		}
+		reps = scalarBinding(ops.Scalar{Kind: ops.ScalarInt, I: r.Int})
+	case framework.ArgTensor:
+		t, err := b.tensor("repeats")
+		if err != nil {
+			return nil, err
+		}
+		if len(t.Shape) > 1 {
+			return nil, b.argErr("repeats", "repeats must be 0-dim or 1-dim tensor")
+		}
+		if t.DType != tensor.Int64 && t.DType != tensor.Int32 {
+			return nil, b.argErr("repeats", "\"repeat_interleave_cpu\" not implemented for '%s'", ops.TypeName(t.DType))
+		}
+		reps = tensorBinding(t)
+	default:
+		return nil, b.argErr("repeats", "expected int or tensor, got %s", kindName(r))
+	}
+	attrs := ops.Attrs{"dim": ops.NoneAttr()}
+	n := tensor.NumElements(x.Shape)
+	if !b.isNone("dim") {
+		d, err := b.integer("dim")
+		if err != nil {
+			return nil, err
+		}
+		if len(x.Shape) == 0 {
+			return nil, b.argErr("dim", "Dimension specified as %d but tensor has no dimensions", d)
+		}
+		dim, err := b.wrapDim("dim", d, len(x.Shape))
+		if err != nil {
+			return nil, err
+		}
+		n = x.Shape[dim]
+		attrs["dim"] = ops.IntAttr(d)
+	}
+	if r := b.arg("repeats"); r.Kind == framework.ArgTensor {
+		if m := tensor.NumElements(r.Shape); m != 1 && m != n {
+			return nil, b.argErr("repeats", "repeats must have the same size as input along dim")
+		}
+	}
+	return newPlan("repeat_interleave", attrs, tensorBinding(x), reps), nil
+}
+
+// searchPlan checks the sorted sequence against the values (a tensor or
+// a number) as ATen's searchsorted_pre_check does.
+func (b *bound) searchPlan(seqName, valName string, right bool) (*framework.Plan, error) {
+	seq, err := b.tensor(seqName)
+	if err != nil {
+		return nil, err
+	}
+	v, vi, err := b.operand(valName)
+	if err != nil {
+		return nil, err
+	}
+	if seq.DType == tensor.Bool || (vi.isTensor && b.arg(valName).DType == tensor.Bool) {
+		return nil, b.argErr(valName, "\"searchsorted_out_cpu\" not implemented for 'Bool'")
+	}
+	if len(seq.Shape) == 0 {
+		return nil, b.argErr(seqName, "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension")
+	}
+	if len(seq.Shape) > 1 {
+		if !vi.isTensor {
+			return nil, b.argErr(valName, "torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but we got boundaries tensor dim(%d) and input value's dim(0) numel(1)", len(seq.Shape))
+		}
+		vs := b.arg(valName).Shape
+		if len(vs) != len(seq.Shape) || !slices.Equal(vs[:len(vs)-1], seq.Shape[:len(seq.Shape)-1]) {
+			return nil, b.argErr(valName, "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match, but we got boundaries tensor %s and input value tensor %s",
+				shapeList(int64s(seq.Shape)), shapeList(int64s(vs)))
+		}
+	}
+	o32, err := b.boolean("out_int32")
+	if err != nil {
+		return nil, err
+	}
+	attrs := ops.Attrs{"out_int32": ops.BoolAttr(o32), "right": ops.BoolAttr(right)}
+	return newPlan("searchsorted", attrs, tensorBinding(seq), v), nil
+}
+
+func searchSorted(b *bound) (*framework.Plan, error) {
+	right, err := b.boolean("right")
+	if err != nil {
+		return nil, err
+	}
+	if !b.isNone("side") {
+		side, err := b.str("side")
+		if err != nil {
+			return nil, err
+		}
+		if side != "left" && side != "right" {
+			return nil, b.argErr("side", "torch.searchsorted(): side can only be 'left' or 'right' but got %s", side)
+		}
+		if right && side == "left" {
+			return nil, b.argErr("side", "torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True")
+		}
+		right = side == "right"
+	}
+	if !b.isNone("sorter") {
+		return nil, b.argErr("sorter", "sorter is not supported")
+	}
+	return b.searchPlan("sorted_sequence", "input", right)
+}
+
+func bucketize(b *bound) (*framework.Plan, error) {
+	right, err := b.boolean("right")
+	if err != nil {
+		return nil, err
+	}
+	if bd := b.arg("boundaries"); bd.Kind == framework.ArgTensor && len(bd.Shape) != 1 {
+		return nil, b.argErr("boundaries", "boundaries tensor must be 1 dimension, but got dim(%d)", len(bd.Shape))
+	}
+	return b.searchPlan("boundaries", "input", right)
 }

@@ -13,7 +13,7 @@ type ix2Kws = []framework.NamedArg
 
 // index2FamilyCases are every table of this file, for TestOpsListed.
 func index2FamilyCases() []lcase {
-	return append(append(append(ix2MaskedCases(), ix2TakeCases()...), ix2IndexPutCases()...), ix2PutCases()...)
+	return append(append(append(ix2MaskedCases(), ix2TakeCases()...), ix2IndexPutCases()...), append(append(ix2PutCases(), ix2NonzeroCases()...), append(ix2RepeatInterleaveCases(), ix2SearchCases()...)...)...)
 }
 
 func TestIndex2Masked(t *testing.T) { runCases(t, ix2MaskedCases(), nil) }
@@ -111,6 +111,20 @@ func ix2IndexPutCases() []lcase {
 		{name: "Torch.index_put", args: ix2Args{x, lv(i), fv(1)}, err: `argument "values": expected tensor, got float`},
 		{name: "Torch.index_put", args: ix2Args{x, lv(i), v, iv(1)}, err: `argument "accumulate": expected bool, got int`},
 		{name: "Torch.index_put", args: ix2Args{x, lv(i), v}, kwargs: ix2Kws{kw("out", x)}, err: `unexpected keyword argument "out"`},
+
+		{name: "Tensor.__setitem__", args: ix2Args{x, i, v}, op: "index_put", attrs: ops.Attrs{"accumulate": ba(false), "inplace": ba(true)}, in: []string{"args.0", "args.2", "args.1.0"}},
+		{name: "Tensor.__setitem__", args: ix2Args{x, tn("args.1", tensor.Bool, 3, 4), fv(-1e9)}, op: "index_put", attrs: ops.Attrs{"inplace": ba(true)}, in: []string{"args.0", "float:-1e+09", "args.1"}},
+		{name: "Tensor.__setitem__", args: ix2Args{x, lv(i64("args.1.0", 2), i64("args.1.1", 2)), iv(3)}, op: "index_put", in: []string{"args.0", "int:3", "args.1.0", "args.1.1"}},
+		{name: "Tensor.__setitem__", args: ix2Args{x, iv(0), v}, err: `argument "key": an index of kind int is not supported (only tensors and tuples of tensors)`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, lv(i, framework.Arg{Kind: framework.ArgSlice, Elems: []framework.Arg{nv(), nv(), nv()}}), v},
+			err: `argument "key": an index of kind slice is not supported (only tensors and tuples of tensors)`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, framework.Arg{Kind: framework.ArgEllipsis}, v}, err: `argument "key": an index of kind ellipsis is not supported`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, lv(), v}, err: `argument "key": an empty index tuple is not supported`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, tn("args.1", tensor.Float32, 2), v}, err: `argument "key": tensors used as indices must be long, byte or bool tensors`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, i, tn("args.2", tensor.Float16, 4)}, err: `argument "value": a value of dtype Half for a tensor of dtype Float (cast by __setitem__) is not supported`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, i, f32("args.2", 3)}, err: `argument "value": shape mismatch: value tensor of shape [3] cannot be broadcast to indexing result of shape [2, 4]`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, lv(i, i, i), fv(1)}, err: `argument "key": too many indices for tensor of dimension 2 (got 3)`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, i, sv("a")}, err: `argument "value": expected tensor or number, got str`},
 	}
 }
 
@@ -133,5 +147,74 @@ func ix2PutCases() []lcase {
 		{name: "Tensor.put_", args: ix2Args{x, i, fv(1)}, err: `argument "source": expected tensor, got float`},
 		{name: "Tensor.put_", args: ix2Args{x, i, s, sv("yes")}, err: `argument "accumulate": expected bool, got str`},
 		{name: "Tensor.put_", args: ix2Args{x, i}, err: `missing required argument "source"`},
+	}
+}
+
+func TestIndex2Nonzero(t *testing.T) { runCases(t, ix2NonzeroCases(), nil) }
+
+func ix2NonzeroCases() []lcase {
+	x := f32("args.0", 3, 4)
+	return []lcase{
+		{name: "Torch.nonzero", args: ix2Args{x}, op: "nonzero", in: []string{"args.0"}},
+		{name: "Tensor.nonzero", args: ix2Args{tn("args.0", tensor.Bool)}, kwargs: ix2Kws{kw("as_tuple", bv(false))}, op: "nonzero"},
+		{name: "Torch.nonzero", args: ix2Args{x}, kwargs: ix2Kws{kw("out", i64("kwargs.out", 2, 2))}, op: "nonzero"},
+		{name: "Torch.argwhere", args: ix2Args{tn("args.0", tensor.Int32, 5)}, op: "nonzero", in: []string{"args.0"}},
+		{name: "Tensor.argwhere", args: ix2Args{x}, op: "nonzero"},
+		{name: "Torch.nonzero", args: ix2Args{x}, kwargs: ix2Kws{kw("as_tuple", bv(true))}, err: `argument "as_tuple": nonzero(as_tuple=True) (a tuple of index vectors) is not supported`},
+		{name: "Torch.nonzero", args: ix2Args{x}, kwargs: ix2Kws{kw("as_tuple", iv(1))}, err: `argument "as_tuple": expected bool, got int`},
+		{name: "Torch.nonzero", args: ix2Args{x, bv(true)}, err: "takes at most 1 positional argument"},
+		{name: "Torch.argwhere", args: ix2Args{x}, kwargs: ix2Kws{kw("as_tuple", bv(false))}, err: `unexpected keyword argument "as_tuple"`},
+		{name: "Tensor.argwhere", args: ix2Args{fv(1)}, err: `argument "input": expected tensor, got float`},
+	}
+}
+
+func TestIndex2RepeatInterleave(t *testing.T) { runCases(t, ix2RepeatInterleaveCases(), nil) }
+
+func ix2RepeatInterleaveCases() []lcase {
+	x := f32("args.0", 3, 4)
+	return []lcase{
+		{name: "Torch.repeat_interleave", args: ix2Args{x, iv(2)}, op: "repeat_interleave", attrs: ops.Attrs{"dim": na()}, in: []string{"args.0", "int:2"}},
+		{name: "Tensor.repeat_interleave", args: ix2Args{x, i64("args.1", 3), iv(-2)}, op: "repeat_interleave", attrs: ops.Attrs{"dim": ia(-2)}, in: []string{"args.0", "args.1"}},
+		{name: "Tensor.repeat_interleave", args: ix2Args{x}, kwargs: ix2Kws{kw("repeats", tn("kwargs.repeats", tensor.Int32)), kw("dim", iv(1))}, op: "repeat_interleave", attrs: ops.Attrs{"dim": ia(1)}},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, i64("args.1", 12)}, op: "repeat_interleave", attrs: ops.Attrs{"dim": na()}},
+		{name: "Torch.repeat_interleave", args: ix2Args{f32("args.0"), iv(3)}, op: "repeat_interleave"},
+		{name: "Torch.repeat_interleave", args: ix2Args{i64("args.0", 3)}, err: `argument "repeats": torch.repeat_interleave(repeats) with one argument is not supported`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, iv(2), iv(0)}, kwargs: ix2Kws{kw("output_size", iv(6))}, err: `argument "output_size": output_size is not supported`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, iv(-1)}, err: `argument "repeats": repeats can not be negative`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, fv(2)}, err: `argument "repeats": expected int or tensor, got float`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, i64("args.1", 1, 3), iv(0)}, err: `argument "repeats": repeats must be 0-dim or 1-dim tensor`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, f32("args.1", 3), iv(0)}, err: `argument "repeats": "repeat_interleave_cpu" not implemented for 'Float'`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, i64("args.1", 2), iv(0)}, err: `argument "repeats": repeats must have the same size as input along dim`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, i64("args.1", 3)}, err: `argument "repeats": repeats must have the same size as input along dim`},
+		{name: "Torch.repeat_interleave", args: ix2Args{f32("args.0"), iv(2), iv(0)}, err: `argument "dim": Dimension specified as 0 but tensor has no dimensions`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, iv(2), iv(2)}, err: `argument "dim": dimension out of range`},
+		{name: "Torch.repeat_interleave", args: ix2Args{x, iv(2), fv(0)}, err: `argument "dim": expected int, got float`},
+	}
+}
+
+func TestIndex2Search(t *testing.T) { runCases(t, ix2SearchCases(), nil) }
+
+func ix2SearchCases() []lcase {
+	b := f32("args.0", 5)
+	v := f32("args.1", 3, 4)
+	return []lcase{
+		{name: "Torch.searchsorted", args: ix2Args{b, v}, op: "searchsorted", attrs: ops.Attrs{"out_int32": ba(false), "right": ba(false)}, in: []string{"args.0", "args.1"}},
+		{name: "Torch.searchsorted", args: ix2Args{b, fv(2.5)}, kwargs: ix2Kws{kw("side", sv("right")), kw("out_int32", bv(true))}, op: "searchsorted",
+			attrs: ops.Attrs{"out_int32": ba(true), "right": ba(true)}, in: []string{"args.0", "float:2.5"}},
+		{name: "Torch.searchsorted", args: ix2Args{b, v}, kwargs: ix2Kws{kw("right", bv(true)), kw("side", sv("right")), kw("out", i64("kwargs.out", 3, 4))}, op: "searchsorted", attrs: ops.Attrs{"right": ba(true)}},
+		{name: "Torch.searchsorted", args: ix2Args{f32("args.0", 3, 5), v}, op: "searchsorted"},
+		{name: "Torch.bucketize", args: ix2Args{f32("args.0", 3, 4), f32("args.1", 5)}, op: "searchsorted", attrs: ops.Attrs{"right": ba(false)}, in: []string{"args.1", "args.0"}},
+		{name: "Torch.bucketize", args: ix2Args{iv(3), f32("args.1", 5)}, kwargs: ix2Kws{kw("right", bv(true))}, op: "searchsorted", attrs: ops.Attrs{"right": ba(true)}, in: []string{"args.1", "int:3"}},
+		{name: "Torch.searchsorted", args: ix2Args{b, v}, kwargs: ix2Kws{kw("side", sv("middle"))}, err: `argument "side": torch.searchsorted(): side can only be 'left' or 'right' but got middle`},
+		{name: "Torch.searchsorted", args: ix2Args{b, v}, kwargs: ix2Kws{kw("side", sv("left")), kw("right", bv(true))}, err: "side and right can't be set to opposites, got side of left while right was True"},
+		{name: "Torch.searchsorted", args: ix2Args{b, v}, kwargs: ix2Kws{kw("sorter", i64("kwargs.sorter", 5))}, err: `argument "sorter": sorter is not supported`},
+		{name: "Torch.searchsorted", args: ix2Args{f32("args.0", 2, 5), v}, err: `boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match, but we got boundaries tensor [2, 5] and input value tensor [3, 4]`},
+		{name: "Torch.searchsorted", args: ix2Args{f32("args.0", 2, 5), fv(1)}, err: `input value can be a scalar only when boundaries tensor dimension is 1, but we got boundaries tensor dim(2)`},
+		{name: "Torch.searchsorted", args: ix2Args{f32("args.0"), v}, err: `argument "sorted_sequence": torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension`},
+		{name: "Torch.searchsorted", args: ix2Args{tn("args.0", tensor.Bool, 5), v}, err: `"searchsorted_out_cpu" not implemented for 'Bool'`},
+		{name: "Torch.searchsorted", args: ix2Args{b, v}, kwargs: ix2Kws{kw("right", iv(1))}, err: `argument "right": expected bool, got int`},
+		{name: "Torch.bucketize", args: ix2Args{v, f32("args.1", 2, 2)}, err: `argument "boundaries": boundaries tensor must be 1 dimension, but got dim(2)`},
+		{name: "Torch.bucketize", args: ix2Args{v, fv(1)}, err: `argument "boundaries": expected tensor, got float`},
+		{name: "Torch.bucketize", args: ix2Args{sv("a"), b}, err: `argument "input": expected tensor or number, got str`},
 	}
 }

@@ -1,10 +1,11 @@
 """The index2 family (sdk/ops/schema_index2.go): masked_select,
-masked_scatter, take, take_along_dim, index_put, put; each run with torch, the in-place variants on input 0 (a
+masked_scatter, take, take_along_dim, index_put, put, nonzero, repeat_interleave, searchsorted; each run with torch, the in-place variants on input 0 (a
 copy the runner made)."""
 
 import torch
 
-from .ops import _x
+from .ops import _is_t, _num, _tname, _x
+from .wire import ArgumentError
 
 
 def _masked_select(c):
@@ -35,6 +36,12 @@ def _index_put(c):
     x, values = c.inputs[0], c.inputs[1]
     indices = tuple(c.inputs[2:])
     acc = bool(c.attrs["accumulate"])
+    if not _is_t(values):
+        # Tensor.__setitem__ with a number
+        if not c.attrs["inplace"]:
+            x = x.clone()
+        x.__setitem__(indices, _num(values))
+        return x
     if c.attrs["inplace"]:
         return x.index_put_(indices, values, acc)
     return torch.index_put(x, indices, values, acc)
@@ -48,6 +55,28 @@ def _put(c):
     return x.put(index, source, acc)
 
 
+def _nonzero(c):
+    return torch.nonzero(c.inputs[0])
+
+
+def _repeat_interleave(c):
+    x, reps = c.inputs
+    reps = reps if _is_t(reps) else int(_num(reps))
+    if _is_t(reps) and reps.dtype not in (torch.int32, torch.int64):
+        # torch's dispatch error, which the runner would take for a kernel
+        # missing at this dtype: the call itself is invalid
+        raise ArgumentError("\"repeat_interleave_cpu\" not implemented for '%s'" % _tname(reps.dtype))
+    if c.attrs["dim"] is None:
+        return torch.repeat_interleave(x, reps)
+    return torch.repeat_interleave(x, reps, c.attrs["dim"])
+
+
+def _searchsorted(c):
+    seq, v = c.inputs
+    v = v if _is_t(v) else _num(v)
+    return torch.searchsorted(seq, v, out_int32=bool(c.attrs["out_int32"]), right=bool(c.attrs["right"]))
+
+
 OPS = {
     "masked_select": _masked_select,
     "masked_scatter": _masked_scatter,
@@ -55,9 +84,12 @@ OPS = {
     "take_along_dim": _take_along_dim,
     "index_put": _index_put,
     "put": _put,
+    "nonzero": _nonzero,
+    "repeat_interleave": _repeat_interleave,
+    "searchsorted": _searchsorted,
 }
 
-BACKWARD = set(OPS)
+BACKWARD = set(OPS) - {"nonzero", "searchsorted"}
 
 
 def _mask():
@@ -71,4 +103,7 @@ SAMPLES = {
     "take_along_dim": lambda dt: ([_x(dt), torch.tensor([[1, 0]])], {"dim": 0}),
     "index_put": lambda dt: ([_x(dt), _x(dt)[0], torch.tensor([1])], {"accumulate": False, "inplace": False}),
     "put": lambda dt: ([_x(dt), torch.tensor([3, -4]), _x(dt)[1]], {"accumulate": False, "inplace": False}),
+    "nonzero": lambda dt: ([_x(dt)], {}),
+    "repeat_interleave": lambda dt: ([_x(dt), torch.tensor([2, 1])], {"dim": 0}),
+    "searchsorted": lambda dt: ([_x(dt)[1], _x(dt)], {"out_int32": False, "right": False}),
 }

@@ -1,5 +1,5 @@
 """Golden cases of the index2 family: masked_select, masked_scatter, take,
-take_along_dim, index_put, put (in place and accumulating too). Group
+take_along_dim, index_put, put (in place and accumulating too), nonzero, repeat_interleave, searchsorted (bucketize). Group
 "index2".
 
     cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_index2.py
@@ -230,7 +230,22 @@ def index_put_cases(C):
     C.err("index_put/indices_broadcast", op, [x, r.randn(()), L([0, 1]), L([0, 1, 2])], ip(), a())
     C.err("index_put/mask_shape", op, [x, r.randn(()), B([True, False])], ip(), a())
     C.err("index_put/0d_self", op, [r.randn(()), r.randn(()), L(0)], ip(), a())
+
+    def setitem(s, v, *ix):
+        t = s.clone()
+        t[tuple(ix)] = v
+        return t
+    C.ok("index_put/setitem_number", op, [x, 2.5, L([2, 0])], setitem, a(inplace=True))
+    C.ok("index_put/setitem_int_number", op, [x, -3, L([1, 2]), L([0, -1])], setitem, a(inplace=True))
+    C.ok("index_put/setitem_mask_number", op, [x, float("-inf"), r.bool((3, 4))], setitem, a(inplace=True))
+    C.ok("index_put/setitem_tensor", op, [x, r.randn((2, 1)), L([[0], [2]]), L([1, 3])], setitem, a(inplace=True))
+    C.ok("index_put/setitem_nan", op, [x, float("nan"), L([1])], setitem, a(inplace=True))
+    C.ok("index_put/setitem_int64_float_number", op, [r.randint(-50, 50, (3, 2)), 7.9, L([0, 2])], setitem, a(inplace=True), backward=False)
+    C.ok("index_put/setitem_uint8_negative", op, [r.randint(0, 200, (4,), torch.uint8), -2, L([1, 3])], setitem, a(inplace=True), backward=False)
+    C.ok("index_put/setitem_bool_number", op, [r.bool((3, 2)), 1, B([True, False, True])], setitem, a(inplace=True), backward=False)
+    C.err("index_put/setitem_out_of_range", op, [x, 1.0, L([3])], setitem, a(inplace=True))
     for dn, dt in NARROW.items():
+        C.ok("index_put/setitem_number_" + dn, op, [x.to(dt), 0.1, L([2, 0])], setitem, a(inplace=True), mode="emulated")
         C.ok("index_put/" + dn, op, [x.to(dt), r.randn((2, 4), dt), L([2, 0])], ip(), a(), mode="emulated")
         C.ok("index_put/accumulate_" + dn, op, [x.to(dt) * 100, r.randn((5, 4), dt), L([2, 0, 2, 2, 0])], ip(True), a(True), mode="emulated")
 
@@ -273,6 +288,102 @@ def put_cases(C):
         C.ok("put/accumulate_" + dn, op, [x.to(dt) * 100, L([3, 3, -9, 0, 3]), r.randn((5,), dt)], pt(True), a(True), mode="emulated")
 
 
+def nonzero_cases(C):
+    r = R("nonzero")
+    op = "nonzero"
+    nz = lambda s: torch.nonzero(s)
+    aw = lambda s: torch.argwhere(s)
+    sparse = lambda shape: r.randn(shape) * r.bool(shape)
+    C.ok("nonzero/2d", op, [sparse((3, 4))], nz, backward=False)
+    C.ok("nonzero/argwhere_3d", op, [sparse((2, 3, 2))], aw, backward=False)
+    C.ok("nonzero/1d", op, [sparse((7,))], nz, backward=False)
+    C.ok("nonzero/0d", op, [r.randn(())], nz, backward=False)
+    C.ok("nonzero/0d_zero", op, [torch.tensor(0.0, dtype=f64)], aw, backward=False)
+    C.ok("nonzero/empty", op, [r.randn((0, 3))], nz, backward=False)
+    C.ok("nonzero/all_zero", op, [torch.zeros((2, 3), dtype=f64)], nz, backward=False)
+    C.ok("nonzero/special", op, [special()], nz, backward=False)
+    C.ok("nonzero/large", op, [r.bool((200, 201), 0.01).to(torch.int8)], nz, backward=False)
+    C.ok("nonzero/int32", op, [r.randint(-1, 2, (3, 4), torch.int32)], nz, backward=False)
+    C.ok("nonzero/uint8", op, [r.randint(0, 2, (5,), torch.uint8)], aw, backward=False)
+    C.ok("nonzero/bool", op, [r.bool((3, 3))], nz, backward=False)
+    for dn, dt in NARROW.items():
+        C.ok("nonzero/" + dn, op, [sparse((3, 4)).to(dt)], nz, mode="emulated", backward=False)
+
+
+def repeat_interleave_cases(C):
+    r = R("repeat_interleave")
+    x = r.randn((3, 4))
+    op = "repeat_interleave"
+
+    def ri(dim=None):
+        if dim is None:
+            return lambda s, k: torch.repeat_interleave(s, k)
+        return lambda s, k: torch.repeat_interleave(s, k, dim)
+    C.ok("repeat_interleave/int_flat", op, [x, 2], ri(), {"dim": None})
+    C.ok("repeat_interleave/int_dim1", op, [x, 3], ri(1), {"dim": 1})
+    C.ok("repeat_interleave/int_zero", op, [x, 0], ri(0), {"dim": 0})
+    C.ok("repeat_interleave/tensor_dim0", op, [x, L([2, 0, 3])], ri(0), {"dim": 0})
+    C.ok("repeat_interleave/tensor_neg_dim", op, [r.randn((2, 3, 2)), L([1, 4, 2])], ri(-2), {"dim": -2})
+    C.ok("repeat_interleave/tensor_int32", op, [x, L([1, 2, 0, 1]).int()], ri(1), {"dim": 1})
+    C.ok("repeat_interleave/tensor_one", op, [x, L([2])], ri(1), {"dim": 1})
+    C.ok("repeat_interleave/tensor_0d", op, [x, L(3)], ri(0), {"dim": 0})
+    C.ok("repeat_interleave/tensor_flat", op, [r.randn((2, 2)), L([1, 0, 2, 3])], ri(), {"dim": None})
+    C.ok("repeat_interleave/0d", op, [r.randn(()), 3], ri(), {"dim": None})
+    C.ok("repeat_interleave/empty", op, [r.randn((0, 3)), 2], ri(1), {"dim": 1})
+    C.ok("repeat_interleave/special", op, [special(), L([2, 1])], ri(0), {"dim": 0})
+    C.ok("repeat_interleave/int64", op, [r.randint(-50, 50, (2, 3)), L([1, 3])], ri(0), {"dim": 0}, backward=False)
+    C.ok("repeat_interleave/bool", op, [r.bool((2, 3)), 2], ri(1), {"dim": 1}, backward=False)
+    C.err("repeat_interleave/negative", op, [x, -1], ri(0), {"dim": 0})
+    C.err("repeat_interleave/tensor_negative", op, [x, L([1, -2, 1])], ri(0), {"dim": 0})
+    C.err("repeat_interleave/size", op, [x, L([1, 2])], ri(0), {"dim": 0})
+    C.err("repeat_interleave/rank", op, [x, L([[1, 2, 3]])], ri(0), {"dim": 0})
+    C.err("repeat_interleave/float_repeats", op, [x, torch.tensor([1.0, 2.0, 1.0])], ri(0), {"dim": 0})
+    C.err("repeat_interleave/dim", op, [x, 2], ri(2), {"dim": 2})
+    C.err("repeat_interleave/0d_dim", op, [r.randn(()), 2], ri(0), {"dim": 0})
+    for dn, dt in NARROW.items():
+        C.ok("repeat_interleave/" + dn, op, [x.to(dt), L([2, 0, 3])], ri(0), {"dim": 0}, mode="emulated")
+
+
+def searchsorted_cases(C):
+    r = R("searchsorted")
+    op = "searchsorted"
+    b = torch.tensor([-1.0, 0.0, 0.0, 2.5, 4.0], dtype=f64)
+    v = torch.tensor([[-2.0, -1.0, 0.0, 1.0], [2.5, 4.0, 9.0, float("nan")], [float("-inf"), float("inf"), -0.0, 3.0]], dtype=f64)
+
+    def ss(o32=False, right=False, side=None):
+        kw = {} if side is None else {"side": side}
+        return lambda s, x: torch.searchsorted(s, x, out_int32=o32, right=right, **kw)
+
+    def bk(o32=False, right=False):
+        return lambda s, x: torch.bucketize(x, s, out_int32=o32, right=right)
+
+    def a(o32=False, right=False):
+        return {"out_int32": o32, "right": right}
+    C.ok("searchsorted/left", op, [b, v], ss(), a(), backward=False)
+    C.ok("searchsorted/right", op, [b, v], ss(right=True), a(right=True), backward=False)
+    C.ok("searchsorted/side_right_int32", op, [b, v], ss(True, side="right"), a(True, True), backward=False)
+    C.ok("searchsorted/bucketize", op, [b, v], bk(), a(), backward=False)
+    C.ok("searchsorted/bucketize_right_int32", op, [b, v], bk(True, True), a(True, True), backward=False)
+    C.ok("searchsorted/scalar", op, [b, 2.5], ss(), a(), backward=False)
+    C.ok("searchsorted/scalar_int_right", op, [b, 0], ss(right=True), a(right=True), backward=False)
+    C.ok("searchsorted/0d_value", op, [b, torch.tensor(3.0, dtype=f64)], ss(), a(), backward=False)
+    C.ok("searchsorted/nd", op, [torch.sort(r.randn((2, 3, 5)), -1)[0], r.randn((2, 3, 4))], ss(), a(), backward=False)
+    C.ok("searchsorted/nd_right", op, [torch.tensor([[1.0, 1.0, 2.0], [0.0, 5.0, 5.0]], dtype=f64), torch.tensor([[1.0, 2.0], [5.0, -1.0]], dtype=f64)],
+         ss(right=True), a(right=True), backward=False)
+    C.ok("searchsorted/unsorted", op, [torch.tensor([3.0, 1.0, 2.0, 0.0], dtype=f64), v], ss(), a(), backward=False)
+    C.ok("searchsorted/empty_sequence", op, [torch.zeros((0,), dtype=f64), v], ss(), a(), backward=False)
+    C.ok("searchsorted/empty_values", op, [b, torch.zeros((0, 2), dtype=f64)], ss(), a(), backward=False)
+    C.ok("searchsorted/mixed_dtypes", op, [b, v.float()], ss(), a(), backward=False)
+    C.ok("searchsorted/int64", op, [L([-3, 0, 0, 7]), r.randint(-5, 9, (3, 4))], ss(), a(), backward=False)
+    C.ok("searchsorted/uint8_int_values", op, [torch.tensor([1, 5, 200], dtype=torch.uint8), L([0, 5, 201, 300])], bk(right=True), a(right=True), backward=False)
+    C.err("searchsorted/nd_mismatch", op, [b.reshape(1, 5), v], ss(), a())
+    C.err("searchsorted/nd_scalar", op, [b.reshape(1, 5), 1.0], ss(), a())
+    C.err("searchsorted/0d_sequence", op, [torch.tensor(1.0, dtype=f64), v], ss(), a())
+    C.err("searchsorted/bool", op, [b.bool(), v.bool()], ss(), a())
+    for dn, dt in NARROW.items():
+        C.ok("searchsorted/" + dn, op, [b.to(dt), (v * 1.01).to(dt)], ss(), a(), mode="emulated", backward=False)
+
+
 def main():
     torch.manual_seed(0)
     C = Cases()
@@ -281,6 +392,9 @@ def main():
     take_cases(C)
     index_put_cases(C)
     put_cases(C)
+    nonzero_cases(C)
+    repeat_interleave_cases(C)
+    searchsorted_cases(C)
     write_group("index2", C.cs)
 
 
