@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -2235,10 +2236,17 @@ func searchsortedKernel() *kernel {
 	return &kernel{
 		forward: func(c *call) ([]*array, error) {
 			seq, v, sorter := c.in[0], c.in[1], c.in[2]
+			if seq.dtype == tensor.Bool && ((v.scalar && v.scalarKind == ops.ScalarBool) || (!v.scalar && v.dtype == tensor.Bool)) {
+				// the common dtype is bool, which has no CPU kernel
+				return nil, errors.New("\"searchsorted_out_cpu\" not implemented for 'Bool'")
+			}
 			if seq.rank() > 1 {
 				vs := v.shape
 				if v.scalar {
 					vs = nil
+				}
+				if len(vs) == 0 { // ATen's searchsorted_pre_check tests this first
+					return nil, fmt.Errorf("torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but we got boundaries tensor dim(%d) and input value's dim(0) numel(1)", seq.rank())
 				}
 				if len(vs) != seq.rank() || !slices.Equal(vs[:len(vs)-1], seq.shape[:seq.rank()-1]) {
 					return nil, fmt.Errorf("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match, but we got boundaries tensor %s and input value tensor %s",

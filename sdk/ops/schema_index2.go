@@ -30,9 +30,5 @@ func init() {
 		Schema{Name: "repeat_interleave", Doc: "torch.repeat_interleave: each slice of self along dim repeated repeats times (an int, or an int32/int64 tensor of one count or one per slice); " +
 			"dim None works on the flattened self",
 			Inputs: []InputSpec{in("self"), {Name: "repeats", ScalarOK: true}}, Attrs: []AttrSpec{attr("dim", AttrInt, NoneAttr(), "None: flatten self")}, Outputs: 1},
-		Schema{Name: "searchsorted", Doc: "torch.searchsorted / torch.bucketize: for each value of self (a tensor or a number), the index in sorted_sequence (1-d, or N-d with self's leading dims) " +
-			"where it would be inserted (right: after equal entries), by ATen's binary search; int64 output, int32 with out_int32",
-			Inputs: []InputSpec{idx("sorted_sequence"), {Name: "self", ScalarOK: true}},
-			Attrs:  []AttrSpec{attr("out_int32", AttrBool, BoolAttr(false), ""), attr("right", AttrBool, BoolAttr(false), "")}, Outputs: 1},
 	)
 }

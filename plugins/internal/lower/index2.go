@@ -28,8 +28,6 @@ func init() {
 	def(nonzero, "input, *, out=None, as_tuple=False", "Torch.nonzero", "Tensor.nonzero")
 	def(nonzero, "input", "Torch.argwhere", "Tensor.argwhere")
 	def(repeatInterleave, "input, repeats=None, dim=None, *, output_size=None", "Torch.repeat_interleave", "Tensor.repeat_interleave")
-	def(searchSorted, "sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None, out=None", "Torch.searchsorted")
-	def(bucketize, "input, boundaries, *, out_int32=False, right=False, out=None", "Torch.bucketize")
 	def(put, "input, index, source, accumulate=False", "Torch.put", "Tensor.put", "Tensor.put_")
 
 	// their repeats are an int or a vector, which OpsOf's samples lack
@@ -37,7 +35,7 @@ func init() {
 	// its indices are a tuple of tensors, which OpsOf's samples lack
 	declareOps([]string{"index_put"}, "Tensor.__setitem__", "Torch.index_put", "Torch.index_put_", "Tensor.index_put", "Tensor.index_put_")
 
-	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim", "index_put", "put", "nonzero", "repeat_interleave", "searchsorted")
+	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim", "index_put", "put", "nonzero", "repeat_interleave")
 }
 
 // boolMask binds a mask: bool, or uint8 (deprecated in PyTorch 1.13,
@@ -415,74 +413,4 @@ func repeatInterleave(b *bound) (*framework.Plan, error) {
 		}
 	}
 	return newPlan("repeat_interleave", attrs, tensorBinding(x), reps), nil
-}
-
-// searchPlan checks the sorted sequence against the values (a tensor or
-// a number) as ATen's searchsorted_pre_check does.
-func (b *bound) searchPlan(seqName, valName string, right bool) (*framework.Plan, error) {
-	seq, err := b.tensor(seqName)
-	if err != nil {
-		return nil, err
-	}
-	v, vi, err := b.operand(valName)
-	if err != nil {
-		return nil, err
-	}
-	if seq.DType == tensor.Bool || (vi.isTensor && b.arg(valName).DType == tensor.Bool) {
-		return nil, b.argErr(valName, "\"searchsorted_out_cpu\" not implemented for 'Bool'")
-	}
-	if len(seq.Shape) == 0 {
-		return nil, b.argErr(seqName, "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension")
-	}
-	if len(seq.Shape) > 1 {
-		if !vi.isTensor {
-			return nil, b.argErr(valName, "torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but we got boundaries tensor dim(%d) and input value's dim(0) numel(1)", len(seq.Shape))
-		}
-		vs := b.arg(valName).Shape
-		if len(vs) != len(seq.Shape) || !slices.Equal(vs[:len(vs)-1], seq.Shape[:len(seq.Shape)-1]) {
-			return nil, b.argErr(valName, "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match, but we got boundaries tensor %s and input value tensor %s",
-				shapeList(int64s(seq.Shape)), shapeList(int64s(vs)))
-		}
-	}
-	o32, err := b.boolean("out_int32")
-	if err != nil {
-		return nil, err
-	}
-	attrs := ops.Attrs{"out_int32": ops.BoolAttr(o32), "right": ops.BoolAttr(right)}
-	return newPlan("searchsorted", attrs, tensorBinding(seq), v), nil
-}
-
-func searchSorted(b *bound) (*framework.Plan, error) {
-	right, err := b.boolean("right")
-	if err != nil {
-		return nil, err
-	}
-	if !b.isNone("side") {
-		side, err := b.str("side")
-		if err != nil {
-			return nil, err
-		}
-		if side != "left" && side != "right" {
-			return nil, b.argErr("side", "torch.searchsorted(): side can only be 'left' or 'right' but got %s", side)
-		}
-		if right && side == "left" {
-			return nil, b.argErr("side", "torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True")
-		}
-		right = side == "right"
-	}
-	if !b.isNone("sorter") {
-		return nil, b.argErr("sorter", "sorter is not supported")
-	}
-	return b.searchPlan("sorted_sequence", "input", right)
-}
-
-func bucketize(b *bound) (*framework.Plan, error) {
-	right, err := b.boolean("right")
-	if err != nil {
-		return nil, err
-	}
-	if bd := b.arg("boundaries"); bd.Kind == framework.ArgTensor && len(bd.Shape) != 1 {
-		return nil, b.argErr("boundaries", "boundaries tensor must be 1 dimension, but got dim(%d)", len(bd.Shape))
-	}
-	return b.searchPlan("boundaries", "input", right)
 }

@@ -13,7 +13,7 @@ type ix2Kws = []framework.NamedArg
 
 // index2FamilyCases are every table of this file, for TestOpsListed.
 func index2FamilyCases() []lcase {
-	return append(append(append(ix2MaskedCases(), ix2TakeCases()...), ix2IndexPutCases()...), append(append(ix2PutCases(), ix2NonzeroCases()...), append(ix2RepeatInterleaveCases(), ix2SearchCases()...)...)...)
+	return append(append(append(ix2MaskedCases(), ix2TakeCases()...), ix2IndexPutCases()...), append(append(ix2PutCases(), ix2NonzeroCases()...), ix2RepeatInterleaveCases()...)...)
 }
 
 func TestIndex2Masked(t *testing.T) { runCases(t, ix2MaskedCases(), nil) }
@@ -189,32 +189,5 @@ func ix2RepeatInterleaveCases() []lcase {
 		{name: "Torch.repeat_interleave", args: ix2Args{f32("args.0"), iv(2), iv(0)}, err: `argument "dim": Dimension specified as 0 but tensor has no dimensions`},
 		{name: "Torch.repeat_interleave", args: ix2Args{x, iv(2), iv(2)}, err: `argument "dim": dimension out of range`},
 		{name: "Torch.repeat_interleave", args: ix2Args{x, iv(2), fv(0)}, err: `argument "dim": expected int, got float`},
-	}
-}
-
-func TestIndex2Search(t *testing.T) { runCases(t, ix2SearchCases(), nil) }
-
-func ix2SearchCases() []lcase {
-	b := f32("args.0", 5)
-	v := f32("args.1", 3, 4)
-	return []lcase{
-		{name: "Torch.searchsorted", args: ix2Args{b, v}, op: "searchsorted", attrs: ops.Attrs{"out_int32": ba(false), "right": ba(false)}, in: []string{"args.0", "args.1"}},
-		{name: "Torch.searchsorted", args: ix2Args{b, fv(2.5)}, kwargs: ix2Kws{kw("side", sv("right")), kw("out_int32", bv(true))}, op: "searchsorted",
-			attrs: ops.Attrs{"out_int32": ba(true), "right": ba(true)}, in: []string{"args.0", "float:2.5"}},
-		{name: "Torch.searchsorted", args: ix2Args{b, v}, kwargs: ix2Kws{kw("right", bv(true)), kw("side", sv("right")), kw("out", i64("kwargs.out", 3, 4))}, op: "searchsorted", attrs: ops.Attrs{"right": ba(true)}},
-		{name: "Torch.searchsorted", args: ix2Args{f32("args.0", 3, 5), v}, op: "searchsorted"},
-		{name: "Torch.bucketize", args: ix2Args{f32("args.0", 3, 4), f32("args.1", 5)}, op: "searchsorted", attrs: ops.Attrs{"right": ba(false)}, in: []string{"args.1", "args.0"}},
-		{name: "Torch.bucketize", args: ix2Args{iv(3), f32("args.1", 5)}, kwargs: ix2Kws{kw("right", bv(true))}, op: "searchsorted", attrs: ops.Attrs{"right": ba(true)}, in: []string{"args.1", "int:3"}},
-		{name: "Torch.searchsorted", args: ix2Args{b, v}, kwargs: ix2Kws{kw("side", sv("middle"))}, err: `argument "side": torch.searchsorted(): side can only be 'left' or 'right' but got middle`},
-		{name: "Torch.searchsorted", args: ix2Args{b, v}, kwargs: ix2Kws{kw("side", sv("left")), kw("right", bv(true))}, err: "side and right can't be set to opposites, got side of left while right was True"},
-		{name: "Torch.searchsorted", args: ix2Args{b, v}, kwargs: ix2Kws{kw("sorter", i64("kwargs.sorter", 5))}, err: `argument "sorter": sorter is not supported`},
-		{name: "Torch.searchsorted", args: ix2Args{f32("args.0", 2, 5), v}, err: `boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match, but we got boundaries tensor [2, 5] and input value tensor [3, 4]`},
-		{name: "Torch.searchsorted", args: ix2Args{f32("args.0", 2, 5), fv(1)}, err: `input value can be a scalar only when boundaries tensor dimension is 1, but we got boundaries tensor dim(2)`},
-		{name: "Torch.searchsorted", args: ix2Args{f32("args.0"), v}, err: `argument "sorted_sequence": torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension`},
-		{name: "Torch.searchsorted", args: ix2Args{tn("args.0", tensor.Bool, 5), v}, err: `"searchsorted_out_cpu" not implemented for 'Bool'`},
-		{name: "Torch.searchsorted", args: ix2Args{b, v}, kwargs: ix2Kws{kw("right", iv(1))}, err: `argument "right": expected bool, got int`},
-		{name: "Torch.bucketize", args: ix2Args{v, f32("args.1", 2, 2)}, err: `argument "boundaries": boundaries tensor must be 1 dimension, but got dim(2)`},
-		{name: "Torch.bucketize", args: ix2Args{v, fv(1)}, err: `argument "boundaries": expected tensor, got float`},
-		{name: "Torch.bucketize", args: ix2Args{sv("a"), b}, err: `argument "input": expected tensor or number, got str`},
 	}
 }

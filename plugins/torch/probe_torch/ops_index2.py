@@ -1,5 +1,5 @@
 """The index2 family (sdk/ops/schema_index2.go): masked_select,
-masked_scatter, take, take_along_dim, index_put, put, nonzero, repeat_interleave, searchsorted; each run with torch, the in-place variants on input 0 (a
+masked_scatter, take, take_along_dim, index_put, put, nonzero, repeat_interleave; each run with torch, the in-place variants on input 0 (a
 copy the runner made)."""
 
 import torch
@@ -71,12 +71,6 @@ def _repeat_interleave(c):
     return torch.repeat_interleave(x, reps, c.attrs["dim"])
 
 
-def _searchsorted(c):
-    seq, v = c.inputs
-    v = v if _is_t(v) else _num(v)
-    return torch.searchsorted(seq, v, out_int32=bool(c.attrs["out_int32"]), right=bool(c.attrs["right"]))
-
-
 OPS = {
     "masked_select": _masked_select,
     "masked_scatter": _masked_scatter,
@@ -86,10 +80,9 @@ OPS = {
     "put": _put,
     "nonzero": _nonzero,
     "repeat_interleave": _repeat_interleave,
-    "searchsorted": _searchsorted,
 }
 
-BACKWARD = set(OPS) - {"nonzero", "searchsorted"}
+BACKWARD = set(OPS) - {"nonzero"}
 
 
 def _mask():
@@ -105,5 +98,4 @@ SAMPLES = {
     "put": lambda dt: ([_x(dt), torch.tensor([3, -4]), _x(dt)[1]], {"accumulate": False, "inplace": False}),
     "nonzero": lambda dt: ([_x(dt)], {}),
     "repeat_interleave": lambda dt: ([_x(dt), torch.tensor([2, 1])], {"dim": 0}),
-    "searchsorted": lambda dt: ([_x(dt)[1], _x(dt)], {"out_int32": False, "right": False}),
 }

@@ -359,29 +359,38 @@ def searchsorted_cases(C):
 
     def a(o32=False, right=False):
         return {"out_int32": o32, "right": right}
-    C.ok("searchsorted/left", op, [b, v], ss(), a(), backward=False)
-    C.ok("searchsorted/right", op, [b, v], ss(right=True), a(right=True), backward=False)
-    C.ok("searchsorted/side_right_int32", op, [b, v], ss(True, side="right"), a(True, True), backward=False)
-    C.ok("searchsorted/bucketize", op, [b, v], bk(), a(), backward=False)
-    C.ok("searchsorted/bucketize_right_int32", op, [b, v], bk(True, True), a(True, True), backward=False)
-    C.ok("searchsorted/scalar", op, [b, 2.5], ss(), a(), backward=False)
-    C.ok("searchsorted/scalar_int_right", op, [b, 0], ss(right=True), a(right=True), backward=False)
-    C.ok("searchsorted/0d_value", op, [b, torch.tensor(3.0, dtype=f64)], ss(), a(), backward=False)
-    C.ok("searchsorted/nd", op, [torch.sort(r.randn((2, 3, 5)), -1)[0], r.randn((2, 3, 4))], ss(), a(), backward=False)
-    C.ok("searchsorted/nd_right", op, [torch.tensor([[1.0, 1.0, 2.0], [0.0, 5.0, 5.0]], dtype=f64), torch.tensor([[1.0, 2.0], [5.0, -1.0]], dtype=f64)],
+
+    # the op's third input is the optional sorter, None here; the names
+    # ("searchsorted/search_...") stay apart from gen_golden_reduce.py's
+    def ok(name, op, inputs, fn, attrs, **kw):
+        C.ok(name.replace("/", "/search_", 1), op, inputs + [None], lambda s, x, _: fn(s, x), attrs, **kw)
+
+    def err(name, op, inputs, fn, attrs, **kw):
+        C.err(name.replace("/", "/search_", 1), op, inputs + [None], lambda s, x, _: fn(s, x), attrs, **kw)
+
+    ok("searchsorted/left", op, [b, v], ss(), a(), backward=False)
+    ok("searchsorted/right", op, [b, v], ss(right=True), a(right=True), backward=False)
+    ok("searchsorted/side_right_int32", op, [b, v], ss(True, side="right"), a(True, True), backward=False)
+    ok("searchsorted/bucketize", op, [b, v], bk(), a(), backward=False)
+    ok("searchsorted/bucketize_right_int32", op, [b, v], bk(True, True), a(True, True), backward=False)
+    ok("searchsorted/scalar", op, [b, 2.5], ss(), a(), backward=False)
+    ok("searchsorted/scalar_int_right", op, [b, 0], ss(right=True), a(right=True), backward=False)
+    ok("searchsorted/0d_value", op, [b, torch.tensor(3.0, dtype=f64)], ss(), a(), backward=False)
+    ok("searchsorted/nd", op, [torch.sort(r.randn((2, 3, 5)), -1)[0], r.randn((2, 3, 4))], ss(), a(), backward=False)
+    ok("searchsorted/nd_right", op, [torch.tensor([[1.0, 1.0, 2.0], [0.0, 5.0, 5.0]], dtype=f64), torch.tensor([[1.0, 2.0], [5.0, -1.0]], dtype=f64)],
          ss(right=True), a(right=True), backward=False)
-    C.ok("searchsorted/unsorted", op, [torch.tensor([3.0, 1.0, 2.0, 0.0], dtype=f64), v], ss(), a(), backward=False)
-    C.ok("searchsorted/empty_sequence", op, [torch.zeros((0,), dtype=f64), v], ss(), a(), backward=False)
-    C.ok("searchsorted/empty_values", op, [b, torch.zeros((0, 2), dtype=f64)], ss(), a(), backward=False)
-    C.ok("searchsorted/mixed_dtypes", op, [b, v.float()], ss(), a(), backward=False)
-    C.ok("searchsorted/int64", op, [L([-3, 0, 0, 7]), r.randint(-5, 9, (3, 4))], ss(), a(), backward=False)
-    C.ok("searchsorted/uint8_int_values", op, [torch.tensor([1, 5, 200], dtype=torch.uint8), L([0, 5, 201, 300])], bk(right=True), a(right=True), backward=False)
-    C.err("searchsorted/nd_mismatch", op, [b.reshape(1, 5), v], ss(), a())
-    C.err("searchsorted/nd_scalar", op, [b.reshape(1, 5), 1.0], ss(), a())
-    C.err("searchsorted/0d_sequence", op, [torch.tensor(1.0, dtype=f64), v], ss(), a())
-    C.err("searchsorted/bool", op, [b.bool(), v.bool()], ss(), a())
+    ok("searchsorted/unsorted", op, [torch.tensor([3.0, 1.0, 2.0, 0.0], dtype=f64), v], ss(), a(), backward=False)
+    ok("searchsorted/empty_sequence", op, [torch.zeros((0,), dtype=f64), v], ss(), a(), backward=False)
+    ok("searchsorted/empty_values", op, [b, torch.zeros((0, 2), dtype=f64)], ss(), a(), backward=False)
+    ok("searchsorted/mixed_dtypes", op, [b, v.float()], ss(), a(), backward=False)
+    ok("searchsorted/int64", op, [L([-3, 0, 0, 7]), r.randint(-5, 9, (3, 4))], ss(), a(), backward=False)
+    ok("searchsorted/uint8_int_values", op, [torch.tensor([1, 5, 200], dtype=torch.uint8), L([0, 5, 201, 300])], bk(right=True), a(right=True), backward=False)
+    err("searchsorted/nd_mismatch", op, [b.reshape(1, 5), v], ss(), a())
+    err("searchsorted/nd_scalar", op, [b.reshape(1, 5), 1.0], ss(), a())
+    err("searchsorted/0d_sequence", op, [torch.tensor(1.0, dtype=f64), v], ss(), a())
+    err("searchsorted/bool", op, [b.bool(), v.bool()], ss(), a())
     for dn, dt in NARROW.items():
-        C.ok("searchsorted/" + dn, op, [b.to(dt), (v * 1.01).to(dt)], ss(), a(), mode="emulated", backward=False)
+        ok("searchsorted/" + dn, op, [b.to(dt), (v * 1.01).to(dt)], ss(), a(), mode="emulated", backward=False)
 
 
 def main():
