@@ -47,34 +47,6 @@ func init() {
 	}
 }
 
-// laMetaName is how PyTorch's "Bad in-place call" messages print a dtype
-// (caffe2's TypeMeta names).
-func laMetaName(d tensor.DType) string {
-	switch d {
-	case tensor.Float64:
-		return "double"
-	case tensor.Float32:
-		return "float"
-	case tensor.Float16:
-		return "c10::Half"
-	case tensor.BFloat16:
-		return "c10::BFloat16"
-	case tensor.Int64:
-		return "long int"
-	case tensor.Int32:
-		return "int"
-	case tensor.Int16:
-		return "short int"
-	case tensor.Int8:
-		return "signed char"
-	case tensor.Uint8:
-		return "unsigned char"
-	case tensor.Bool:
-		return "bool"
-	}
-	return d.String()
-}
-
 // laBadInplace is the check of PyTorch's out= kernels used by the in-place
 // addmv_ and baddbmm_: self must have the result's shape and dtype.
 func laBadInplace(self *array, shape []int, dt tensor.DType) error {
@@ -82,7 +54,7 @@ func laBadInplace(self *array, shape []int, dt tensor.DType) error {
 		return fmt.Errorf("Bad in-place call: input tensor size %s and output tensor size %s should match", ops.ShapeList(self.shape), ops.ShapeList(shape))
 	}
 	if self.dtype != dt {
-		return fmt.Errorf("Bad in-place call: input tensor dtype %s and output tensor dtype %s should match", laMetaName(self.dtype), laMetaName(dt))
+		return fmt.Errorf("Bad in-place call: input tensor dtype %s and output tensor dtype %s should match", self.dtype.CppName(), dt.CppName())
 	}
 	return nil
 }
@@ -884,7 +856,7 @@ func laMultiDotSetup(c *call) ([][2]int, []int, error) {
 	}
 	for i, t := range c.in {
 		if t.dtype != first.dtype {
-			return nil, nil, fmt.Errorf("multi_dot(): all tensors must have be the same dtype but tensor 0 is %s and tensor %d %s", laMetaName(first.dtype), i, laMetaName(t.dtype))
+			return nil, nil, fmt.Errorf("multi_dot(): all tensors must have be the same dtype but tensor 0 is %s and tensor %d %s", first.dtype.CppName(), i, t.dtype.CppName())
 		}
 	}
 	dims := make([][2]int, n)

@@ -378,8 +378,7 @@ func addReluMax(self tensor.DType) (float64, error) {
 	case tensor.Float64:
 		return math.MaxFloat64, nil
 	}
-	name := map[tensor.DType]string{tensor.Float16: "c10::Half", tensor.BFloat16: "c10::BFloat16", tensor.Bool: "bool", tensor.Uint8: "unsigned char"}[self]
-	return 0, fmt.Errorf("false INTERNAL ASSERT FAILED at \"./aten/src/ATen/native/BinaryOps.cpp\":701, please report a bug to PyTorch. Unsupported datatype for add_relu:%s", name)
+	return 0, fmt.Errorf("false INTERNAL ASSERT FAILED at \"./aten/src/ATen/native/BinaryOps.cpp\":701, please report a bug to PyTorch. Unsupported datatype for add_relu:%s", self.CppName())
 }
 
 // addReluKernel is torch._add_relu: self + alpha·other in the promoted

@@ -365,34 +365,6 @@ func addcKernel(div bool) *kernel {
 
 // ---- lerp ----
 
-// typeMetaName is how PyTorch's dtype checks print a dtype (caffe2's
-// TypeMeta names).
-func typeMetaName(d tensor.DType) string {
-	switch d {
-	case tensor.Float64:
-		return "double"
-	case tensor.Float32:
-		return "float"
-	case tensor.Float16:
-		return "c10::Half"
-	case tensor.BFloat16:
-		return "c10::BFloat16"
-	case tensor.Int64:
-		return "long int"
-	case tensor.Int32:
-		return "int"
-	case tensor.Int16:
-		return "short int"
-	case tensor.Int8:
-		return "signed char"
-	case tensor.Uint8:
-		return "unsigned char"
-	case tensor.Bool:
-		return "bool"
-	}
-	return d.String()
-}
-
 // lerpFunc is PyTorch 1.13's lerp at compute dtype d: two branches on
 // |weight| < 0.5, each a multiply-add the compiler fuses; float16 and
 // bfloat16 compute in float32 (opmath), a scalar weight converted to float
@@ -424,10 +396,10 @@ func lerpCheck(c *call) ([]int, error) {
 		return nil, errors.New("self and end must be tensors")
 	}
 	if e.dtype != s.dtype {
-		return nil, fmt.Errorf("expected dtype %s for `end` but got dtype %s", typeMetaName(s.dtype), typeMetaName(e.dtype))
+		return nil, fmt.Errorf("expected dtype %s for `end` but got dtype %s", s.dtype.CppName(), e.dtype.CppName())
 	}
 	if !w.scalar && w.dtype != s.dtype {
-		return nil, fmt.Errorf("expected dtype %s for `weight` but got dtype %s", typeMetaName(s.dtype), typeMetaName(w.dtype))
+		return nil, fmt.Errorf("expected dtype %s for `weight` but got dtype %s", s.dtype.CppName(), w.dtype.CppName())
 	}
 	shape, err := ops.BroadcastShapes(s.shape, e.shape, w.shape)
 	if err != nil {

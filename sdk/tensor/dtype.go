@@ -77,6 +77,36 @@ func (d DType) MindSporeName() string {
 	return dtypeInfo[d].mindspore
 }
 
+// CppName returns the C++ type name PyTorch's error messages print for the
+// dtype (caffe2's TypeMeta names: "float", "double", "c10::Half",
+// "long int", ...), as in "expected dtype float for `end` but got dtype
+// double".
+func (d DType) CppName() string {
+	switch d {
+	case Float64:
+		return "double"
+	case Float32:
+		return "float"
+	case Float16:
+		return "c10::Half"
+	case BFloat16:
+		return "c10::BFloat16"
+	case Int64:
+		return "long int"
+	case Int32:
+		return "int"
+	case Int16:
+		return "short int"
+	case Int8:
+		return "signed char"
+	case Uint8:
+		return "unsigned char"
+	case Bool:
+		return "bool"
+	}
+	return d.String()
+}
+
 // Size is the number of bytes of one element.
 func (d DType) Size() int {
 	if !d.Valid() {

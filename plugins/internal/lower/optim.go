@@ -88,34 +88,6 @@ func arange(inclusive bool) lowerFunc {
 	}
 }
 
-// typeMetaName is how PyTorch's dtype checks print a dtype (caffe2's
-// TypeMeta names): "expected dtype float for `end` but got dtype double".
-func typeMetaName(d tensor.DType) string {
-	switch d {
-	case tensor.Float64:
-		return "double"
-	case tensor.Float32:
-		return "float"
-	case tensor.Float16:
-		return "c10::Half"
-	case tensor.BFloat16:
-		return "c10::BFloat16"
-	case tensor.Int64:
-		return "long int"
-	case tensor.Int32:
-		return "int"
-	case tensor.Int16:
-		return "short int"
-	case tensor.Int8:
-		return "signed char"
-	case tensor.Uint8:
-		return "unsigned char"
-	case tensor.Bool:
-		return "bool"
-	}
-	return d.String()
-}
-
 // lerp lowers torch.lerp with a tensor or number weight.
 func lerp(b *bound) (*framework.Plan, error) {
 	x, err := b.tensor("input")
@@ -131,10 +103,10 @@ func lerp(b *bound) (*framework.Plan, error) {
 		return nil, err
 	}
 	if end.DType != x.DType {
-		return nil, b.errf("expected dtype %s for `end` but got dtype %s", typeMetaName(x.DType), typeMetaName(end.DType))
+		return nil, b.errf("expected dtype %s for `end` but got dtype %s", x.DType.CppName(), end.DType.CppName())
 	}
 	if wi.isTensor && wi.dtype != x.DType {
-		return nil, b.errf("expected dtype %s for `weight` but got dtype %s", typeMetaName(x.DType), typeMetaName(wi.dtype))
+		return nil, b.errf("expected dtype %s for `weight` but got dtype %s", x.DType.CppName(), wi.dtype.CppName())
 	}
 	if !x.DType.IsFloat() {
 		k := "lerp_kernel_scalar"
