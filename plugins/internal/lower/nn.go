@@ -634,31 +634,39 @@ func nllLike(op string) lowerFunc {
 	}
 }
 
-// batchNorm lowers F.batch_norm and the ATen-ordered torch.batch_norm.
-func batchNorm(b *bound) (*framework.Plan, error) {
-	x, err := b.tensor("input")
-	if err != nil {
+// normArgs are the arguments batch_norm and instance_norm share: input,
+// the four optional tensors (running_mean, running_var, weight, bias:
+// bindings and whether each is given), the mode flag named flag
+// ("training", "use_input_stats"), momentum and eps; torch's form also
+// takes cudnn_enabled.
+type normArgs struct {
+	x             framework.Arg
+	opt           [4]framework.Binding
+	have          [4]bool
+	flag          bool
+	momentum, eps float64
+}
+
+func (b *bound) normArgs(flag string) (*normArgs, error) {
+	n := &normArgs{}
+	var err error
+	if n.x, err = b.tensor("input"); err != nil {
 		return nil, err
 	}
-	var opt [4]framework.Binding
-	var have [4]bool
-	for i, n := range []string{"running_mean", "running_var", "weight", "bias"} {
-		a, ok, err := b.optTensor(n)
+	for i, name := range []string{"running_mean", "running_var", "weight", "bias"} {
+		a, ok, err := b.optTensor(name)
 		if err != nil {
 			return nil, err
 		}
-		opt[i], have[i] = optBinding(a, ok), ok
+		n.opt[i], n.have[i] = optBinding(a, ok), ok
 	}
-	training, err := b.boolean("training")
-	if err != nil {
+	if n.flag, err = b.boolean(flag); err != nil {
 		return nil, err
 	}
-	momentum, err := b.float("momentum")
-	if err != nil {
+	if n.momentum, err = b.float("momentum"); err != nil {
 		return nil, err
 	}
-	eps, err := b.float("eps")
-	if err != nil {
+	if n.eps, err = b.float("eps"); err != nil {
 		return nil, err
 	}
 	if b.ns == Torch {
@@ -666,6 +674,16 @@ func batchNorm(b *bound) (*framework.Plan, error) {
 			return nil, err
 		}
 	}
+	return n, nil
+}
+
+// batchNorm lowers F.batch_norm and the ATen-ordered torch.batch_norm.
+func batchNorm(b *bound) (*framework.Plan, error) {
+	n, err := b.normArgs("training")
+	if err != nil {
+		return nil, err
+	}
+	x, opt, have, training, momentum, eps := n.x, n.opt, n.have, n.flag, n.momentum, n.eps
 	if len(x.Shape) < 2 {
 		return nil, b.argErr("input", "expected an input of at least 2 dimensions (N, C, ...), got size %v", x.Shape)
 	}

@@ -68,36 +68,11 @@ func init() {
 }
 
 func nnInstanceNorm(b *bound) (*framework.Plan, error) {
-	x, err := b.tensor("input")
+	n, err := b.normArgs("use_input_stats")
 	if err != nil {
 		return nil, err
 	}
-	var opt [4]framework.Binding
-	var have [4]bool
-	for i, n := range []string{"running_mean", "running_var", "weight", "bias"} {
-		a, ok, err := b.optTensor(n)
-		if err != nil {
-			return nil, err
-		}
-		opt[i], have[i] = optBinding(a, ok), ok
-	}
-	useInput, err := b.boolean("use_input_stats")
-	if err != nil {
-		return nil, err
-	}
-	momentum, err := b.float("momentum")
-	if err != nil {
-		return nil, err
-	}
-	eps, err := b.float("eps")
-	if err != nil {
-		return nil, err
-	}
-	if b.ns == Torch {
-		if _, err := b.boolean("cudnn_enabled"); err != nil {
-			return nil, err
-		}
-	}
+	x, opt, have, useInput, momentum, eps := n.x, n.opt, n.have, n.flag, n.momentum, n.eps
 	if b.ns == Functional && useInput {
 		spatial := 1
 		for _, d := range x.Shape[min(2, len(x.Shape)):] {
