@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -1791,6 +1792,10 @@ func laVanderCol(j, n int, increasing bool) int {
 }
 
 func vanderForward(c *call) ([]*array, error) {
+	if x := c.in[0]; x.rank() != 1 && x.dtype == tensor.BFloat16 {
+		// a batched x is linalg.vander's, which PyTorch 1.13 refuses at bfloat16
+		return nil, errors.New("linalg.vander supports floating point, complex, and integer tensors, but got BFloat16")
+	}
 	x, n, inc, shape, err := laVanderSetup(c)
 	if err != nil {
 		return nil, err

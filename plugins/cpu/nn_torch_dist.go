@@ -203,13 +203,22 @@ func newPdistPlan(c *call) (*pdistPlan, error) {
 	d := float64sFor(len(x1))
 	integral := !resultType(a, b).IsFloat()
 	it := resultType(a, b)
+	// PyTorch forms x1 − x2 + eps as two tensor ops at the result dtype:
+	// below float64 each rounds (a float32 opmath sum for the half types,
+	// eps read as a float32)
+	narrow := dt != tensor.Float64
+	e32 := float64(float32(eps))
 	forChunks(len(d), func(from, to int) error {
 		for k := from; k < to; k++ {
 			v := x1[k] - x2[k]
 			if integral {
 				v = wrapInt(it, v)
 			}
-			d[k] = v + eps
+			if narrow {
+				d[k] = roundTo(dt, roundTo(tensor.Float32, roundTo(dt, v)+e32))
+			} else {
+				d[k] = v + eps
+			}
 		}
 		return nil
 	})
