@@ -18,8 +18,8 @@ import (
 func init() {
 	register("addmv", &kernel{forward: addmvForward, backward: addmvBackward})
 	register("addr", &kernel{forward: addrForward, backward: addrBackward})
-	register("baddbmm", &kernel{forward: baddbmmForward, backward: baddbmmBackward})
-	register("addbmm", &kernel{forward: addbmmForward, backward: addbmmBackward})
+	register("baddbmm", &kernel{forward: baddbmmForward, backward: laBatchBackward(laBaddbmmSetup, false)})
+	register("addbmm", &kernel{forward: addbmmForward, backward: laBatchBackward(laAddbmmSetup, true)})
 	register("outer", &kernel{forward: outerForward, backward: outerBackward})
 	register("kron", &kernel{forward: kronForward, backward: kronBackward})
 	register("tensordot", &kernel{forward: tensordotForward, backward: tensordotBackward})
@@ -477,21 +477,26 @@ func laBatchGrads(c *call, pl *laBatchPlan, b1, b2, g []float64, shared bool) (g
 	return g1, g2
 }
 
-func baddbmmBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
-	pl, in, err := laBaddbmmSetup(c)
-	if err != nil {
-		return nil, err
-	}
-	g := nnGradOut(gradOuts, 0)
-	grads := make([]*array, 3)
-	if g == nil {
+// laBatchBackward is the backward of baddbmm and addbmm (setup reads their
+// plan; shared: addbmm's one output for every batch): self's gradient
+// scaled by beta, the batches' by alpha.
+func laBatchBackward(setup func(*call) (*laBatchPlan, [3]*array, error), shared bool) func(c *call, outs, gradOuts []*array) ([]*array, error) {
+	return func(c *call, outs, gradOuts []*array) ([]*array, error) {
+		pl, in, err := setup(c)
+		if err != nil {
+			return nil, err
+		}
+		g := nnGradOut(gradOuts, 0)
+		grads := make([]*array, 3)
+		if g == nil {
+			return grads, nil
+		}
+		if nnWantsGrad(c, 0) {
+			grads[0] = laSelfGrad(g.data, pl.shape, in[0], pl.beta)
+		}
+		grads[1], grads[2] = laBatchGrads(c, pl, in[1].data, in[2].data, g.data, shared)
 		return grads, nil
 	}
-	if nnWantsGrad(c, 0) {
-		grads[0] = laSelfGrad(g.data, pl.shape, in[0], pl.beta)
-	}
-	grads[1], grads[2] = laBatchGrads(c, pl, in[1].data, in[2].data, g.data, false)
-	return grads, nil
 }
 
 func laAddbmmSetup(c *call) (*laBatchPlan, [3]*array, error) {
@@ -544,23 +549,6 @@ func addbmmForward(c *call) ([]*array, error) {
 	laAddScaled(out.data, in[0], pl.shape, pl.beta, pl.dt)
 	laWrapInts(out)
 	return []*array{out}, nil
-}
-
-func addbmmBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
-	pl, in, err := laAddbmmSetup(c)
-	if err != nil {
-		return nil, err
-	}
-	g := nnGradOut(gradOuts, 0)
-	grads := make([]*array, 3)
-	if g == nil {
-		return grads, nil
-	}
-	if nnWantsGrad(c, 0) {
-		grads[0] = laSelfGrad(g.data, pl.shape, in[0], pl.beta)
-	}
-	grads[1], grads[2] = laBatchGrads(c, pl, in[1].data, in[2].data, g.data, true)
-	return grads, nil
 }
 
 // ---- kron

@@ -318,6 +318,19 @@ func optBinding(a framework.Arg, ok bool) framework.Binding {
 	return tensorBinding(a)
 }
 
+// dimOf reads an int dim argument and checks it against x's rank (the
+// value stays as given: negative dims are the op's to wrap).
+func (b *bound) dimOf(name string, x framework.Arg) (int64, error) {
+	d, err := b.integer(name)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := b.wrapDim(name, d, len(x.Shape)); err != nil {
+		return 0, err
+	}
+	return d, nil
+}
+
 // wrapDim checks dim against a tensor of rank ndim the way PyTorch does
 // (a 0-d tensor accepts -1 and 0) and returns it normalised.
 func (b *bound) wrapDim(name string, dim int64, ndim int) (int, error) {

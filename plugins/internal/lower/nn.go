@@ -458,21 +458,7 @@ func maxPool2d(withIndices bool) lowerFunc {
 		if err := b.positive("dilation", dilation, 1); err != nil {
 			return nil, err
 		}
-		ceil, err := b.boolean("ceil_mode")
-		if err != nil {
-			return nil, err
-		}
-		indices := withIndices
-		if _, ok := b.vals["return_indices"]; ok && !withIndices {
-			if indices, err = b.boolean("return_indices"); err != nil {
-				return nil, err
-			}
-		}
-		b.multi = indices
-		attrs := ops.Attrs{"kernel_size": ops.IntsAttr(kernel...), "stride": ops.IntsAttr(stride...),
-			"padding": ops.IntsAttr(padding...), "dilation": ops.IntsAttr(dilation...),
-			"ceil_mode": ops.BoolAttr(ceil), "return_indices": ops.BoolAttr(indices)}
-		return newPlan("max_pool2d", attrs, tensorBinding(x)), nil
+		return b.maxPoolPlan("max_pool2d", x, kernel, stride, padding, dilation, withIndices)
 	}
 }
 
@@ -724,4 +710,25 @@ func rmsNorm(b *bound) (*framework.Plan, error) {
 		return nil, err
 	}
 	return newPlan("npu.rms_norm", ops.Attrs{"epsilon": ops.FloatAttr(eps)}, tensorBinding(x), tensorBinding(g)), nil
+}
+
+// maxPoolPlan finishes a max_pool1d/max_pool2d lowering: ceil_mode,
+// return_indices (always set for the *_with_indices spellings; a tuple
+// output when set) and the plan.
+func (b *bound) maxPoolPlan(op string, x framework.Arg, kernel, stride, padding, dilation []int64, withIndices bool) (*framework.Plan, error) {
+	ceil, err := b.boolean("ceil_mode")
+	if err != nil {
+		return nil, err
+	}
+	indices := withIndices
+	if _, ok := b.vals["return_indices"]; ok && !withIndices {
+		if indices, err = b.boolean("return_indices"); err != nil {
+			return nil, err
+		}
+	}
+	b.multi = indices
+	attrs := ops.Attrs{"kernel_size": ops.IntsAttr(kernel...), "stride": ops.IntsAttr(stride...),
+		"padding": ops.IntsAttr(padding...), "dilation": ops.IntsAttr(dilation...),
+		"ceil_mode": ops.BoolAttr(ceil), "return_indices": ops.BoolAttr(indices)}
+	return newPlan(op, attrs, tensorBinding(x)), nil
 }

@@ -214,21 +214,7 @@ func nnMaxPool1d(withIndices bool) lowerFunc {
 		if err != nil {
 			return nil, err
 		}
-		ceil, err := b.boolean("ceil_mode")
-		if err != nil {
-			return nil, err
-		}
-		indices := withIndices
-		if _, ok := b.vals["return_indices"]; ok && !withIndices {
-			if indices, err = b.boolean("return_indices"); err != nil {
-				return nil, err
-			}
-		}
-		b.multi = indices
-		attrs := ops.Attrs{"kernel_size": ops.IntsAttr(kernel...), "stride": ops.IntsAttr(stride...),
-			"padding": ops.IntsAttr(padding...), "dilation": ops.IntsAttr(dilation...),
-			"ceil_mode": ops.BoolAttr(ceil), "return_indices": ops.BoolAttr(indices)}
-		return newPlan("max_pool1d", attrs, tensorBinding(x)), nil
+		return b.maxPoolPlan("max_pool1d", x, kernel, stride, padding, dilation, withIndices)
 	}
 }
 

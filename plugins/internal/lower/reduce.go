@@ -102,11 +102,8 @@ func maxMin(full, alongDim, elementwise string) lowerFunc {
 			}
 			return newPlan(full, nil, tensorBinding(x)), nil
 		}
-		dim, err := b.integer("dim")
+		dim, err := b.dimOf("dim", x)
 		if err != nil {
-			return nil, err
-		}
-		if _, err := b.wrapDim("dim", dim, len(x.Shape)); err != nil {
 			return nil, err
 		}
 		b.multi = true
@@ -119,11 +116,8 @@ func cumsum(b *bound) (*framework.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	dim, err := b.integer("dim")
+	dim, err := b.dimOf("dim", x)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := b.wrapDim("dim", dim, len(x.Shape)); err != nil {
 		return nil, err
 	}
 	dt, err := b.dtypeAttr("dtype")
@@ -231,11 +225,8 @@ func prod(b *bound) (*framework.Plan, error) {
 			return nil, b.argErr("keepdim", "prod() takes keepdim only with a dim")
 		}
 	} else {
-		d, err := b.integer("dim")
+		d, err := b.dimOf("dim", x)
 		if err != nil {
-			return nil, err
-		}
-		if _, err := b.wrapDim("dim", d, len(x.Shape)); err != nil {
 			return nil, err
 		}
 		dim = ops.IntsAttr(d)
@@ -265,11 +256,8 @@ func allAny(op string) lowerFunc {
 				return nil, b.argErr("keepdim", "%s() takes keepdim only with a dim", op)
 			}
 		} else {
-			d, err := b.integer("dim")
+			d, err := b.dimOf("dim", x)
 			if err != nil {
-				return nil, err
-			}
-			if _, err := b.wrapDim("dim", d, len(x.Shape)); err != nil {
 				return nil, err
 			}
 			dim = ops.IntsAttr(d)
@@ -285,11 +273,8 @@ func cumulative(op string, withDType bool) lowerFunc {
 		if err != nil {
 			return nil, err
 		}
-		dim, err := b.integer("dim")
+		dim, err := b.dimOf("dim", x)
 		if err != nil {
-			return nil, err
-		}
-		if _, err := b.wrapDim("dim", dim, len(x.Shape)); err != nil {
 			return nil, err
 		}
 		attrs := ops.Attrs{"dim": ops.IntAttr(dim)}
@@ -482,11 +467,8 @@ func aminmax(b *bound) (*framework.Plan, error) {
 	}
 	dim := ops.NoneAttr()
 	if !b.isNone("dim") {
-		d, err := b.integer("dim")
+		d, err := b.dimOf("dim", x)
 		if err != nil {
-			return nil, err
-		}
-		if _, err := b.wrapDim("dim", d, len(x.Shape)); err != nil {
 			return nil, err
 		}
 		dim = ops.IntAttr(d)
@@ -555,11 +537,8 @@ func sortAPI(api string) lowerFunc {
 		}
 		attrs := ops.Attrs{"dim": ops.IntAttr(0), "descending": ops.BoolAttr(false), "stable": ops.BoolAttr(false)}
 		if api != "msort" {
-			dim, err := b.integer("dim")
+			dim, err := b.dimOf("dim", x)
 			if err != nil {
-				return nil, err
-			}
-			if _, err := b.wrapDim("dim", dim, len(x.Shape)); err != nil {
 				return nil, err
 			}
 			desc, err := b.boolean("descending")
@@ -680,11 +659,8 @@ func median(ignoreNaN bool) lowerFunc {
 			}
 			return newPlan("median", ops.Attrs{"ignore_nan": ops.BoolAttr(ignoreNaN)}, tensorBinding(x)), nil
 		}
-		dim, err := b.integer("dim")
+		dim, err := b.dimOf("dim", x)
 		if err != nil {
-			return nil, err
-		}
-		if _, err := b.wrapDim("dim", dim, len(x.Shape)); err != nil {
 			return nil, err
 		}
 		b.multi = true
@@ -698,11 +674,8 @@ func mode(b *bound) (*framework.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	dim, err := b.integer("dim")
+	dim, err := b.dimOf("dim", x)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := b.wrapDim("dim", dim, len(x.Shape)); err != nil {
 		return nil, err
 	}
 	keep, err := b.boolean("keepdim")
@@ -719,11 +692,8 @@ func cumMaxMin(op string) lowerFunc {
 		if err != nil {
 			return nil, err
 		}
-		dim, err := b.integer("dim")
+		dim, err := b.dimOf("dim", x)
 		if err != nil {
-			return nil, err
-		}
-		if _, err := b.wrapDim("dim", dim, len(x.Shape)); err != nil {
 			return nil, err
 		}
 		return newPlan(op, ops.Attrs{"dim": ops.IntAttr(dim)}, tensorBinding(x)), nil

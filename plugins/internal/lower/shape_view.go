@@ -795,11 +795,8 @@ func indexSelect(b *bound) (*framework.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := b.integer("dim")
+	d, err := b.dimOf("dim", x)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := b.wrapDim("dim", d, len(x.Shape)); err != nil {
 		return nil, err
 	}
 	index, err := b.tensor("index")
