@@ -1,0 +1,180 @@
+package ops
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The linalg2 family: einsum, distances (cdist, pdist), factorisation-based
+// solvers and norms (cholesky, solve, triangular_solve, lu_solve, svdvals,
+// matrix_norm, pinv, ...), statistics (cov, corrcoef), integration
+// (trapezoid) and combinatorics (cartesian_prod, combinations).
+
+func init() {
+	addSchemas(
+		Schema{Name: "einsum", Doc: "torch.einsum(equation, *operands): operands of one dtype; repeated subscripts take diagonals, " +
+			"size-1 dimensions broadcast, an implicit output lists the ellipsis dims then the subscripts seen once (A-Z before a-z)",
+			Inputs: []InputSpec{{Name: "operands", Variadic: true, Differentiable: true}},
+			Attrs:  []AttrSpec{req("equation", AttrString, "the equation as given")}, Outputs: 1},
+		Schema{Name: "cdist", Doc: "torch.cdist: p-norm distances between the rows of x1 [..., P, M] and x2 [..., R, M] (batch dims broadcast); float only",
+			Inputs: []InputSpec{in("x1"), in("x2")},
+			Attrs: []AttrSpec{attr("p", AttrFloat, FloatAttr(2), "p >= 0, inf included"),
+				attr("compute_mode", AttrInt, IntAttr(0), "0 use_mm_for_euclid_dist_if_necessary, 1 use_mm_for_euclid_dist, 2 donot_use_mm_for_euclid_dist")}, Outputs: 1},
+		Schema{Name: "pdist", Doc: "torch.pdist: p-norm distances between every pair of rows i < j of a 2-d input, row-major; float only",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{attr("p", AttrFloat, FloatAttr(2), "p >= 0, inf included")}, Outputs: 1},
+	)
+}
+
+// Linalg2Einsum is a parsed einsum equation: per operand the label of each
+// dimension and the output's labels. Letters A-Z are labels 0-25, a-z
+// 26-51; the ellipsis dimensions get labels 52.. (right-aligned across the
+// operands, so they broadcast).
+type Linalg2Einsum struct {
+	Operands [][]int
+	Output   []int
+	// Ellipsis is the number of dimensions the ellipsis stands for.
+	Ellipsis int
+}
+
+// Linalg2ParseEinsum parses equation for operands of the given ranks with
+// torch 1.13's rules and messages.
+func Linalg2ParseEinsum(equation string, ranks []int) (*Linalg2Einsum, error) {
+	lhs, rhs, explicit := strings.Cut(equation, "->")
+	terms := strings.Split(lhs, ",")
+	if len(terms) < len(ranks) {
+		return nil, fmt.Errorf("einsum(): more operands were provided than specified in the equation")
+	}
+	if len(terms) > len(ranks) {
+		return nil, fmt.Errorf("einsum(): fewer operands were provided than specified in the equation")
+	}
+	type term struct {
+		labels []int // -1: the ellipsis
+	}
+	pos := 0
+	parse := func(s string, op int) ([]int, error) {
+		var out []int
+		dots := 0
+		seenEll := false
+		for i := 0; i < len(s); i++ {
+			ch := s[i]
+			switch {
+			case ch == ' ':
+			case ch == '.':
+				if seenEll {
+					if op >= 0 {
+						return nil, fmt.Errorf("einsum(): found '.' for operand %d for which an ellipsis was already found", op)
+					}
+					return nil, fmt.Errorf("einsum(): found '.' for output but an ellipsis (...) was already found")
+				}
+				dots++
+				if i+1 >= len(s) || s[i+1] != '.' || i+2 >= len(s) || s[i+2] != '.' {
+					if op >= 0 {
+						return nil, fmt.Errorf("einsum(): found '.' for operand %d that is not part of any ellipsis", op)
+					}
+					return nil, fmt.Errorf("einsum(): found '.' for output that is not part of any ellipsis")
+				}
+				i += 2
+				seenEll = true
+				out = append(out, -1)
+			case ch >= 'A' && ch <= 'Z':
+				out = append(out, int(ch-'A'))
+			case ch >= 'a' && ch <= 'z':
+				out = append(out, int(ch-'a')+26)
+			default:
+				return nil, fmt.Errorf("einsum(): invalid subscript given at index %d in the equation string, subscripts must be in [a-zA-Z]", pos+i)
+			}
+		}
+		_ = dots
+		return out, nil
+	}
+	var ts []term
+	for k, s := range terms {
+		l, err := parse(s, k)
+		if err != nil {
+			return nil, err
+		}
+		ts = append(ts, term{l})
+		pos += len(s) + 1
+	}
+	ell := 0
+	anyEll := false
+	for k, t := range ts {
+		n, hasEll := 0, false
+		for _, l := range t.labels {
+			if l == -1 {
+				hasEll = true
+			} else {
+				n++
+			}
+		}
+		if hasEll {
+			anyEll = true
+			if n > ranks[k] {
+				return nil, fmt.Errorf("einsum(): the number of subscripts in the equation (%d) is more than the number of dimensions (%d) for operand %d", n, ranks[k], k)
+			}
+			ell = max(ell, ranks[k]-n)
+		} else if n != ranks[k] {
+			return nil, fmt.Errorf("einsum(): the number of subscripts in the equation (%d) does not match the number of dimensions (%d) for operand %d and no ellipsis was given", n, ranks[k], k)
+		}
+	}
+	e := &Linalg2Einsum{Ellipsis: ell}
+	count := make([]int, 52)
+	for k, t := range ts {
+		var ls []int
+		for _, l := range t.labels {
+			if l == -1 {
+				m := ranks[k] - (len(t.labels) - 1)
+				for j := 0; j < m; j++ {
+					ls = append(ls, 52+ell-m+j)
+				}
+				continue
+			}
+			count[l]++
+			ls = append(ls, l)
+		}
+		e.Operands = append(e.Operands, ls)
+	}
+	if !explicit {
+		if anyEll {
+			for j := 0; j < ell; j++ {
+				e.Output = append(e.Output, 52+j)
+			}
+		}
+		for l, c := range count {
+			if c == 1 {
+				e.Output = append(e.Output, l)
+			}
+		}
+		return e, nil
+	}
+	ol, err := parse(rhs, -1)
+	if err != nil {
+		return nil, err
+	}
+	seen := make([]bool, 52)
+	for _, l := range ol {
+		if l == -1 {
+			for j := 0; j < ell; j++ {
+				e.Output = append(e.Output, 52+j)
+			}
+			continue
+		}
+		ch := linalg2Letter(l)
+		if seen[l] {
+			return nil, fmt.Errorf("einsum(): output subscript %c appears more than once in the output", ch)
+		}
+		if count[l] == 0 {
+			return nil, fmt.Errorf("einsum(): output subscript %c does not appear in the equation for any input operand", ch)
+		}
+		seen[l] = true
+		e.Output = append(e.Output, l)
+	}
+	return e, nil
+}
+
+func linalg2Letter(l int) byte {
+	if l < 26 {
+		return byte('A' + l)
+	}
+	return byte('a' + l - 26)
+}
