@@ -1,0 +1,236 @@
+package lower
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
+)
+
+// The loss2 family: the losses of torch.nn.functional beyond cross_entropy
+// and nll_loss (binary_cross_entropy_with_logits, kl_div, the margin and
+// embedding losses, Poisson/Gaussian NLL, CTC), the recurrent cells and
+// layers and embedding_bag. torch.<loss> takes the reduction as ATen's
+// enum (0 none, 1 mean, 2 sum); F.<loss> as a string, with the legacy
+// size_average/reduce.
+
+const loss2Legacy = "size_average=None, reduce=None, reduction='mean'"
+
+func init() {
+	def(loss2Plain("binary_cross_entropy_with_logits", "input", "target", "weight?", "pos_weight?"),
+		"input, target, weight=None, size_average=None, reduce=None, reduction='mean', pos_weight=None",
+		"Functional.binary_cross_entropy_with_logits")
+	def(loss2Plain("binary_cross_entropy_with_logits", "input", "target", "weight?", "pos_weight?"),
+		"input, target, weight=None, pos_weight=None, reduction=1", "Torch.binary_cross_entropy_with_logits")
+	def(loss2Plain("kl_div", "input", "target", "+log_target"),
+		"input, target, size_average=None, reduce=None, reduction='mean', log_target=False", "Functional.kl_div")
+	def(loss2Plain("kl_div", "input", "target", "+log_target"), "input, target, reduction=1, *, log_target=False", "Torch.kl_div")
+	def(loss2Plain("margin_ranking_loss", "input1", "input2", "target", "margin"),
+		"input1, input2, target, margin=0, "+loss2Legacy, "Functional.margin_ranking_loss")
+	def(loss2Plain("margin_ranking_loss", "input1", "input2", "target", "margin"),
+		"input1, input2, target, margin=0.0, reduction=1", "Torch.margin_ranking_loss")
+	def(loss2Plain("hinge_embedding_loss", "input", "target", "margin"),
+		"input, target, margin=1.0, "+loss2Legacy, "Functional.hinge_embedding_loss")
+	def(loss2Plain("hinge_embedding_loss", "input", "target", "margin"),
+		"input, target, margin=1.0, reduction=1", "Torch.hinge_embedding_loss")
+	def(loss2Plain("cosine_embedding_loss", "input1", "input2", "target", "margin"),
+		"input1, input2, target, margin=0, "+loss2Legacy, "Functional.cosine_embedding_loss")
+	def(loss2Plain("cosine_embedding_loss", "input1", "input2", "target", "margin"),
+		"input1, input2, target, margin=0.0, reduction=1", "Torch.cosine_embedding_loss")
+	def(loss2Plain("poisson_nll_loss", "input", "target", "+log_input", "+full", "eps"),
+		"input, target, log_input=True, full=False, size_average=None, eps=1e-08, reduce=None, reduction='mean'",
+		"Functional.poisson_nll_loss")
+	def(loss2Plain("poisson_nll_loss", "input", "target", "+log_input", "+full", "eps"),
+		"input, target, log_input, full, eps, reduction", "Torch.poisson_nll_loss")
+	def(loss2Plain("gaussian_nll_loss", "input", "target", "var", "+full", "eps"),
+		"input, target, var, full=False, eps=1e-06, reduction='mean'", "Functional.gaussian_nll_loss")
+	def(loss2Plain("triplet_margin_loss", "anchor", "positive", "negative", "margin", "p", "eps", "+swap"),
+		"anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, "+loss2Legacy, "Functional.triplet_margin_loss")
+	def(loss2Plain("triplet_margin_loss", "anchor", "positive", "negative", "margin", "p", "eps", "+swap"),
+		"anchor, positive, negative, margin=1.0, p=2.0, eps=1e-06, swap=False, reduction=1", "Torch.triplet_margin_loss")
+	def(loss2TripletDistance, "anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False, reduction='mean'",
+		"Functional.triplet_margin_with_distance_loss")
+	def(loss2Plain("soft_margin_loss", "input", "target"), "input, target, "+loss2Legacy, "Functional.soft_margin_loss")
+	def(loss2Plain("multilabel_margin_loss", "input", "target"), "input, target, "+loss2Legacy, "Functional.multilabel_margin_loss")
+	def(loss2Plain("multilabel_soft_margin_loss", "input", "target", "weight?"), "input, target, weight=None, "+loss2Legacy,
+		"Functional.multilabel_soft_margin_loss")
+	def(loss2Plain("multi_margin_loss", "input", "target", "#p", "margin", "weight?"),
+		"input, target, p=1, margin=1.0, weight=None, "+loss2Legacy, "Functional.multi_margin_loss")
+	usedOps = append(usedOps, "binary_cross_entropy_with_logits", "kl_div", "margin_ranking_loss", "hinge_embedding_loss",
+		"cosine_embedding_loss", "poisson_nll_loss", "gaussian_nll_loss", "triplet_margin_loss", "soft_margin_loss",
+		"multilabel_margin_loss", "multilabel_soft_margin_loss", "multi_margin_loss")
+}
+
+// loss2Reduction reads the reduction: ATen's enum for torch.<loss>, the
+// string (with the legacy size_average/reduce) for F.<loss>; F.kl_div also
+// takes batchmean.
+func (b *bound) loss2Reduction(op string) (string, error) {
+	if b.ns == Torch {
+		r, err := b.integer("reduction")
+		if err != nil {
+			return "", err
+		}
+		switch r {
+		case 0:
+			return "none", nil
+		case 1:
+			return "mean", nil
+		case 2:
+			return "sum", nil
+		}
+		return "", b.argErr("reduction", "%d is not a valid reduction (0 none, 1 mean, 2 sum)", r)
+	}
+	if !b.isNone("size_average") || !b.isNone("reduce") {
+		// legacy_get_enum / legacy_get_string (absent names read as None)
+		return b.reduction()
+	}
+	r, err := b.str("reduction")
+	if err != nil {
+		return "", err
+	}
+	switch r {
+	case "none", "mean", "sum":
+		return r, nil
+	case "batchmean":
+		if op == "kl_div" {
+			return r, nil
+		}
+	}
+	if op == "gaussian_nll_loss" || op == "poisson_nll_loss" || op == "multilabel_soft_margin_loss" {
+		return "", b.argErr("reduction", "%s is not valid", r)
+	}
+	return "", b.argErr("reduction", "%s is not a valid value for reduction", r)
+}
+
+// loss2Plain lowers a loss whose op inputs are the named tensors (a name
+// ending in ? may be None) and whose attributes are the other names: a
+// plain name is a float, +name a bool, #name an int; the reduction comes
+// last.
+func loss2Plain(op string, params ...string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		attrs := ops.Attrs{}
+		var in []framework.Binding
+		var ts []framework.Arg
+		for _, p := range params {
+			switch {
+			case p[0] == '+':
+				v, err := b.boolean(p[1:])
+				if err != nil {
+					return nil, err
+				}
+				attrs[p[1:]] = ops.BoolAttr(v)
+			case p[0] == '#':
+				v, err := b.integer(p[1:])
+				if err != nil {
+					return nil, err
+				}
+				attrs[p[1:]] = ops.IntAttr(v)
+			case p[len(p)-1] == '?':
+				a, ok, err := b.optTensor(p[:len(p)-1])
+				if err != nil {
+					return nil, err
+				}
+				in = append(in, optBinding(a, ok))
+				if ok {
+					ts = append(ts, a)
+				}
+			case slices.Contains([]string{"margin", "eps", "p"}, p):
+				v, err := b.float(p)
+				if err != nil {
+					return nil, err
+				}
+				attrs[p] = ops.FloatAttr(v)
+			default:
+				a, err := b.tensor(p)
+				if err != nil {
+					return nil, err
+				}
+				in = append(in, tensorBinding(a))
+				ts = append(ts, a)
+			}
+		}
+		red, err := b.loss2Reduction(op)
+		if err != nil {
+			return nil, err
+		}
+		attrs["reduction"] = ops.StringAttr(red)
+		if err := b.loss2Checks(op, attrs, ts); err != nil {
+			return nil, err
+		}
+		return newPlan(op, attrs, in...), nil
+	}
+}
+
+// loss2Checks are the checks F.<loss> makes in Python before calling
+// torch (the ATen checks are the kernels').
+func (b *bound) loss2Checks(op string, attrs ops.Attrs, ts []framework.Arg) error {
+	if b.ns != Functional {
+		return nil
+	}
+	switch op {
+	case "binary_cross_entropy_with_logits":
+		if !slices.Equal(ts[0].Shape, ts[1].Shape) {
+			return b.argErr("target", "Target size (%s) must be the same as input size (%s)", loss2Size(ts[1].Shape), loss2Size(ts[0].Shape))
+		}
+	case "margin_ranking_loss":
+		if len(ts[0].Shape) != len(ts[1].Shape) || len(ts[0].Shape) != len(ts[2].Shape) {
+			return b.argErr("target", "margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: %s, input2: %s, target: %s ",
+				loss2Size(ts[0].Shape), loss2Size(ts[1].Shape), loss2Size(ts[2].Shape))
+		}
+	case "multi_margin_loss":
+		if p := attrs["p"].Int; p != 1 && p != 2 {
+			return b.argErr("p", "only p == 1 and p == 2 supported")
+		}
+		if len(ts) > 2 && len(ts[2].Shape) != 1 {
+			return b.argErr("weight", "weight must be one-dimensional")
+		}
+	}
+	return nil
+}
+
+// loss2Size prints a shape as torch.Size does.
+func loss2Size(s []int) string {
+	out := "torch.Size(["
+	for i, v := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += fmt.Sprint(v)
+	}
+	return out + "])"
+}
+
+// loss2TripletDistance lowers F.triplet_margin_with_distance_loss with the
+// default distance (pairwise_distance, p 2, eps 1e-6), which adds the
+// margin last and checks no ranks.
+func loss2TripletDistance(b *bound) (*framework.Plan, error) {
+	if !b.isNone("distance_function") {
+		return nil, b.argErr("distance_function", "a distance_function callable cannot be replayed from a dump")
+	}
+	var in []framework.Binding
+	for _, n := range []string{"anchor", "positive", "negative"} {
+		a, err := b.tensor(n)
+		if err != nil {
+			return nil, err
+		}
+		in = append(in, tensorBinding(a))
+	}
+	m, err := b.float("margin")
+	if err != nil {
+		return nil, err
+	}
+	swap, err := b.boolean("swap")
+	if err != nil {
+		return nil, err
+	}
+	red, err := b.str("reduction")
+	if err != nil {
+		return nil, err
+	}
+	if red != "none" && red != "mean" && red != "sum" {
+		return nil, b.argErr("reduction", "%s is not a valid value for reduction", red)
+	}
+	return newPlan("triplet_margin_loss", ops.Attrs{"margin": ops.FloatAttr(m), "p": ops.FloatAttr(2), "eps": ops.FloatAttr(1e-6),
+		"swap": ops.BoolAttr(swap), "python_order": ops.BoolAttr(true), "reduction": ops.StringAttr(red)}, in...), nil
+}

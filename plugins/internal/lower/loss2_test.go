@@ -1,0 +1,74 @@
+package lower
+
+import (
+	"testing"
+
+	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
+)
+
+func TestLoss2(t *testing.T) { runCases(t, loss2Cases(), nil) }
+
+func loss2Cases() []lcase {
+	red := func(r string) ops.Attrs { return ops.Attrs{"reduction": sa(r)} }
+	x, y := f32("args.0", 4, 8), f32("args.1", 4, 8)
+	a := func(args ...framework.Arg) []framework.Arg { return args }
+	cs := []lcase{
+		// binary_cross_entropy_with_logits
+		{name: "Torch.binary_cross_entropy_with_logits", args: a(x, y, nv(), nv(), iv(1)), op: "binary_cross_entropy_with_logits",
+			attrs: red("mean"), in: []string{"args.0", "args.1", "none", "none"}},
+		{name: "Torch.binary_cross_entropy_with_logits", args: a(x, y, f32("w", 8), f32("pw", 8), iv(0)), op: "binary_cross_entropy_with_logits",
+			attrs: red("none"), in: []string{"args.0", "args.1", "w", "pw"}},
+		{name: "Torch.binary_cross_entropy_with_logits", args: a(x, y), kwargs: []framework.NamedArg{kw("reduction", iv(2))}, op: "binary_cross_entropy_with_logits", attrs: red("sum")},
+		{name: "Torch.binary_cross_entropy_with_logits", args: a(x, y, nv(), nv(), iv(3)), err: "not a valid reduction"},
+		{name: "Functional.binary_cross_entropy_with_logits", args: a(x, y), kwargs: []framework.NamedArg{kw("pos_weight", f32("pw", 8))},
+			op: "binary_cross_entropy_with_logits", attrs: red("mean"), in: []string{"args.0", "args.1", "none", "pw"}},
+		{name: "Functional.binary_cross_entropy_with_logits", args: a(x, y, nv(), bv(false)), op: "binary_cross_entropy_with_logits", attrs: red("sum")},
+		{name: "Functional.binary_cross_entropy_with_logits", args: a(x, y, nv(), nv(), bv(false)), op: "binary_cross_entropy_with_logits", attrs: red("none")},
+		{name: "Functional.binary_cross_entropy_with_logits", args: a(x, f32("t", 4)), err: "Target size (torch.Size([4])) must be the same as input size (torch.Size([4, 8]))"},
+		{name: "Functional.binary_cross_entropy_with_logits", args: a(x, y), kwargs: []framework.NamedArg{kw("reduction", sv("avg"))}, err: "avg is not a valid value for reduction"},
+		// kl_div
+		{name: "Torch.kl_div", args: a(x, y, iv(1)), kwargs: []framework.NamedArg{kw("log_target", bv(false))}, op: "kl_div",
+			attrs: ops.Attrs{"reduction": sa("mean"), "log_target": ops.BoolAttr(false)}},
+		{name: "Torch.kl_div", args: a(x, y), kwargs: []framework.NamedArg{kw("log_target", bv(true))}, op: "kl_div",
+			attrs: ops.Attrs{"reduction": sa("mean"), "log_target": ops.BoolAttr(true)}},
+		{name: "Functional.kl_div", args: a(x, y), kwargs: []framework.NamedArg{kw("reduction", sv("batchmean"))}, op: "kl_div", attrs: red("batchmean")},
+		{name: "Functional.kl_div", args: a(x, y, nv(), bv(false)), op: "kl_div", attrs: red("none")},
+		{name: "Torch.kl_div", args: a(x, y, sv("mean")), err: `argument "reduction": expected int`},
+		// margin and embedding losses
+		{name: "Torch.margin_ranking_loss", args: a(f32("a", 8), f32("b", 8), f32("t", 8), fv(0.5), iv(1)), op: "margin_ranking_loss",
+			attrs: ops.Attrs{"margin": ops.FloatAttr(0.5), "reduction": sa("mean")}, in: []string{"a", "b", "t"}},
+		{name: "Functional.margin_ranking_loss", args: a(f32("a", 8), f32("b", 8), f32("t", 8)), kwargs: []framework.NamedArg{kw("margin", iv(1)), kw("reduction", sv("sum"))},
+			op: "margin_ranking_loss", attrs: ops.Attrs{"margin": ops.FloatAttr(1), "reduction": sa("sum")}},
+		{name: "Functional.margin_ranking_loss", args: a(f32("a", 8), f32("b", 1, 8), f32("t", 8)), err: "All input tensors should have same dimension"},
+		{name: "Torch.hinge_embedding_loss", args: a(x, y, fv(1), iv(0)), op: "hinge_embedding_loss", attrs: ops.Attrs{"margin": ops.FloatAttr(1), "reduction": sa("none")}},
+		{name: "Functional.hinge_embedding_loss", args: a(x, y), op: "hinge_embedding_loss", attrs: ops.Attrs{"margin": ops.FloatAttr(1), "reduction": sa("mean")}},
+		{name: "Torch.cosine_embedding_loss", args: a(x, y, f32("t", 4), fv(0), iv(1)), op: "cosine_embedding_loss", in: []string{"args.0", "args.1", "t"}},
+		{name: "Functional.cosine_embedding_loss", args: a(x, y, f32("t", 4)), kwargs: []framework.NamedArg{kw("margin", fv(0.2))}, op: "cosine_embedding_loss",
+			attrs: ops.Attrs{"margin": ops.FloatAttr(0.2), "reduction": sa("mean")}},
+		{name: "Torch.poisson_nll_loss", args: a(x, y, bv(true), bv(false), fv(1e-8), iv(1)), op: "poisson_nll_loss",
+			attrs: ops.Attrs{"log_input": ops.BoolAttr(true), "full": ops.BoolAttr(false), "eps": ops.FloatAttr(1e-8), "reduction": sa("mean")}},
+		{name: "Torch.poisson_nll_loss", args: a(x, y, bv(true), bv(false), fv(1e-8)), err: `missing required argument "reduction"`},
+		{name: "Functional.poisson_nll_loss", args: a(x, y, bv(false), bv(true)), kwargs: []framework.NamedArg{kw("reduction", sv("sum"))}, op: "poisson_nll_loss",
+			attrs: ops.Attrs{"log_input": ops.BoolAttr(false), "full": ops.BoolAttr(true), "eps": ops.FloatAttr(1e-8), "reduction": sa("sum")}},
+		{name: "Functional.poisson_nll_loss", args: a(x, y), kwargs: []framework.NamedArg{kw("reduction", sv("x"))}, err: "x is not valid"},
+		{name: "Functional.gaussian_nll_loss", args: a(x, y, f32("v", 4)), kwargs: []framework.NamedArg{kw("full", bv(true))}, op: "gaussian_nll_loss",
+			attrs: ops.Attrs{"full": ops.BoolAttr(true), "eps": ops.FloatAttr(1e-6), "reduction": sa("mean")}, in: []string{"args.0", "args.1", "v"}},
+		{name: "Torch.triplet_margin_loss", args: a(x, y, f32("n", 4, 8), fv(1), fv(2), fv(1e-6), bv(true), iv(2)), op: "triplet_margin_loss",
+			attrs: ops.Attrs{"margin": ops.FloatAttr(1), "p": ops.FloatAttr(2), "swap": ops.BoolAttr(true), "python_order": ops.BoolAttr(false), "reduction": sa("sum")}},
+		{name: "Functional.triplet_margin_loss", args: a(x, y, f32("n", 4, 8)), kwargs: []framework.NamedArg{kw("p", iv(1))}, op: "triplet_margin_loss",
+			attrs: ops.Attrs{"p": ops.FloatAttr(1), "reduction": sa("mean")}},
+		{name: "Functional.triplet_margin_with_distance_loss", args: a(x, y, f32("n", 4, 8)), kwargs: []framework.NamedArg{kw("margin", fv(0.5)), kw("swap", bv(true))},
+			op: "triplet_margin_loss", attrs: ops.Attrs{"margin": ops.FloatAttr(0.5), "p": ops.FloatAttr(2), "eps": ops.FloatAttr(1e-6), "python_order": ops.BoolAttr(true), "swap": ops.BoolAttr(true)}},
+		{name: "Functional.triplet_margin_with_distance_loss", args: a(x, y, f32("n", 4, 8)), kwargs: []framework.NamedArg{kw("distance_function", framework.Arg{Kind: framework.ArgString, Str: "<function>"})},
+			err: "distance_function"},
+		{name: "Functional.soft_margin_loss", args: a(x, y), op: "soft_margin_loss", attrs: red("mean")},
+		{name: "Functional.multilabel_margin_loss", args: a(x, i64("t", 4, 8)), kwargs: []framework.NamedArg{kw("reduction", sv("none"))}, op: "multilabel_margin_loss", attrs: red("none")},
+		{name: "Functional.multilabel_soft_margin_loss", args: a(x, y, f32("w", 8)), op: "multilabel_soft_margin_loss", in: []string{"args.0", "args.1", "w"}},
+		{name: "Functional.multi_margin_loss", args: a(x, i64("t", 4)), kwargs: []framework.NamedArg{kw("p", iv(2)), kw("weight", f32("w", 8))}, op: "multi_margin_loss",
+			attrs: ops.Attrs{"p": ops.IntAttr(2), "margin": ops.FloatAttr(1), "reduction": sa("mean")}, in: []string{"args.0", "t", "w"}},
+		{name: "Functional.multi_margin_loss", args: a(x, i64("t", 4), iv(3)), err: "only p == 1 and p == 2 supported"},
+		{name: "Functional.multi_margin_loss", args: a(x, i64("t", 4)), kwargs: []framework.NamedArg{kw("weight", f32("w", 2, 4))}, err: "weight must be one-dimensional"},
+	}
+	return cs
+}

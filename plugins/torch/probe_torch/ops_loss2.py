@@ -1,0 +1,145 @@
+"""The loss2 family (sdk/ops/schema_loss2.go): the remaining losses, the
+recurrent cells and layers and embedding_bag, run with the real torch.
+Conventions as in ops.py."""
+
+import torch
+import torch.nn.functional as F
+
+from .wire import ArgumentError
+
+aten = torch.ops.aten
+
+_RED = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _red(c):
+    r = c.attrs["reduction"]
+    if r not in _RED:
+        raise ArgumentError("%s is not a valid value for reduction" % r)
+    return _RED[r]
+
+
+def _bce(c):
+    x, t, w, pw = c.inputs
+    return torch.binary_cross_entropy_with_logits(x, t, w, pw, _red(c))
+
+
+def _kl_div(c):
+    x, t = c.inputs
+    lt = c.attrs["log_target"]
+    if c.attrs["reduction"] == "batchmean":
+        out = torch.kl_div(x, t, 2, log_target=lt)
+        return out / x.size()[0] if x.dim() != 0 else out
+    return torch.kl_div(x, t, _red(c), log_target=lt)
+
+
+def _margin_ranking(c):
+    a, b, t = c.inputs
+    return torch.margin_ranking_loss(a, b, t, c.attrs["margin"], _red(c))
+
+
+def _hinge(c):
+    x, t = c.inputs
+    return torch.hinge_embedding_loss(x, t, c.attrs["margin"], _red(c))
+
+
+def _cosine_embedding(c):
+    a, b, t = c.inputs
+    return torch.cosine_embedding_loss(a, b, t, c.attrs["margin"], _red(c))
+
+
+def _poisson(c):
+    x, t = c.inputs
+    a = c.attrs
+    return torch.poisson_nll_loss(x, t, a["log_input"], a["full"], a["eps"], _red(c))
+
+
+def _gaussian(c):
+    x, t, v = c.inputs
+    try:
+        return F.gaussian_nll_loss(x, t, v, full=c.attrs["full"], eps=c.attrs["eps"], reduction=c.attrs["reduction"])
+    except ValueError as e:
+        raise ArgumentError(str(e))
+
+
+def _triplet(c):
+    a, p, n = c.inputs
+    at = c.attrs
+    if at["python_order"]:
+        def dist(x, y):
+            return F.pairwise_distance(x, y, at["p"], at["eps"])
+        return F.triplet_margin_with_distance_loss(a, p, n, distance_function=dist, margin=at["margin"],
+                                                   swap=at["swap"], reduction=at["reduction"])
+    return torch.triplet_margin_loss(a, p, n, at["margin"], at["p"], at["eps"], at["swap"], _red(c))
+
+
+def _soft_margin(c):
+    x, t = c.inputs
+    return torch._C._nn.soft_margin_loss(x, t, _red(c))
+
+
+def _multilabel_margin(c):
+    x, t = c.inputs
+    return torch._C._nn.multilabel_margin_loss(x, t, _red(c))
+
+
+def _multilabel_soft_margin(c):
+    x, t, w = c.inputs
+    return F.multilabel_soft_margin_loss(x, t, w, reduction=c.attrs["reduction"])
+
+
+def _multi_margin(c):
+    x, t, w = c.inputs
+    return torch._C._nn.multi_margin_loss(x, t, c.attrs["p"], c.attrs["margin"], w, _red(c))
+
+
+def _f(dt, *rows):
+    return torch.tensor(rows, dtype=torch.float64).to(dt)
+
+
+def _floats_only(make, half=False):
+    def s(dt):
+        if not dt.is_floating_point or (dt == torch.float16 and not half):
+            return None
+        return make(dt)
+    return s
+
+
+_X = ([0.5, -1.25], [2.0, -0.5])
+_T = ([1.0, 0.0], [0.25, 1.0])
+_PM = ([1.0, -1.0], [-1.0, 1.0])
+
+OPS = {
+    "binary_cross_entropy_with_logits": _bce,
+    "kl_div": _kl_div,
+    "margin_ranking_loss": _margin_ranking,
+    "hinge_embedding_loss": _hinge,
+    "cosine_embedding_loss": _cosine_embedding,
+    "poisson_nll_loss": _poisson,
+    "gaussian_nll_loss": _gaussian,
+    "triplet_margin_loss": _triplet,
+    "soft_margin_loss": _soft_margin,
+    "multilabel_margin_loss": _multilabel_margin,
+    "multilabel_soft_margin_loss": _multilabel_soft_margin,
+    "multi_margin_loss": _multi_margin,
+}
+
+SAMPLES = {
+    "binary_cross_entropy_with_logits": _floats_only(lambda dt: ([_f(dt, *_X), _f(dt, *_T), None, None], {"reduction": "mean"})),
+    "kl_div": _floats_only(lambda dt: ([_f(dt, *_X), _f(dt, *_T)], {"reduction": "sum", "log_target": False}), half=True),
+    "margin_ranking_loss": _floats_only(lambda dt: ([_f(dt, *_X), _f(dt, *_T), _f(dt, *_PM)], {"margin": 0.0, "reduction": "mean"})),
+    "hinge_embedding_loss": _floats_only(lambda dt: ([_f(dt, *_X), _f(dt, *_PM)], {"margin": 1.0, "reduction": "mean"})),
+    "cosine_embedding_loss": _floats_only(lambda dt: ([_f(dt, *_X), _f(dt, *_T), _f(dt, 1.0, -1.0)], {"margin": 0.0, "reduction": "mean"})),
+    "poisson_nll_loss": _floats_only(lambda dt: ([_f(dt, *_X), _f(dt, *_T)], {"log_input": True, "full": False, "eps": 1e-8, "reduction": "mean"})),
+    "gaussian_nll_loss": _floats_only(lambda dt: ([_f(dt, *_X), _f(dt, *_T), _f(dt, *_T).abs() + 1], {"full": False, "eps": 1e-6, "reduction": "mean"})),
+    "triplet_margin_loss": _floats_only(lambda dt: ([_f(dt, *_X), _f(dt, *_T), _f(dt, *_PM)],
+                                                    {"margin": 1.0, "p": 2.0, "eps": 1e-6, "swap": False, "python_order": False, "reduction": "mean"})),
+    "soft_margin_loss": _floats_only(lambda dt: ([_f(dt, *_X), _f(dt, *_PM)], {"reduction": "mean"})),
+    "multilabel_margin_loss": lambda dt: ([_f(dt, *_X), torch.tensor([[1, -1], [0, 1]])], {"reduction": "mean"})
+    if dt in (torch.float32, torch.float64) else None,
+    "multilabel_soft_margin_loss": _floats_only(lambda dt: ([_f(dt, *_X), _f(dt, *_T), None], {"reduction": "mean"})),
+    "multi_margin_loss": lambda dt: ([_f(dt, *_X), torch.tensor([1, 0]), None], {"p": 1, "margin": 1.0, "reduction": "mean"})
+    if dt in (torch.float32, torch.float64) else None,
+}
+
+BACKWARD = set(OPS)

@@ -1,0 +1,330 @@
+"""Golden cases for the loss2 family (sdk/ops/schema_loss2.go): the losses
+beyond cross_entropy/nll_loss, the recurrent cells and layers and
+embedding_bag.
+
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_loss2.py
+
+writes golden/loss2.json.gz from real PyTorch 1.13 on the CPU (format:
+golden_lib.py). Per op: float64 cases (every reduction, broadcast, 0-d,
+empty, options), backward cases, error cases with PyTorch's message, and
+emulated cases at float32, bfloat16 and float16 where PyTorch 1.13's CPU
+runs the op at that dtype. Emulated cases carry PyTorch's own deviation
+from the correctly rounded result (checked) or an explicit tolerance.
+"""
+
+import torch
+import torch.nn.functional as F
+
+from golden_lib import REPORT, Rand, case, checked, error_case, write_group
+
+f64, f32, bf16, f16 = torch.float64, torch.float32, torch.bfloat16, torch.float16
+RED = {"none": 0, "mean": 1, "sum": 2}
+NARROW = (f32, bf16, f16)
+
+
+def R(name):
+    return Rand("loss2/" + name)
+
+
+def dn(d):
+    return str(d)[6:]
+
+
+def pm1(r, shape, d=f64):
+    return (r.bool(shape).to(f64) * 2 - 1).to(d)
+
+
+CASES = []
+
+
+def add(name, op, inputs, fn, attrs, backward=True, rg=None, mode="bench", **kw):
+    if mode == "emulated":
+        CASES.append(checked(name, op, inputs, fn, attrs=attrs, backward=backward, requires_grad=rg, mode=mode, **kw))
+    else:
+        CASES.append(case(name, op, inputs, fn, attrs=attrs, backward=backward, requires_grad=rg, mode=mode, **kw))
+
+
+def err(name, op, inputs, fn, attrs, mode="bench"):
+    CASES.append(error_case(name, op, inputs, fn, attrs=attrs, mode=mode))
+
+
+def emulated(op, mk, fn, attrs, dtypes=NARROW, rg=None, tol=None):
+    """One emulated case per narrow dtype PyTorch runs the op at; mk(r, d)
+    gives the inputs; op may carry a label: "op/label"."""
+    label = op
+    op = op.split("/")[0]
+    for d in dtypes:
+        name = "%s/emu/%s" % (label, dn(d))
+        xs = mk(R(name), d)
+        try:
+            fn(*xs)
+        except RuntimeError:
+            err(name + "/unsupported", op, xs, fn, attrs, mode="emulated")
+            continue
+        t = dict(tol.get(d, {})) if tol else {}
+        add(name, op, xs, fn, attrs, rg=rg, mode="emulated", **t)
+
+
+# ---------------------------------------------------------------- bce with logits
+
+def bce_cases():
+    op = "binary_cross_entropy_with_logits"
+
+    def fn(red):
+        return lambda x, t, w, pw: torch.binary_cross_entropy_with_logits(x, t, w, pw, RED[red])
+    rg4 = [True, True, False, False]
+    for red in RED:
+        r = R("bce/" + red)
+        x, t = r.randn((3, 4)) * 3, r.rand((3, 4))
+        add("bce/%s" % red, op, [x, t, None, None], fn(red), {"reduction": red})
+        add("bce/%s/weights" % red, op, [x, t, r.rand((4,)) + 0.5, r.rand((3, 1)) * 3], fn(red), {"reduction": red}, rg=rg4)
+    r = R("bce/misc")
+    add("bce/pos_weight_only", op, [r.randn((2, 5)) * 20, r.rand((2, 5)), None, r.rand((5,)) * 2], fn("mean"), {"reduction": "mean"}, rg=rg4)
+    add("bce/weight_only", op, [r.randn((2, 5)), r.rand((2, 5)), r.rand((2, 5)), None], fn("sum"), {"reduction": "sum"}, rg=rg4)
+    add("bce/input_broadcast", op, [r.randn((4,)), r.rand((3, 4)), None, None], fn("none"), {"reduction": "none"}, backward=False)
+    add("bce/0d", op, [torch.tensor(0.7, dtype=f64), torch.tensor(1.0, dtype=f64), None, None], fn("mean"), {"reduction": "mean"})
+    add("bce/empty_mean", op, [torch.zeros(0, 3, dtype=f64), torch.zeros(0, 3, dtype=f64), None, None], fn("mean"), {"reduction": "mean"})
+    add("bce/large_logits", op, [torch.tensor([-800.0, -30.0, 0.0, 30.0, 800.0], dtype=f64), torch.tensor([0.0, 1.0, 0.5, 0.0, 1.0], dtype=f64), None, None],
+        fn("none"), {"reduction": "none"})
+    add("bce/int_input_float_target", op, [r.randn((2, 3)), torch.tensor([[1.0, 0, 1], [0, 0, 1]], dtype=f64), None, None], fn("sum"), {"reduction": "sum"})
+    err("bce/err/target_shape", op, [r.randn((3, 4)), r.rand((4,)), None, None], fn("none"), {"reduction": "none"})
+    err("bce/err/weight_shape", op, [r.randn((3, 4)), r.rand((3, 4)), r.rand((2, 3, 4)), None], fn("none"), {"reduction": "none"})
+    err("bce/err/int_target", op, [r.randn((3, 4)), torch.ones(3, 4, dtype=torch.int64), None, None], fn("none"), {"reduction": "none"})
+    emulated(op, lambda r, d: [(r.randn((4, 8)) * 3).to(d), r.rand((4, 8)).to(d), None, (r.rand((8,)) * 2).to(d)], fn("mean"),
+             {"reduction": "mean"}, rg=rg4)
+    emulated(op + "/none", lambda r, d: [(r.randn((3, 5)) * 3).to(d), r.rand((3, 5)).to(d), r.rand((5,)).to(d), None], fn("none"),
+             {"reduction": "none"}, dtypes=(f32, bf16), rg=rg4)
+
+
+# ---------------------------------------------------------------- kl_div
+
+def kl_cases():
+    op = "kl_div"
+
+    def fn(red, lt):
+        def f(x, t):
+            if red == "batchmean":
+                out = torch.kl_div(x, t, 2, log_target=lt)
+                return out / x.size()[0] if x.dim() != 0 else out
+            return torch.kl_div(x, t, RED[red], log_target=lt)
+        return f
+    for red in ("none", "mean", "sum", "batchmean"):
+        for lt in (False, True):
+            r = R("kl/%s/%s" % (red, lt))
+            x = torch.log_softmax(r.randn((3, 5)), -1)
+            t = torch.softmax(r.randn((3, 5)), -1) if not lt else torch.log_softmax(r.randn((3, 5)), -1)
+            add("kl/%s/log_target_%s" % (red, lt), op, [x, t], fn(red, lt), {"reduction": red, "log_target": lt})
+    r = R("kl/misc")
+    add("kl/zero_target", op, [r.randn((2, 3)), torch.tensor([[0.0, 0.5, 0.5], [1.0, 0.0, 0.0]], dtype=f64)], fn("sum", False),
+        {"reduction": "sum", "log_target": False})
+    add("kl/broadcast", op, [r.randn((4,)), r.rand((3, 4))], fn("none", False), {"reduction": "none", "log_target": False})
+    add("kl/0d_batchmean", op, [torch.tensor(-0.5, dtype=f64), torch.tensor(0.3, dtype=f64)], fn("batchmean", False),
+        {"reduction": "batchmean", "log_target": False})
+    add("kl/empty_batchmean", op, [torch.zeros(0, 3, dtype=f64), torch.zeros(0, 3, dtype=f64)], fn("batchmean", True),
+        {"reduction": "batchmean", "log_target": True}, backward=False)
+    add("kl/3d", op, [r.randn((2, 3, 4)), r.rand((2, 3, 4))], fn("batchmean", False), {"reduction": "batchmean", "log_target": False})
+    err("kl/err/int", op, [torch.ones(3, dtype=torch.int64), torch.ones(3, dtype=torch.int64)], fn("sum", False), {"reduction": "sum", "log_target": False})
+    err("kl/err/shape", op, [r.randn((3, 4)), r.rand((2, 4))], fn("sum", False), {"reduction": "sum", "log_target": False})
+    emulated(op, lambda r, d: [torch.log_softmax(r.randn((4, 8)), -1).to(d), torch.softmax(r.randn((4, 8)), -1).to(d)], fn("batchmean", False),
+             {"reduction": "batchmean", "log_target": False})
+    emulated(op + "/log_target", lambda r, d: [torch.log_softmax(r.randn((4, 8)), -1).to(d), torch.log_softmax(r.randn((4, 8)), -1).to(d)],
+             fn("none", True), {"reduction": "none", "log_target": True})
+
+
+# ---------------------------------------------------------------- margin / embedding losses
+
+def margin_cases():
+    op = "margin_ranking_loss"
+
+    def mr(red, m):
+        return lambda a, b, t: torch.margin_ranking_loss(a, b, t, m, RED[red])
+    for red in RED:
+        r = R("mr/" + red)
+        add("mr/%s" % red, op, [r.randn((8,)), r.randn((8,)), pm1(r, (8,))], mr(red, 0.0), {"margin": 0.0, "reduction": red})
+        add("mr/%s/margin" % red, op, [r.randn((2, 4)), r.randn((2, 4)), pm1(r, (2, 4))], mr(red, 0.5), {"margin": 0.5, "reduction": red})
+    r = R("mr/misc")
+    add("mr/broadcast", op, [r.randn((3, 4)), r.randn((4,)), pm1(r, (3, 1))], mr("none", 0.1), {"margin": 0.1, "reduction": "none"})
+    add("mr/0d", op, [torch.tensor(0.3, dtype=f64), torch.tensor(0.9, dtype=f64), torch.tensor(1.0, dtype=f64)], mr("mean", 0.2), {"margin": 0.2, "reduction": "mean"})
+    add("mr/empty", op, [torch.zeros(0, dtype=f64), torch.zeros(0, dtype=f64), torch.zeros(0, dtype=f64)], mr("sum", 0.0), {"margin": 0.0, "reduction": "sum"})
+    add("mr/int_target", op, [r.randn((5,)), r.randn((5,)), torch.tensor([1, -1, 1, 1, -1])], mr("mean", 0.0), {"margin": 0.0, "reduction": "mean"})
+    err("mr/err/shape", op, [r.randn((3,)), r.randn((4,)), pm1(r, (3,))], mr("mean", 0.0), {"margin": 0.0, "reduction": "mean"})
+    emulated(op, lambda r, d: [r.randn((16,)).to(d), r.randn((16,)).to(d), pm1(r, (16,), d)], mr("mean", 0.1), {"margin": 0.1, "reduction": "mean"})
+
+    op = "hinge_embedding_loss"
+
+    def hi(red, m):
+        return lambda x, t: torch.hinge_embedding_loss(x, t, m, RED[red])
+    for red in RED:
+        r = R("hinge/" + red)
+        add("hinge/%s" % red, op, [r.randn((4, 5)) * 2, pm1(r, (4, 5))], hi(red, 1.0), {"margin": 1.0, "reduction": red})
+    r = R("hinge/misc")
+    add("hinge/other_targets", op, [r.randn((6,)), torch.tensor([1.0, -1.0, 0.0, 2.0, 1.0, -1.0], dtype=f64)], hi("none", 0.5), {"margin": 0.5, "reduction": "none"})
+    add("hinge/broadcast", op, [r.randn((3, 4)), pm1(r, (4,))], hi("none", 1.0), {"margin": 1.0, "reduction": "none"})
+    add("hinge/0d", op, [torch.tensor(0.4, dtype=f64), torch.tensor(-1.0, dtype=f64)], hi("sum", 2.0), {"margin": 2.0, "reduction": "sum"})
+    add("hinge/int_target", op, [r.randn((5,)), torch.tensor([1, -1, 1, -1, -1])], hi("mean", 1.0), {"margin": 1.0, "reduction": "mean"})
+    err("hinge/err/shape", op, [r.randn((3, 4)), pm1(r, (3,))], hi("mean", 1.0), {"margin": 1.0, "reduction": "mean"})
+    emulated(op, lambda r, d: [(r.randn((4, 8)) * 2).to(d), pm1(r, (4, 8), d)], hi("mean", 1.0), {"margin": 1.0, "reduction": "mean"})
+
+    op = "cosine_embedding_loss"
+
+    def co(red, m):
+        return lambda a, b, t: torch.cosine_embedding_loss(a, b, t, m, RED[red])
+    for red in RED:
+        r = R("cos/" + red)
+        add("cos/%s" % red, op, [r.randn((4, 6)), r.randn((4, 6)), torch.tensor([1.0, -1.0, 1.0, -1.0], dtype=f64)], co(red, 0.0), {"margin": 0.0, "reduction": red})
+    r = R("cos/misc")
+    add("cos/margin", op, [r.randn((5, 3)), r.randn((5, 3)), torch.tensor([-1.0, -1.0, 1.0, 0.0, -1.0], dtype=f64)], co("none", -0.5), {"margin": -0.5, "reduction": "none"})
+    add("cos/1d", op, [r.randn((6,)), r.randn((6,)), torch.tensor(-1.0, dtype=f64)], co("mean", 0.1), {"margin": 0.1, "reduction": "mean"})
+    add("cos/broadcast", op, [r.randn((3, 4)), r.randn((1, 4)), torch.tensor([1.0], dtype=f64)], co("none", 0.0), {"margin": 0.0, "reduction": "none"})
+    add("cos/zero_row", op, [torch.zeros(2, 3, dtype=f64), r.randn((2, 3)), torch.tensor([1.0, -1.0], dtype=f64)], co("sum", 0.0), {"margin": 0.0, "reduction": "sum"})
+    err("cos/err/target_dim", op, [r.randn((3, 4)), r.randn((3, 4)), torch.tensor(1.0, dtype=f64)], co("mean", 0.0), {"margin": 0.0, "reduction": "mean"})
+    err("cos/err/2d_target", op, [r.randn((3, 4)), r.randn((3, 4)), r.randn((3, 4))], co("mean", 0.0), {"margin": 0.0, "reduction": "mean"})
+    emulated(op, lambda r, d: [r.randn((4, 8)).to(d), r.randn((4, 8)).to(d), torch.tensor([1.0, -1.0, 1.0, -1.0]).to(d)], co("mean", 0.0),
+             {"margin": 0.0, "reduction": "mean"}, tol={f32: {"ulp": 30}, bf16: {"ulp": 12}})
+
+    op = "soft_margin_loss"
+
+    def sm(red):
+        return lambda x, t: torch._C._nn.soft_margin_loss(x, t, RED[red])
+    rg2 = [True, False]
+    for red in RED:
+        r = R("soft/" + red)
+        add("soft/%s" % red, op, [r.randn((3, 4)) * 2, pm1(r, (3, 4))], sm(red), {"reduction": red}, rg=rg2)
+    r = R("soft/misc")
+    add("soft/broadcast_target", op, [r.randn((3, 4)), r.randn((4,))], sm("none"), {"reduction": "none"}, rg=rg2)
+    add("soft/0d", op, [torch.tensor(-30.0, dtype=f64), torch.tensor(1.0, dtype=f64)], sm("mean"), {"reduction": "mean"}, rg=rg2)
+    err("soft/err/shape", op, [r.randn((4,)), r.randn((3, 4))], sm("none"), {"reduction": "none"})
+    emulated(op, lambda r, d: [(r.randn((4, 8)) * 2).to(d), pm1(r, (4, 8), d)], sm("sum"), {"reduction": "sum"}, rg=rg2)
+
+    op = "multilabel_soft_margin_loss"
+
+    def ms(red):
+        return lambda x, t, w: F.multilabel_soft_margin_loss(x, t, w, reduction=red)
+    for red in RED:
+        r = R("mlsoft/" + red)
+        add("mlsoft/%s" % red, op, [r.randn((3, 5)) * 2, r.bool((3, 5)).to(f64), None], ms(red), {"reduction": red})
+        add("mlsoft/%s/weight" % red, op, [r.randn((3, 5)), r.rand((3, 5)), r.rand((5,))], ms(red), {"reduction": red})
+    r = R("mlsoft/misc")
+    add("mlsoft/1d", op, [r.randn((4,)), r.rand((4,)), None], ms("none"), {"reduction": "none"})
+    add("mlsoft/3d", op, [r.randn((2, 3, 4)), r.rand((2, 3, 4)), None], ms("mean"), {"reduction": "mean"})
+    err("mlsoft/err/shape", op, [r.randn((3, 4)), r.rand((3, 5)), None], ms("mean"), {"reduction": "mean"})
+    emulated(op, lambda r, d: [r.randn((4, 8)).to(d), r.bool((4, 8)).to(d), None], ms("mean"), {"reduction": "mean"})
+
+    op = "multilabel_margin_loss"
+
+    def ml(red):
+        return lambda x, t: torch._C._nn.multilabel_margin_loss(x, t, RED[red])
+    tgt = torch.tensor([[3, 0, -1, 1, 2], [1, 2, 3, 4, 0], [-1, 0, 0, 0, 0], [4, -1, 2, 2, 2]])
+    for red in RED:
+        r = R("mlm/" + red)
+        add("mlm/%s" % red, op, [r.randn((4, 5)), tgt], ml(red), {"reduction": red})
+    r = R("mlm/misc")
+    add("mlm/1d", op, [r.randn((5,)), torch.tensor([2, 4, -1, 0, 0])], ml("none"), {"reduction": "none"})
+    add("mlm/0d", op, [torch.tensor(0.5, dtype=f64), torch.tensor(0)], ml("sum"), {"reduction": "sum"})
+    err("mlm/err/range", op, [r.randn((2, 3)), torch.tensor([[0, 3, -1], [1, -1, 0]])], ml("mean"), {"reduction": "mean"})
+    err("mlm/err/shape", op, [r.randn((2, 3)), torch.tensor([0, 1, -1])], ml("mean"), {"reduction": "mean"})
+    err("mlm/err/3d", op, [r.randn((2, 3, 4)), torch.zeros(2, 3, 4, dtype=torch.int64)], ml("mean"), {"reduction": "mean"})
+    emulated(op, lambda r, d: [r.randn((4, 5)).to(d), tgt], ml("mean"), {"reduction": "mean"})
+
+    op = "multi_margin_loss"
+
+    def mm(red, p, m):
+        return lambda x, t, w: torch._C._nn.multi_margin_loss(x, t, p, m, w, RED[red])
+    rg3 = [True, False, False]
+    for red in RED:
+        for p in (1, 2):
+            r = R("mm/%s/%d" % (red, p))
+            add("mm/%s/p%d" % (red, p), op, [r.randn((4, 5)), r.randint(0, 5, (4,)), None], mm(red, p, 1.0), {"p": p, "margin": 1.0, "reduction": red})
+    r = R("mm/misc")
+    add("mm/weight", op, [r.randn((4, 5)), r.randint(0, 5, (4,)), r.rand((5,))], mm("mean", 2, 0.5), {"p": 2, "margin": 0.5, "reduction": "mean"}, rg=rg3)
+    add("mm/1d", op, [r.randn((5,)), torch.tensor(3), None], mm("none", 1, 1.0), {"p": 1, "margin": 1.0, "reduction": "none"})
+    add("mm/0d", op, [torch.tensor(0.5, dtype=f64), torch.tensor(0), None], mm("sum", 1, 1.0), {"p": 1, "margin": 1.0, "reduction": "sum"})
+    err("mm/err/range", op, [r.randn((2, 3)), torch.tensor([0, 3]), None], mm("mean", 1, 1.0), {"p": 1, "margin": 1.0, "reduction": "mean"})
+    err("mm/err/size", op, [r.randn((3, 3)), torch.tensor([0, 1]), None], mm("mean", 1, 1.0), {"p": 1, "margin": 1.0, "reduction": "mean"})
+    err("mm/err/p", op, [r.randn((3, 3)), torch.tensor([0, 1, 2]), None], mm("mean", 3, 1.0), {"p": 3, "margin": 1.0, "reduction": "mean"})
+    emulated(op, lambda r, d: [r.randn((4, 5)).to(d), r.randint(0, 5, (4,)), None], mm("mean", 1, 1.0), {"p": 1, "margin": 1.0, "reduction": "mean"})
+
+
+# ---------------------------------------------------------------- poisson / gaussian / triplet
+
+def nll_cases():
+    op = "poisson_nll_loss"
+
+    def po(li, full, eps, red):
+        return lambda x, t: torch.poisson_nll_loss(x, t, li, full, eps, RED[red])
+    for red in RED:
+        for li in (True, False):
+            for full in (False, True):
+                r = R("poisson/%s/%s/%s" % (red, li, full))
+                x = r.randn((3, 4)) if li else r.rand((3, 4), lo=0.1, hi=3)
+                t = r.randint(0, 5, (3, 4)).to(f64)
+                a = {"log_input": li, "full": full, "eps": 1e-8, "reduction": red}
+                add("poisson/%s/log_input_%s/full_%s" % (red, li, full), op, [x, t], po(li, full, 1e-8, red), a)
+    r = R("poisson/misc")
+    add("poisson/eps", op, [torch.tensor([0.0, 0.5, 2.0], dtype=f64), torch.tensor([1.0, 2.0, 0.0], dtype=f64)], po(False, False, 0.1, "none"),
+        {"log_input": False, "full": False, "eps": 0.1, "reduction": "none"})
+    add("poisson/broadcast", op, [r.randn((4,)), r.rand((3, 4), hi=4)], po(True, True, 1e-8, "none"), {"log_input": True, "full": True, "eps": 1e-8, "reduction": "none"})
+    add("poisson/0d", op, [torch.tensor(0.3, dtype=f64), torch.tensor(3.0, dtype=f64)], po(True, True, 1e-8, "mean"), {"log_input": True, "full": True, "eps": 1e-8, "reduction": "mean"})
+    err("poisson/err/shape", op, [r.randn((3,)), r.randn((4,))], po(True, False, 1e-8, "mean"), {"log_input": True, "full": False, "eps": 1e-8, "reduction": "mean"})
+    emulated(op, lambda r, d: [r.randn((4, 8)).to(d), r.randint(0, 5, (4, 8)).to(d)], po(True, False, 1e-8, "mean"),
+             {"log_input": True, "full": False, "eps": 1e-8, "reduction": "mean"})
+    emulated(op + "/full", lambda r, d: [r.rand((4, 8), lo=0.5, hi=3).to(d), r.randint(0, 6, (4, 8)).to(d)], po(False, True, 1e-8, "none"),
+             {"log_input": False, "full": True, "eps": 1e-8, "reduction": "none"}, dtypes=(f32, bf16))
+
+    op = "gaussian_nll_loss"
+
+    def ga(full, eps, red):
+        return lambda x, t, v: F.gaussian_nll_loss(x, t, v, full=full, eps=eps, reduction=red)
+    for red in RED:
+        for full in (False, True):
+            r = R("gauss/%s/%s" % (red, full))
+            a = {"full": full, "eps": 1e-6, "reduction": red}
+            add("gauss/%s/full_%s" % (red, full), op, [r.randn((3, 4)), r.randn((3, 4)), r.rand((3, 4), lo=0.1, hi=2)], ga(full, 1e-6, red), a)
+    r = R("gauss/misc")
+    a = {"full": False, "eps": 1e-6, "reduction": "none"}
+    add("gauss/homoscedastic", op, [r.randn((3, 4)), r.randn((3, 4)), r.rand((3,), lo=0.1)], ga(False, 1e-6, "none"), a)
+    add("gauss/last1", op, [r.randn((3, 4)), r.randn((3, 4)), r.rand((3, 1), lo=0.1)], ga(False, 1e-6, "none"), a)
+    add("gauss/clamped", op, [r.randn((4,)), r.randn((4,)), torch.tensor([0.001, 0.003, 0.05, 1.0], dtype=f64)], ga(False, 0.01, "sum"),
+        {"full": False, "eps": 0.01, "reduction": "sum"}, rg=[True, True, False])
+    add("gauss/target_broadcast", op, [r.randn((3, 4)), r.randn((4,)), r.rand((3, 4), lo=0.1)], ga(True, 1e-6, "mean"), {"full": True, "eps": 1e-6, "reduction": "mean"})
+    err("gauss/err/var_size", op, [r.randn((3, 4)), r.randn((3, 4)), r.rand((4,), lo=0.1)], ga(False, 1e-6, "none"), a)
+    err("gauss/err/negative", op, [r.randn((3, 4)), r.randn((3, 4)), -r.rand((3, 4), lo=0.1)], ga(False, 1e-6, "none"), a)
+    emulated(op, lambda r, d: [r.randn((4, 8)).to(d), r.randn((4, 8)).to(d), r.rand((4, 8), lo=0.2, hi=2).to(d)], ga(False, 1e-6, "mean"),
+             {"full": False, "eps": 1e-6, "reduction": "mean"})
+
+    op = "triplet_margin_loss"
+
+    def tr(m, p, eps, swap, red, py=False):
+        if py:
+            def dist(x, y):
+                return F.pairwise_distance(x, y, p, eps)
+            return lambda a, b, n: F.triplet_margin_with_distance_loss(a, b, n, distance_function=dist, margin=m, swap=swap, reduction=red)
+        return lambda a, b, n: torch.triplet_margin_loss(a, b, n, m, p, eps, swap, RED[red])
+
+    def ta(m, p, eps, swap, red, py=False):
+        return {"margin": m, "p": p, "eps": eps, "swap": swap, "python_order": py, "reduction": red}
+    for red in RED:
+        for swap in (False, True):
+            r = R("trip/%s/%s" % (red, swap))
+            xs = [r.randn((4, 6)), r.randn((4, 6)), r.randn((4, 6))]
+            add("trip/%s/swap_%s" % (red, swap), op, xs, tr(1.0, 2.0, 1e-6, swap, red), ta(1.0, 2.0, 1e-6, swap, red))
+            add("trip/%s/swap_%s/python" % (red, swap), op, xs, tr(1.0, 2.0, 1e-6, swap, red, True), ta(1.0, 2.0, 1e-6, swap, red, True))
+    r = R("trip/misc")
+    add("trip/p1", op, [r.randn((3, 5)), r.randn((3, 5)), r.randn((3, 5))], tr(0.5, 1.0, 1e-6, False, "none"), ta(0.5, 1.0, 1e-6, False, "none"))
+    add("trip/p3", op, [r.randn((3, 5)), r.randn((3, 5)), r.randn((3, 5))], tr(2.0, 3.0, 1e-6, True, "none"), ta(2.0, 3.0, 1e-6, True, "none"))
+    add("trip/1d", op, [r.randn((5,)), r.randn((5,)), r.randn((5,))], tr(1.0, 2.0, 1e-6, False, "mean"), ta(1.0, 2.0, 1e-6, False, "mean"))
+    add("trip/broadcast", op, [r.randn((3, 5)), r.randn((1, 5)), r.randn((3, 5))], tr(1.0, 2.0, 1e-6, True, "none"), ta(1.0, 2.0, 1e-6, True, "none"))
+    add("trip/python_rank", op, [r.randn((3, 5)), r.randn((5,)), r.randn((3, 5))], tr(1.0, 2.0, 1e-6, False, "none", True), ta(1.0, 2.0, 1e-6, False, "none", True))
+    err("trip/err/rank", op, [r.randn((3, 5)), r.randn((5,)), r.randn((3, 5))], tr(1.0, 2.0, 1e-6, False, "mean"), ta(1.0, 2.0, 1e-6, False, "mean"))
+    emulated(op, lambda r, d: [r.randn((4, 8)).to(d), r.randn((4, 8)).to(d), r.randn((4, 8)).to(d)], tr(1.0, 2.0, 1e-6, False, "mean"),
+             ta(1.0, 2.0, 1e-6, False, "mean"), tol={f32: {"ulp": 60}})
+
+
+if __name__ == "__main__":
+    bce_cases()
+    kl_cases()
+    margin_cases()
+    nll_cases()
+    write_group("loss2", [c for c in CASES if c is not None])
+    for line in REPORT:
+        print(line)
