@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 
@@ -19,6 +20,17 @@ import (
 func init() {
 	register("conv_transpose", &kernel{forward: nn2ConvTForward, backward: nn2ConvTBackward})
 	supportDTypes("conv_transpose", tensor.Float64, tensor.Float32, tensor.Int64)
+	register("conv_tbc", &kernel{forward: nn2TBCForward, backward: nn2TBCBackward})
+	register("max_pool3d", &kernel{forward: nn2MaxPool3dForward, backward: nn2MaxPool3dBackward})
+	supportDTypes("max_pool3d", tensor.Float64, tensor.Float32)
+	register("native_layer_norm", &kernel{forward: nn2NativeLayerNormForward, backward: nn2NativeLayerNormBackward})
+	register("native_group_norm", &kernel{forward: nn2NativeGroupNormForward, backward: nn2NativeGroupNormBackward})
+	register("native_batch_norm", &kernel{forward: nn2NativeBatchNormForward, backward: nn2NativeBatchNormBackward})
+	register("batch_norm_update_stats", &kernel{forward: nn2UpdateStatsForward})
+	for _, op := range []string{"native_layer_norm", "native_group_norm", "native_batch_norm", "batch_norm_update_stats"} {
+		supportDTypes(op, tensor.Float64, tensor.Float32, tensor.BFloat16)
+	}
+	supportDTypes("conv_tbc", tensor.Float64, tensor.Float32, tensor.BFloat16, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)
 }
 
 // nn2SameDType is PyTorch's "expected scalar type" check of the tensors of
@@ -265,4 +277,528 @@ func nn2ConvTBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		}
 	}
 	return []*array{gx, gw, gb}, nil
+}
+
+// ---- conv_tbc ----
+
+type nn2TBC struct {
+	x, w, b             *array
+	t, batch, cin, cout int
+	k, pad, ot          int
+}
+
+func nn2TBCSetup(c *call) (*nn2TBC, error) {
+	x, w, b := c.in[0], c.in[1], c.in[2]
+	switch {
+	case x.rank() != 3:
+		return nil, fmt.Errorf("Input must have 3 dims: time, batch, in_channel")
+	case w.rank() != 3:
+		return nil, fmt.Errorf("Weight tensor must have 3 dims: kernel_width, in_channels, out_channels.")
+	case b.rank() != 1:
+		return nil, fmt.Errorf("Bias must be 1-D")
+	case x.shape[2] != w.shape[1]:
+		return nil, fmt.Errorf("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
+	case b.shape[0] != w.shape[2]:
+		return nil, fmt.Errorf("Bias size must equal dim 2 in the weight tensor (output channels).")
+	}
+	t := &nn2TBC{x: x, w: w, b: b, t: x.shape[0], batch: x.shape[1], cin: x.shape[2], cout: w.shape[2], k: w.shape[0], pad: int(c.attrs.Int("pad", 0))}
+	t.ot = t.t + 2*t.pad - t.k + 1
+	if t.ot < 0 {
+		return nil, fmt.Errorf("Trying to create tensor with negative dimension %d: [%d, %d, %d]", t.ot, t.ot, t.batch, t.cout)
+	}
+	if x.dtype == tensor.Bool || x.dtype == tensor.Float16 {
+		return nil, nnNotImpl("addmm_impl_cpu_", x.dtype)
+	}
+	if w.dtype != x.dtype {
+		return nil, fmt.Errorf("self and mat2 must have the same dtype")
+	}
+	return t, nil
+}
+
+// rows returns, for kernel offset k, the output times [t0, t1) that read
+// an input time t + k − pad inside the input.
+func (t *nn2TBC) rows(k int) (t0, t1 int) {
+	t0 = max(0, t.pad-k)
+	t1 = min(t.ot, t.t+t.pad-k)
+	return t0, max(t0, t1)
+}
+
+func nn2TBCForward(c *call) ([]*array, error) {
+	t, err := nn2TBCSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	out := nnNew([]int{t.ot, t.batch, t.cout}, t.x.dtype)
+	for i := 0; i < t.ot*t.batch; i++ {
+		copy(out.data[i*t.cout:(i+1)*t.cout], t.b.data)
+	}
+	for k := 0; k < t.k; k++ {
+		t0, t1 := t.rows(k)
+		if t1 == t0 {
+			continue
+		}
+		a := t.x.data[(t0+k-t.pad)*t.batch*t.cin:]
+		nnGemm(false, false, (t1-t0)*t.batch, t.cout, t.cin, a, t.w.data[k*t.cin*t.cout:], out.data[t0*t.batch*t.cout:], true)
+	}
+	return []*array{out}, nil
+}
+
+func nn2TBCBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	t, err := nn2TBCSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	gx, gw, gb := nnGradFor(c, 0), nnGradFor(c, 1), nnGradFor(c, 2)
+	g := nnGradOut(gradOuts, 0)
+	if g == nil {
+		return []*array{gx, gw, gb}, nil
+	}
+	for k := 0; k < t.k; k++ {
+		t0, t1 := t.rows(k)
+		if t1 == t0 {
+			continue
+		}
+		rows := (t1 - t0) * t.batch
+		xo := (t0 + k - t.pad) * t.batch * t.cin
+		gk := g.data[t0*t.batch*t.cout:]
+		wk := t.w.data[k*t.cin*t.cout:]
+		if gx != nil {
+			nnGemm(false, true, rows, t.cin, t.cout, gk, wk, gx.data[xo:], true)
+		}
+		if gw != nil {
+			nnGemm(true, false, t.cin, t.cout, rows, t.x.data[xo:], gk, gw.data[k*t.cin*t.cout:], true)
+		}
+	}
+	if gb != nil {
+		for i := 0; i < t.ot*t.batch; i++ {
+			for j, v := range g.data[i*t.cout : (i+1)*t.cout] {
+				gb.data[j] += v
+			}
+		}
+		if gb.dtype != t.x.dtype {
+			// PyTorch sums at the output's dtype
+			roundSlice(t.x.dtype, gb.data)
+		}
+	}
+	return []*array{gx, gw, gb}, nil
+}
+
+// ---- max_pool3d ----
+
+type nn2MaxPool3d struct {
+	x                 *array
+	planes            int
+	in, out           [3]int // (D, H, W) of input and output
+	k, s, p, d        [3]int
+	retIdx            bool
+	outShape          []int
+	inPlane, outPlane int
+}
+
+// nn2Triple reads an attribute of one or three ints; empty gives def.
+func nn2Triple(c *call, name string, def []int64) ([3]int, error) {
+	v := c.attrs.Ints(name, def)
+	if len(v) == 0 {
+		v = def
+	}
+	switch len(v) {
+	case 1:
+		return [3]int{int(v[0]), int(v[0]), int(v[0])}, nil
+	case 3:
+		return [3]int{int(v[0]), int(v[1]), int(v[2])}, nil
+	}
+	if name == "kernel_size" {
+		return [3]int{}, fmt.Errorf("max_pool3d: kernel_size must either be a single int, or a tuple of three ints")
+	}
+	if name == "stride" {
+		return [3]int{}, fmt.Errorf("max_pool3d: stride must either be omitted, a single int, or a tuple of three ints")
+	}
+	return [3]int{}, fmt.Errorf("max_pool3d: %s must be either be a single int, or a tuple of three ints", name)
+}
+
+// nn2MaxPool3dSetup follows max_pool3d_with_indices_out_cpu_template's
+// checks in their order.
+func nn2MaxPool3dSetup(c *call) (*nn2MaxPool3d, error) {
+	x := c.in[0]
+	mp := &nn2MaxPool3d{x: x, retIdx: c.attrs.Bool("return_indices", false)}
+	var err error
+	if mp.k, err = nn2Triple(c, "kernel_size", nil); err != nil {
+		return nil, err
+	}
+	if mp.s, err = nn2Triple(c, "stride", []int64{int64(mp.k[0]), int64(mp.k[1]), int64(mp.k[2])}); err != nil {
+		return nil, err
+	}
+	if mp.p, err = nn2Triple(c, "padding", []int64{0}); err != nil {
+		return nil, err
+	}
+	if mp.d, err = nn2Triple(c, "dilation", []int64{1}); err != nil {
+		return nil, err
+	}
+	r := x.rank()
+	if r != 4 && r != 5 {
+		return nil, fmt.Errorf("non-empty 4D or 5D (batch mode) tensor expected for input")
+	}
+	copy(mp.in[:], x.shape[r-3:])
+	ceil := c.attrs.Bool("ceil_mode", false)
+	for i := 0; i < 3; i++ {
+		switch {
+		case mp.s[i] == 0:
+			return nil, fmt.Errorf("stride should not be zero")
+		case mp.p[i] < 0:
+			return nil, fmt.Errorf("pad must be non-negative, but got pad: %d", mp.p[i])
+		case mp.p[i] > mp.k[i]/2:
+			return nil, fmt.Errorf("pad should be at most half of kernel size, but got pad=%d and kernel_size=%d", mp.p[i], mp.k[i])
+		}
+		mp.out[i] = nnPoolOutSize(mp.in[i], mp.k[i], mp.p[i], mp.s[i], mp.d[i], ceil)
+	}
+	switch {
+	case mp.k[0] <= 0 || mp.k[1] <= 0 || mp.k[2] <= 0:
+		return nil, fmt.Errorf("kernel size should be greater than zero, but got kT: %d kH: %d kW: %d", mp.k[0], mp.k[1], mp.k[2])
+	case mp.s[0] <= 0 || mp.s[1] <= 0 || mp.s[2] <= 0:
+		return nil, fmt.Errorf("stride should be greater than zero, but got dT: %d dH: %d dW: %d", mp.s[0], mp.s[1], mp.s[2])
+	case mp.d[0] <= 0 || mp.d[1] <= 0 || mp.d[2] <= 0:
+		return nil, fmt.Errorf("dilation should be greater than zero, but got dilationT: %d dilationH: %d dilationW: %d", mp.d[0], mp.d[1], mp.d[2])
+	}
+	for i, n := range x.shape {
+		if n <= 0 && !(r == 5 && i == 0) {
+			return nil, fmt.Errorf("max_pool3d_with_indices_out_cpu_template(): Expected input's non-batch dimensions to have positive length, but input has a shape of %s and non-batch dimension 0 has length zero!", ops.ShapeList(x.shape))
+		}
+	}
+	if mp.out[0] < 1 || mp.out[1] < 1 || mp.out[2] < 1 {
+		ch := x.shape[r-4]
+		return nil, fmt.Errorf("Given input size: (%dx%dx%dx%d). Calculated output size: (%dx%dx%dx%d). Output size is too small",
+			ch, mp.in[0], mp.in[1], mp.in[2], ch, mp.out[0], mp.out[1], mp.out[2])
+	}
+	if x.dtype != tensor.Float64 && x.dtype != tensor.Float32 {
+		return nil, nnNotImpl("max_pool3d_with_indices_cpu", x.dtype)
+	}
+	mp.inPlane = mp.in[0] * mp.in[1] * mp.in[2]
+	mp.outPlane = mp.out[0] * mp.out[1] * mp.out[2]
+	mp.planes = x.len() / mp.inPlane
+	mp.outShape = append(append([]int{}, x.shape[:r-3]...), mp.out[:]...)
+	return mp, nil
+}
+
+// nn2Start is the first in-range position of a window starting at o·s − p.
+func nn2Start(o, s, p, d int) int {
+	v := o*s - p
+	for v < 0 {
+		v += d
+	}
+	return v
+}
+
+// argmax returns, per output element, the flat D·H·W index of its maximum
+// within the plane, and the maximum: PyTorch's CPU kernel keeps the first
+// valid position by default and replaces it with a larger value or a NaN.
+func (mp *nn2MaxPool3d) argmax() (idx []int, val []float64) {
+	n := mp.planes * mp.outPlane
+	idx = make([]int, n)
+	val = make([]float64, n)
+	hw := mp.in[1] * mp.in[2]
+	parallelPlanes(mp.planes, func(pl int) {
+		src := mp.x.data[pl*mp.inPlane : (pl+1)*mp.inPlane]
+		o := pl * mp.outPlane
+		for ot := 0; ot < mp.out[0]; ot++ {
+			t0 := nn2Start(ot, mp.s[0], mp.p[0], mp.d[0])
+			t1 := min(ot*mp.s[0]-mp.p[0]+(mp.k[0]-1)*mp.d[0]+1, mp.in[0])
+			for oh := 0; oh < mp.out[1]; oh++ {
+				h0 := nn2Start(oh, mp.s[1], mp.p[1], mp.d[1])
+				h1 := min(oh*mp.s[1]-mp.p[1]+(mp.k[1]-1)*mp.d[1]+1, mp.in[1])
+				for ow := 0; ow < mp.out[2]; ow++ {
+					w0 := nn2Start(ow, mp.s[2], mp.p[2], mp.d[2])
+					w1 := min(ow*mp.s[2]-mp.p[2]+(mp.k[2]-1)*mp.d[2]+1, mp.in[2])
+					best := t0*hw + h0*mp.in[2] + w0
+					m := math.Inf(-1)
+					for it := t0; it < t1; it += mp.d[0] {
+						for ih := h0; ih < h1; ih += mp.d[1] {
+							row := it*hw + ih*mp.in[2]
+							for iw := w0; iw < w1; iw += mp.d[2] {
+								if v := src[row+iw]; v > m || v != v {
+									m, best = v, row+iw
+								}
+							}
+						}
+					}
+					idx[o], val[o] = best, m
+					o++
+				}
+			}
+		}
+	})
+	return idx, val
+}
+
+func nn2MaxPool3dForward(c *call) ([]*array, error) {
+	mp, err := nn2MaxPool3dSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	idx, val := mp.argmax()
+	outs := []*array{{shape: mp.outShape, data: val, dtype: mp.x.dtype}}
+	if mp.retIdx {
+		ind := nnNew(mp.outShape, tensor.Int64)
+		for i, v := range idx {
+			ind.data[i] = float64(v)
+		}
+		outs = append(outs, ind)
+	}
+	return outs, nil
+}
+
+// nn2MaxPool3dBackward routes each output gradient to its argmax (planes
+// are independent; each adds its outputs in order).
+func nn2MaxPool3dBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	gx := nnGradFor(c, 0)
+	g := nnGradOut(gradOuts, 0)
+	if gx == nil || g == nil {
+		return []*array{gx}, nil
+	}
+	mp, err := nn2MaxPool3dSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	idx, _ := mp.argmax()
+	parallelPlanes(mp.planes, func(pl int) {
+		dst := gx.data[pl*mp.inPlane : (pl+1)*mp.inPlane]
+		for o := pl * mp.outPlane; o < (pl+1)*mp.outPlane; o++ {
+			dst[idx[o]] += g.data[o]
+		}
+	})
+	return []*array{gx}, nil
+}
+
+// ---- native_layer_norm, native_group_norm, native_batch_norm ----
+
+// nn2Half refuses float16 inputs with PyTorch's dispatch error: its CPU
+// normalisation kernels lack the dtype.
+func nn2Half(kernelName string, arrs ...*array) error {
+	for _, a := range arrs {
+		if a != nil && a.dtype == tensor.Float16 {
+			return nnNotImpl(kernelName, a.dtype)
+		}
+	}
+	return nil
+}
+
+func nn2NativeLayerNormForward(c *call) ([]*array, error) {
+	ln, err := layerNormSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := nn2Half("LayerNormKernelImpl", ln.x); err != nil {
+		return nil, err
+	}
+	if err := nn2SameDType(ln.x, ln.w, ln.b); err != nil {
+		return nil, err
+	}
+	outs, err := layerNormForward(c)
+	if err != nil {
+		return nil, err
+	}
+	mean, rstd := ln.stats()
+	k := len(c.attrs.Ints("normalized_shape", nil))
+	r := ln.x.rank()
+	shape := append([]int{}, ln.x.shape[:r-k]...)
+	for i := 0; i < k; i++ {
+		shape = append(shape, 1)
+	}
+	return append(outs, &array{shape: shape, data: mean, dtype: ln.x.dtype}, &array{shape: append([]int{}, shape...), data: rstd, dtype: ln.x.dtype}), nil
+}
+
+// nn2NativeLayerNormBackward: PyTorch differentiates the output only (mean
+// and rstd take no gradient).
+func nn2NativeLayerNormBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	return layerNormBackward(c, outs[:1], gradOuts[:min(1, len(gradOuts))])
+}
+
+// nn2GroupNormCall is native_group_norm's call as the group_norm kernel's:
+// input viewed as (N, C, HxW), with PyTorch's checks.
+func nn2GroupNormCall(c *call) (*call, error) {
+	x, w, b := c.in[0], c.in[1], c.in[2]
+	n, ch, hw, g := c.attrs.Int("N", 0), c.attrs.Int("C", 0), c.attrs.Int("HxW", 0), c.attrs.Int("group", 0)
+	if int64(x.len()) != n*ch*hw {
+		return nil, fmt.Errorf("Expected X.numel() == N * C * HxW to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)")
+	}
+	if err := nn2Half("GroupNormKernelImpl", x); err != nil {
+		return nil, err
+	}
+	for _, p := range []*array{w, b} {
+		if p != nil && p.len() != int(ch) {
+			return nil, fmt.Errorf("Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape %s and input of shape %s",
+				ops.ShapeList(p.shape), ops.ShapeList(x.shape))
+		}
+	}
+	xv := &array{shape: []int{int(n), int(ch), int(hw)}, data: x.data, dtype: x.dtype}
+	attrs := ops.Attrs{"num_groups": ops.IntAttr(g), "eps": ops.FloatAttr(c.attrs.Float("eps", 1e-5))}
+	return &call{op: "group_norm", attrs: attrs, in: []*array{xv, w, b}, requiresGrad: c.requiresGrad, seed: c.seed}, nil
+}
+
+func nn2NativeGroupNormForward(c *call) ([]*array, error) {
+	c2, err := nn2GroupNormCall(c)
+	if err != nil {
+		return nil, err
+	}
+	gn, err := newGroupNorm(c2)
+	if err != nil {
+		return nil, err
+	}
+	outs, err := groupNormKernel().forward(c2)
+	if err != nil {
+		return nil, err
+	}
+	outs[0].shape = append([]int{}, c.in[0].shape...)
+	q := gn.n * gn.g
+	mean, rstd := make([]float64, q), make([]float64, q)
+	parallelPlanes(q, func(i int) { mean[i], rstd[i] = gn.stats(i) })
+	shape := []int{gn.n, gn.g}
+	return append(outs, &array{shape: shape, data: mean, dtype: gn.x.dtype}, &array{shape: []int{gn.n, gn.g}, data: rstd, dtype: gn.x.dtype}), nil
+}
+
+// nn2NativeGroupNormBackward adds to group_norm's backward the gradients
+// of mean and rstd: ∂mean/∂x = 1/m and ∂rstd/∂x = −rstd³·(x − mean)/m over
+// each block of m elements.
+func nn2NativeGroupNormBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	c2, err := nn2GroupNormCall(c)
+	if err != nil {
+		return nil, err
+	}
+	gn, err := newGroupNorm(c2)
+	if err != nil {
+		return nil, err
+	}
+	var g0 *array
+	if g := nnGradOut(gradOuts, 0); g != nil {
+		g0 = &array{shape: c2.in[0].shape, data: g.data, dtype: g.dtype}
+	}
+	res, err := groupNormKernel().backward(c2, outs[:1], []*array{g0})
+	if err != nil {
+		return nil, err
+	}
+	gm, gr := nnGradOut(gradOuts, 1), nnGradOut(gradOuts, 2)
+	if res[0] != nil {
+		res[0].shape = append([]int{}, c.in[0].shape...)
+		if gm != nil || gr != nil {
+			m := gn.block()
+			inv := 1 / float64(m)
+			parallelPlanes(gn.n*gn.g, func(q int) {
+				mean, rstd := gn.stats(q)
+				var dm, dr float64
+				if gm != nil {
+					dm = gm.data[q]
+				}
+				if gr != nil {
+					dr = gr.data[q]
+				}
+				r3 := rstd * rstd * rstd
+				for k := q * m; k < (q+1)*m; k++ {
+					res[0].data[k] += dm*inv - dr*r3*(gn.x.data[k]-mean)*inv
+				}
+			})
+		}
+	}
+	return res, nil
+}
+
+// nn2BatchNormCall is native_batch_norm's call (input, weight, bias,
+// running_mean, running_var) as the batch_norm kernel's (input,
+// running_mean, running_var, weight, bias), and the dtype of the
+// statistics outputs: the input's, or float32 for a bfloat16 input with
+// float32 parameters (PyTorch's mixed-type rule; any other mix is refused).
+// A training call with one value per channel, which batch_norm refuses and
+// native_batch_norm normalises to zero, runs as an evaluation with the
+// input as mean and a zero variance.
+func nn2BatchNormCall(c *call) (*call, tensor.DType, error) {
+	if err := nn2Half("batch_norm", c.in...); err != nil {
+		return nil, 0, err
+	}
+	x := c.in[0]
+	dt := x.dtype
+	for _, p := range c.in[1:] {
+		if p == nil || p.dtype == x.dtype || !x.dtype.IsFloat() || !p.dtype.IsFloat() {
+			continue
+		}
+		if x.dtype == tensor.BFloat16 && p.dtype == tensor.Float32 {
+			dt = tensor.Float32
+			continue
+		}
+		return nil, 0, fmt.Errorf("mixed dtype (CPU): expect parameter to have scalar type of Float")
+	}
+	in := []*array{x, c.in[3], c.in[4], c.in[1], c.in[2]}
+	rg := []bool{c.requiresGrad[0], c.requiresGrad[3], c.requiresGrad[4], c.requiresGrad[1], c.requiresGrad[2]}
+	c2 := &call{op: "batch_norm", attrs: c.attrs, in: in, requiresGrad: rg, seed: c.seed}
+	if c.attrs.Bool("training", false) && x.rank() >= 2 && x.len() == x.shape[1] && x.len() > 0 {
+		ch := x.shape[1]
+		rm := &array{shape: []int{ch}, data: x.data, dtype: x.dtype}
+		rv := nnNew([]int{ch}, x.dtype)
+		c2.in[1], c2.in[2] = rm, rv
+		c2.attrs = ops.Attrs{"training": ops.BoolAttr(false), "eps": ops.FloatAttr(c.attrs.Float("eps", 1e-5))}
+		// the mean follows the input: x − mean is zero whatever x is
+		c2.requiresGrad = []bool{false, false, false, rg[3], rg[4]}
+	}
+	return c2, dt, nil
+}
+
+func nn2NativeBatchNormForward(c *call) ([]*array, error) {
+	c2, dt, err := nn2BatchNormCall(c)
+	if err != nil {
+		return nil, err
+	}
+	bn, err := batchNormSetup(c2)
+	if err != nil {
+		return nil, err
+	}
+	outs, err := batchNormForward(c2)
+	if err != nil {
+		return nil, err
+	}
+	if !c.attrs.Bool("training", false) {
+		return append(outs, nnNew([]int{0}, dt), nnNew([]int{0}, dt)), nil
+	}
+	mean, invstd := bn.stats()
+	return append(outs, &array{shape: []int{bn.ch}, data: mean, dtype: dt}, &array{shape: []int{bn.ch}, data: invstd, dtype: dt}), nil
+}
+
+// nn2NativeBatchNormBackward: PyTorch differentiates the output only.
+func nn2NativeBatchNormBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	c2, _, err := nn2BatchNormCall(c)
+	if err != nil {
+		return nil, err
+	}
+	res, err := batchNormBackward(c2, outs[:1], gradOuts[:min(1, len(gradOuts))])
+	if err != nil {
+		return nil, err
+	}
+	gx := res[0]
+	if gx == nil && nnWantsGrad(c, 0) {
+		gx = nnGradFor(c, 0) // one value per channel: the output does not depend on the input
+	}
+	return []*array{gx, res[3], res[4], nil, nil}, nil
+}
+
+// nn2UpdateStatsForward is batch_norm_update_stats: the per-channel mean
+// and biased variance.
+func nn2UpdateStatsForward(c *call) ([]*array, error) {
+	x := c.in[0]
+	if err := nn2Half("batch_norm_update_stats_cpu", x); err != nil {
+		return nil, err
+	}
+	if !x.dtype.IsFloat() {
+		return nil, nnNotImpl("batch_norm_update_stats_cpu", x.dtype)
+	}
+	if x.rank() < 2 {
+		return nil, fmt.Errorf("Dimension out of range (expected to be in range of [-%d, %d], but got 1)", max(x.rank(), 1), max(x.rank(), 1)-1)
+	}
+	bn := &nnBatchNorm{x: x, n: x.shape[0], ch: x.shape[1], inner: tensor.NumElements(x.shape[2:])}
+	mean, variance := make([]float64, bn.ch), make([]float64, bn.ch)
+	cnt := float64(bn.n * bn.inner)
+	parallelPlanes(bn.ch, func(ch int) {
+		s := 0.0
+		bn.each(ch, func(k int) { s += x.data[k] })
+		m := s / cnt
+		v := 0.0
+		bn.each(ch, func(k int) { d := x.data[k] - m; v += d * d })
+		mean[ch], variance[ch] = m, v/cnt
+	})
+	return []*array{{shape: []int{bn.ch}, data: mean, dtype: x.dtype}, {shape: []int{bn.ch}, data: variance, dtype: x.dtype}}, nil
 }

@@ -22,7 +22,26 @@ func init() {
 	def(nn2Convolution, "input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32=True",
 		"Torch._convolution")
 	declareOps([]string{"convolution", "conv_transpose"}, "Torch._convolution")
-	usedOps = append(usedOps, "conv_transpose")
+	def(nn2ConvTBC, "input, weight, bias, pad=0", "Torch.conv_tbc")
+	usedOps = append(usedOps, "conv_transpose", "conv_tbc")
+
+	const mp3Sig = "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False"
+	def(nn2MaxPool3d(false), "input, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", "Torch.max_pool3d")
+	def(nn2MaxPool3d(false), mp3Sig+", return_indices=False", "Functional.max_pool3d")
+	defMulti(nn2MaxPool3d(true), mp3Sig+", return_indices=False", "Functional.max_pool3d_with_indices")
+	usedOps = append(usedOps, "max_pool3d")
+
+	defMulti(nn2NativeLayerNorm, "input, normalized_shape, weight, bias, eps", "Torch.native_layer_norm")
+	defMulti(nn2NativeGroupNorm, "input, weight, bias, N, C, HxW, group, eps", "Torch.native_group_norm")
+	defMulti(nn2NativeBatchNorm, "input, weight, bias, running_mean, running_var, training, momentum, eps, *, out=None, save_mean=None, save_invstd=None",
+		"Torch.native_batch_norm")
+	// _batch_norm_impl_index returns native_batch_norm's three tensors, an
+	// empty reserve tensor and the index of the implementation (0, the
+	// native one, on the CPU): the three tensors are compared.
+	defMulti(nn2NativeBatchNorm, "input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled",
+		"Torch._batch_norm_impl_index")
+	defMulti(nn2UpdateStats, "input, running_mean, running_var, momentum", "Torch.batch_norm_update_stats")
+	usedOps = append(usedOps, "native_layer_norm", "native_group_norm", "native_batch_norm", "batch_norm_update_stats")
 }
 
 // nn2ConvTranspose lowers torch.conv_transposeNd and F.conv_transposeNd
@@ -111,4 +130,163 @@ func nn2Convolution(b *bound) (*framework.Plan, error) {
 			n+2, n+2, w.Shape, len(x.Shape), x.Shape)
 	}
 	return b.nn2ConvTPlan(n, false)
+}
+
+func nn2ConvTBC(b *bound) (*framework.Plan, error) {
+	var in [3]framework.Arg
+	for i, name := range []string{"input", "weight", "bias"} {
+		a, err := b.tensor(name)
+		if err != nil {
+			return nil, err
+		}
+		in[i] = a
+	}
+	pad, err := b.integer("pad")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("conv_tbc", ops.Attrs{"pad": ops.IntAttr(pad)}, tensorBinding(in[0]), tensorBinding(in[1]), tensorBinding(in[2])), nil
+}
+
+// nn2MaxPool3d lowers torch.max_pool3d (stride [] is kernel_size),
+// F.max_pool3d (stride None is kernel_size; indices when return_indices)
+// and F.max_pool3d_with_indices; the kernel makes PyTorch's checks.
+func nn2MaxPool3d(withIndices bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		kernel, err := b.intList("kernel_size", 3, true)
+		if err != nil {
+			return nil, err
+		}
+		stride := kernel
+		if s := b.arg("stride"); s.Kind != framework.ArgNone {
+			if v, ok := asInts(s); !ok || len(v) > 0 {
+				if stride, err = b.intList("stride", 3, true); err != nil {
+					return nil, err
+				}
+			}
+		}
+		padding, err := b.intList("padding", 3, true)
+		if err != nil {
+			return nil, err
+		}
+		dilation, err := b.intList("dilation", 3, true)
+		if err != nil {
+			return nil, err
+		}
+		return b.maxPoolPlan("max_pool3d", x, kernel, stride, padding, dilation, withIndices)
+	}
+}
+
+func nn2NativeLayerNorm(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	shape, err := b.intList("normalized_shape", 0, false)
+	if err != nil {
+		return nil, err
+	}
+	w, wok, err := b.optTensor("weight")
+	if err != nil {
+		return nil, err
+	}
+	bias, bok, err := b.optTensor("bias")
+	if err != nil {
+		return nil, err
+	}
+	eps, err := b.float("eps")
+	if err != nil {
+		return nil, err
+	}
+	attrs := ops.Attrs{"normalized_shape": ops.IntsAttr(shape...), "eps": ops.FloatAttr(eps)}
+	return newPlan("native_layer_norm", attrs, tensorBinding(x), optBinding(w, wok), optBinding(bias, bok)), nil
+}
+
+func nn2NativeGroupNorm(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	w, wok, err := b.optTensor("weight")
+	if err != nil {
+		return nil, err
+	}
+	bias, bok, err := b.optTensor("bias")
+	if err != nil {
+		return nil, err
+	}
+	attrs := ops.Attrs{}
+	for _, name := range []string{"N", "C", "HxW", "group"} {
+		v, err := b.integer(name)
+		if err != nil {
+			return nil, err
+		}
+		attrs[name] = ops.IntAttr(v)
+	}
+	eps, err := b.float("eps")
+	if err != nil {
+		return nil, err
+	}
+	attrs["eps"] = ops.FloatAttr(eps)
+	return newPlan("native_group_norm", attrs, tensorBinding(x), optBinding(w, wok), optBinding(bias, bok)), nil
+}
+
+// nn2NativeBatchNorm lowers torch.native_batch_norm and
+// torch._batch_norm_impl_index (whose cudnn_enabled chooses CUDA's kernel).
+func nn2NativeBatchNorm(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	var in [4]framework.Binding
+	for i, name := range []string{"weight", "bias", "running_mean", "running_var"} {
+		a, ok, err := b.optTensor(name)
+		if err != nil {
+			return nil, err
+		}
+		in[i] = optBinding(a, ok)
+	}
+	training, err := b.boolean("training")
+	if err != nil {
+		return nil, err
+	}
+	momentum, err := b.float("momentum")
+	if err != nil {
+		return nil, err
+	}
+	eps, err := b.float("eps")
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := b.vals["cudnn_enabled"]; ok {
+		if _, err := b.boolean("cudnn_enabled"); err != nil {
+			return nil, err
+		}
+	}
+	attrs := ops.Attrs{"training": ops.BoolAttr(training), "momentum": ops.FloatAttr(momentum), "eps": ops.FloatAttr(eps)}
+	return newPlan("native_batch_norm", attrs, tensorBinding(x), in[0], in[1], in[2], in[3]), nil
+}
+
+func nn2UpdateStats(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	rm, rmok, err := b.optTensor("running_mean")
+	if err != nil {
+		return nil, err
+	}
+	rv, rvok, err := b.optTensor("running_var")
+	if err != nil {
+		return nil, err
+	}
+	momentum, err := b.float("momentum")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("batch_norm_update_stats", ops.Attrs{"momentum": ops.FloatAttr(momentum)}, tensorBinding(x), optBinding(rm, rmok), optBinding(rv, rvok)), nil
 }

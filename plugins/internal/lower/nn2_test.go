@@ -45,7 +45,74 @@ func nn2ConvTransposeCases() []lcase {
 	}
 }
 
+func TestNN2ConvTBC(t *testing.T) { runCases(t, nn2ConvTBCCases(), nil) }
+
+func nn2ConvTBCCases() []lcase {
+	x, w, b := f32("args.0", 5, 2, 3), f32("args.1", 2, 3, 4), f32("args.2", 4)
+	return []lcase{
+		{name: "Torch.conv_tbc", args: nn2Args{x, w, b}, op: "conv_tbc", attrs: ops.Attrs{"pad": ia(0)}, in: []string{"args.0", "args.1", "args.2"}},
+		{name: "Torch.conv_tbc", args: nn2Args{x, w, b, iv(2)}, op: "conv_tbc", attrs: ops.Attrs{"pad": ia(2)}},
+		{name: "Torch.conv_tbc", args: nn2Args{x, w}, kwargs: nn2Kws{kw("bias", b), kw("pad", iv(-1))}, op: "conv_tbc", attrs: ops.Attrs{"pad": ia(-1)}},
+		{name: "Torch.conv_tbc", args: nn2Args{x, w, nv()}, err: `argument "bias": expected tensor, got None`},
+		{name: "Torch.conv_tbc", args: nn2Args{x, w, b, fv(1)}, err: `argument "pad": expected int, got float`},
+	}
+}
+
+func TestNN2MaxPool3d(t *testing.T) { runCases(t, nn2MaxPool3dCases(), nil) }
+
+func nn2MaxPool3dCases() []lcase {
+	x := f32("args.0", 1, 2, 4, 4, 4)
+	mp := func(k, s, p, d []int64, ceil, idx bool) ops.Attrs {
+		return ops.Attrs{"kernel_size": la(k...), "stride": la(s...), "padding": la(p...), "dilation": la(d...), "ceil_mode": ba(ceil), "return_indices": ba(idx)}
+	}
+	return []lcase{
+		{name: "Torch.max_pool3d", args: nn2Args{x, iv(2)}, op: "max_pool3d", attrs: mp([]int64{2, 2, 2}, []int64{2, 2, 2}, []int64{0, 0, 0}, []int64{1, 1, 1}, false, false)},
+		{name: "Torch.max_pool3d", args: nn2Args{x, ints(2, 3, 2), ints(), iv(1), ints(1, 2, 1), bv(true)}, op: "max_pool3d",
+			attrs: mp([]int64{2, 3, 2}, []int64{2, 3, 2}, []int64{1, 1, 1}, []int64{1, 2, 1}, true, false)},
+		{name: "Functional.max_pool3d", args: nn2Args{x, iv(3)}, kwargs: nn2Kws{kw("stride", iv(1)), kw("return_indices", bv(true))}, op: "max_pool3d", multi: true,
+			attrs: mp([]int64{3, 3, 3}, []int64{1, 1, 1}, []int64{0, 0, 0}, []int64{1, 1, 1}, false, true)},
+		{name: "Functional.max_pool3d", args: nn2Args{f32("args.0", 2, 4, 4, 4), iv(2)}, op: "max_pool3d"},
+		{name: "Functional.max_pool3d_with_indices", args: nn2Args{x, iv(2), nv(), iv(1)}, op: "max_pool3d", multi: true, attrs: ops.Attrs{"return_indices": ba(true), "padding": la(1, 1, 1)}},
+		{name: "Torch.max_pool3d", args: nn2Args{x, ints(2, 2)}, err: `argument "kernel_size": expected a single int or a list of 3 ints`},
+		{name: "Functional.max_pool3d", args: nn2Args{x, iv(2)}, kwargs: nn2Kws{kw("ceil_mode", iv(1))}, err: `argument "ceil_mode": expected bool`},
+	}
+}
+
+func TestNN2Norms(t *testing.T) { runCases(t, nn2NormCases(), nil) }
+
+func nn2NormCases() []lcase {
+	x, w, b := f32("args.0", 2, 3, 4), f32("args.1", 4), f32("args.2", 4)
+	c3 := f32("args.1", 3)
+	return []lcase{
+		{name: "Torch.native_layer_norm", args: nn2Args{x, ints(4), w, b, fv(1e-5)}, op: "native_layer_norm", multi: true,
+			attrs: ops.Attrs{"normalized_shape": la(4), "eps": fa(1e-5)}, in: []string{"args.0", "args.1", "args.2"}},
+		{name: "Torch.native_layer_norm", args: nn2Args{x, szv(3, 4), nv(), nv(), iv(0)}, op: "native_layer_norm", multi: true,
+			attrs: ops.Attrs{"normalized_shape": la(3, 4), "eps": fa(0)}, in: []string{"args.0", "none", "none"}},
+		{name: "Torch.native_layer_norm", args: nn2Args{x, ints(4), w, b}, err: `missing required argument "eps"`},
+		{name: "Torch.native_group_norm", args: nn2Args{x, c3, nv(), iv(2), iv(3), iv(4), iv(3), fv(1e-5)}, op: "native_group_norm", multi: true,
+			attrs: ops.Attrs{"N": ia(2), "C": ia(3), "HxW": ia(4), "group": ia(3), "eps": fa(1e-5)}, in: []string{"args.0", "args.1", "none"}},
+		{name: "Torch.native_group_norm", args: nn2Args{x, nv(), nv(), iv(2), iv(3), fv(4), iv(3), fv(1e-5)}, err: `argument "HxW": expected int, got float`},
+		{name: "Torch.native_batch_norm", args: nn2Args{x, c3, c3, nv(), nv(), bv(true), fv(0.1), fv(1e-5)}, op: "native_batch_norm", multi: true,
+			attrs: ops.Attrs{"training": ba(true), "momentum": fa(0.1), "eps": fa(1e-5)}, in: []string{"args.0", "args.1", "args.1", "none", "none"}},
+		{name: "Torch.native_batch_norm", args: nn2Args{x, nv(), nv(), f32("args.3", 3), f32("args.4", 3), bv(false), fv(0.1), fv(1e-3)}, op: "native_batch_norm", multi: true,
+			attrs: ops.Attrs{"training": ba(false), "eps": fa(1e-3)}, in: []string{"args.0", "none", "none", "args.3", "args.4"}},
+		{name: "Torch.native_batch_norm", args: nn2Args{x, nv(), nv(), nv(), nv(), iv(1), fv(0.1), fv(1e-3)}, err: `argument "training": expected bool`},
+		{name: "Torch._batch_norm_impl_index", args: nn2Args{x, c3, c3, f32("args.3", 3), f32("args.4", 3), bv(true), fv(0.1), fv(1e-5), bv(true)}, op: "native_batch_norm", multi: true,
+			in: []string{"args.0", "args.1", "args.1", "args.3", "args.4"}},
+		{name: "Torch._batch_norm_impl_index", args: nn2Args{x, c3, c3, nv(), nv(), bv(true), fv(0.1), fv(1e-5)}, err: `missing required argument "cudnn_enabled"`},
+		{name: "Torch.batch_norm_update_stats", args: nn2Args{x, nv(), nv(), fv(0.1)}, op: "batch_norm_update_stats", multi: true,
+			attrs: ops.Attrs{"momentum": fa(0.1)}, in: []string{"args.0", "none", "none"}},
+		{name: "Torch.batch_norm_update_stats", args: nn2Args{x, f32("args.1", 3), f32("args.2", 3), iv(1)}, op: "batch_norm_update_stats", multi: true,
+			in: []string{"args.0", "args.1", "args.2"}},
+		{name: "Torch.batch_norm_update_stats", args: nn2Args{x, nv(), nv()}, err: `missing required argument "momentum"`},
+	}
+}
+
 // nn2Cases are every lowering case of the nn2 family (TestOpsListed).
 func nn2Cases() []lcase {
-	return nn2ConvTransposeCases()
+	var cs []lcase
+	for _, f := range []func() []lcase{nn2ConvTransposeCases, nn2ConvTBCCases, nn2MaxPool3dCases, nn2NormCases} {
+		cs = append(cs, f()...)
+	}
+	return cs
 }

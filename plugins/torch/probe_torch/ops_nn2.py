@@ -27,12 +27,83 @@ def _s_conv_transpose(dt):
     return [x, w, None], {"stride": [2], "padding": [0], "output_padding": [1], "dilation": [1], "groups": 1}
 
 
+def _s_conv_tbc(dt):
+    if dt in (torch.float16, torch.bool):
+        return None
+    x = _t([[[0.5, 1.0]], [[1.5, 2.0]], [[0.25, 0.75]]], dt) if dt.is_floating_point else _t([[[1, 2]], [[3, 2]], [[0, 1]]], dt)
+    w = _t([[[1.0], [0.5]], [[0.25], [1.5]]], dt) if dt.is_floating_point else _t([[[1], [2]], [[3], [1]]], dt)
+    return [x, w, _t([1], dt)], {"pad": 1}
+
+
+def _max_pool3d(c):
+    a = c.attrs
+    args = (c.inputs[0], _ints(a["kernel_size"]), _ints(a["stride"]), _ints(a["padding"]), _ints(a["dilation"]), bool(a["ceil_mode"]))
+    if a["return_indices"]:
+        out, idx = aten.max_pool3d_with_indices(*args)
+        return [out, idx]
+    return aten.max_pool3d(*args)
+
+
+def _s_max_pool3d(dt):
+    if dt not in (torch.float64, torch.float32):
+        return None
+    x = _t([0.5, 1.0, 1.5, 0.0, 2.0, 0.25, 0.75, 3.0], dt).reshape(1, 1, 2, 2, 2)
+    return [x], {"kernel_size": [2, 2, 2], "stride": [2, 2, 2], "return_indices": True}
+
+
+def _native_batch_norm(c):
+    x, w, b, rm, rv = c.inputs
+    a = c.attrs
+    if rm is not None:
+        rm = rm.clone()  # the update of the running statistics is not an output
+    if rv is not None:
+        rv = rv.clone()
+    return list(torch.native_batch_norm(x, w, b, rm, rv, bool(a["training"]), a["momentum"], a["eps"]))
+
+
+def _update_stats(c):
+    x, rm, rv = c.inputs
+    rm = None if rm is None else rm.clone()
+    rv = None if rv is None else rv.clone()
+    return list(torch.batch_norm_update_stats(x, rm, rv, c.attrs["momentum"]))
+
+
+def _norm_x(dt):
+    return _t([[[0.5, 1.0], [2.0, 0.25]], [[1.5, 0.75], [1.0, 3.0]]], dt)
+
+
+def _s_norm(op):
+    def s(dt):
+        if dt not in (torch.float64, torch.float32, torch.bfloat16):
+            return None
+        if op == "native_layer_norm":
+            return [_norm_x(dt), _row(dt), _row(dt)], {"normalized_shape": [2]}
+        if op == "native_group_norm":
+            return [_norm_x(dt), _row(dt), _row(dt)], {"N": 2, "C": 2, "HxW": 2, "group": 1}
+        if op == "native_batch_norm":
+            return [_norm_x(dt), _row(dt), _row(dt), None, None], {"training": True}
+        return [_norm_x(dt), None, None], {"momentum": 0.1}
+    return s
+
+
 OPS = {
     "conv_transpose": _conv_transpose,
+    "max_pool3d": _max_pool3d,
+    "native_layer_norm": lambda c: list(torch.native_layer_norm(c.inputs[0], _ints(c.attrs["normalized_shape"]), c.inputs[1], c.inputs[2], c.attrs["eps"])),
+    "native_group_norm": lambda c: list(torch.native_group_norm(c.inputs[0], c.inputs[1], c.inputs[2], c.attrs["N"], c.attrs["C"], c.attrs["HxW"],
+                                                                c.attrs["group"], c.attrs["eps"])),
+    "native_batch_norm": _native_batch_norm,
+    "batch_norm_update_stats": _update_stats,
+    "conv_tbc": lambda c: torch.conv_tbc(c.inputs[0], c.inputs[1], c.inputs[2], c.attrs["pad"]),
 }
 
-BACKWARD = {"conv_transpose"}
+# PyTorch 1.13 has no derivative for batch_norm_update_stats.
+BACKWARD = {"conv_transpose", "conv_tbc", "max_pool3d", "native_layer_norm", "native_group_norm", "native_batch_norm"}
 
 SAMPLES = {
     "conv_transpose": _s_conv_transpose,
+    "conv_tbc": _s_conv_tbc,
+    "max_pool3d": _s_max_pool3d,
 }
+for _op in ("native_layer_norm", "native_group_norm", "native_batch_norm", "batch_norm_update_stats"):
+    SAMPLES[_op] = _s_norm(_op)

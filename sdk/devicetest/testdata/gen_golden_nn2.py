@@ -15,7 +15,9 @@ PyTorch itself is from the correctly rounded result).
 import torch
 import torch.nn.functional as F
 
-from golden_lib import REPORT, Rand, case, checked, error_case, write_group
+import math
+
+from golden_lib import REPORT, Rand, _ulps, case, checked, error_case, run_torch, write_group
 
 f64 = torch.float64
 f32 = torch.float32
@@ -26,9 +28,38 @@ i64 = torch.int64
 CASES = []
 
 
+def _t64(v):
+    return torch.tensor([float(x) for x in v["data"]], dtype=f64).reshape(v["shape"])
+
+
+def torch_ulps(c, inputs, fn):
+    """PyTorch's distance from the float64 result in units in the last
+    place of PyTorch's own values (checked() counts them in the float64
+    result's: where a gradient cancels, PyTorch's narrow value may be much
+    smaller, and a device is compared with it)."""
+    go = None
+    if c.get("grad_outputs") is not None:
+        go = [None if g is None else _t64(g) for g in c["grad_outputs"]]
+    narrow = [o.dtype for o in run_torch(fn, inputs, c["requires_grad"], None)[0]]
+    tgo = None if go is None else [None if g is None else g.to(d) for g, d in zip(go, narrow)]
+    touts, tgrads = run_torch(fn, inputs, c["requires_grad"], tgo)
+    up = [v.to(f64) if isinstance(v, torch.Tensor) and v.dtype.is_floating_point else v for v in inputs]
+    eouts, egrads = run_torch(fn, up, c["requires_grad"], go)
+    worst = 0.0
+    for got, want in list(zip(touts, eouts)) + list(zip(tgrads, egrads)):
+        if got is None or want is None or not got.dtype.is_floating_point or got.dtype == f64:
+            continue
+        worst = max(worst, _ulps(want.to(got.dtype), got.to(f64)))
+    return worst
+
+
 def add(name, op, inputs, fn, attrs=None, mode="bench", backward=True, **kw):
     if mode == "emulated":
-        CASES.append(checked(name, op, inputs, fn, attrs=attrs, backward=backward, mode=mode, **kw))
+        c = checked(name, op, inputs, fn, attrs=attrs, backward=backward, mode=mode, **kw)
+        w = torch_ulps(c, inputs, fn)
+        if w > 1.0 and "atol" not in kw:
+            c["ulp"] = max(c.get("ulp", 0), float(math.ceil(w) + 1))
+        CASES.append(c)
     else:
         CASES.append(case(name, op, inputs, fn, attrs=attrs, backward=backward, mode=mode, **kw))
 
@@ -101,7 +132,222 @@ def conv_transpose_cases():
         attrs={"stride": [1], "padding": [0], "output_padding": [0], "dilation": [1], "groups": 1})
 
 
-SECTIONS = [conv_transpose_cases]
+# --------------------------------------------------------------------------
+# conv_tbc
+
+def conv_tbc_cases():
+    r = Rand("conv_tbc")
+
+    def one(name, xs, ws, pad=0, dt=f64, bdt=None, mode="bench", error=False):
+        def mk(s, d):
+            return r.randn(s, d) if d.is_floating_point else r.randint(-3, 4, s, d)
+        x, w = mk(xs, dt), mk(ws, dt)
+        b = mk([ws[2] if len(ws) == 3 else 2], bdt or dt)
+
+        def f(x, w, b):
+            return torch.conv_tbc(x, w, b, pad)
+        nm = "conv_tbc/" + name
+        if error:
+            err(nm, "conv_tbc", [x, w, b], f, attrs={"pad": pad}, mode=mode)
+        else:
+            add(nm, "conv_tbc", [x, w, b], f, attrs={"pad": pad}, mode=mode, backward=dt.is_floating_point)
+
+    one("basic", [5, 2, 3], [2, 3, 4])
+    one("pad", [4, 3, 2], [3, 2, 2], pad=2)
+    one("pad_neg", [6, 1, 2], [2, 2, 3], pad=-1)
+    one("k1", [3, 2, 2], [1, 2, 2])
+    one("empty_time", [3, 2, 2], [4, 2, 2], pad=0)
+    one("empty_batch", [3, 0, 2], [2, 2, 2], pad=1)
+    one("int64", [4, 2, 3], [2, 3, 2], pad=1, dt=i64)
+    one("int8_wrap", [4, 2, 3], [2, 3, 2], pad=1, dt=torch.int8)
+    one("uint8", [4, 1, 3], [2, 3, 2], dt=torch.uint8)
+    one("bias_f64", [4, 1, 3], [2, 3, 2], dt=f32, bdt=f64, mode="emulated")
+    for d in (f32, bf16):
+        one("emu/%s/basic" % d, [6, 3, 4], [3, 4, 5], pad=1, dt=d, mode="emulated")
+    one("err/f16", [3, 2, 2], [2, 2, 2], dt=f16, error=True)
+    one("err/bool", [3, 2, 2], [2, 2, 2], dt=torch.bool, error=True)
+    one("err/input_dims", [3, 2], [2, 2, 2], error=True)
+    one("err/weight_dims", [3, 2, 2], [2, 2], error=True)
+    one("err/channels", [3, 2, 3], [2, 2, 2], error=True)
+    one("err/too_short", [1, 2, 2], [3, 2, 2], error=True)
+    x = r.randn([3, 2, 2])
+    err("conv_tbc/err/bias_dims", "conv_tbc", [x, r.randn([2, 2, 2]), r.randn([1, 2])], lambda x, w, b: torch.conv_tbc(x, w, b), attrs={"pad": 0})
+    err("conv_tbc/err/bias_size", "conv_tbc", [x, r.randn([2, 2, 2]), r.randn([3])], lambda x, w, b: torch.conv_tbc(x, w, b), attrs={"pad": 0})
+    err("conv_tbc/err/mixed", "conv_tbc", [x, r.randn([2, 2, 2]).float(), r.randn([2])], lambda x, w, b: torch.conv_tbc(x, w, b), attrs={"pad": 0})
+
+
+# --------------------------------------------------------------------------
+# max_pool3d
+
+def max_pool3d_cases():
+    r = Rand("max_pool3d")
+
+    def one(name, xs, k, s=None, p=0, d=1, ceil=False, idx=False, dt=f64, mode="bench", error=False, x=None):
+        if x is None:
+            x = r.randn(xs, dt) if dt.is_floating_point else r.randint(-3, 4, xs, dt)
+
+        def tr(v):
+            return [v] * 3 if isinstance(v, int) else list(v)
+        attrs = {"kernel_size": tr(k), "stride": tr(k if s is None else s), "padding": tr(p), "dilation": tr(d),
+                 "ceil_mode": ceil, "return_indices": idx}
+
+        def f(x):
+            return F.max_pool3d(x, attrs["kernel_size"], attrs["stride"], attrs["padding"], attrs["dilation"], ceil, idx)
+        nm = "max_pool3d/" + name
+        if error:
+            err(nm, "max_pool3d", [x], f, attrs=attrs, mode=mode)
+        else:
+            add(nm, "max_pool3d", [x], f, attrs=attrs, mode=mode)
+
+    one("basic", [1, 2, 4, 4, 4], 2)
+    one("indices", [2, 1, 3, 4, 5], (2, 2, 3), s=(1, 2, 1), idx=True)
+    one("unbatched", [2, 3, 4, 4], 2, s=1, p=1, idx=True)
+    one("dilation_ceil", [1, 1, 5, 6, 5], 2, s=2, d=(2, 1, 2), ceil=True, idx=True)
+    one("pad_ceil", [1, 2, 5, 5, 5], 3, s=2, p=1, ceil=True)
+    one("empty_batch", [0, 2, 4, 4, 4], 2)
+    xn = r.randn([1, 1, 2, 2, 4])
+    xn[0, 0, 0, 0, 1] = float("nan")
+    xn[0, 0, 1, 1, 2] = float("-inf")
+    one("nan_inf", None, 2, x=xn, idx=True)
+    xt = torch.tensor([1.0, 1.0, 2.0, 2.0, 0.5, 0.5, 2.0, 1.0], dtype=f64).reshape(1, 1, 2, 2, 2)
+    one("ties", None, (1, 2, 2), s=1, x=xt, idx=True)
+    one("emu/float32", [2, 2, 4, 5, 4], 2, s=(2, 1, 2), p=1, idx=True, dt=f32, mode="emulated")
+    one("err/int64", [1, 1, 2, 2, 2], 2, dt=i64, error=True)
+    one("err/bf16", [1, 1, 2, 2, 2], 2, dt=bf16, error=True)
+    one("err/f16", [1, 1, 2, 2, 2], 2, dt=f16, error=True)
+    one("err/rank3", [2, 4, 4], 2, error=True)
+    one("err/stride0", [1, 1, 4, 4, 4], 2, s=0, error=True)
+    one("err/pad_big", [1, 1, 4, 4, 4], 2, p=2, error=True)
+    one("err/pad_neg", [1, 1, 4, 4, 4], 2, p=-1, error=True)
+    one("err/dilation0", [1, 1, 4, 4, 4], 2, d=0, error=True)
+    one("err/too_small", [1, 1, 1, 4, 4], 2, error=True)
+    one("err/empty_channel", [1, 0, 4, 4, 4], 2, error=True)
+    one("err/kernel_pair", [1, 1, 4, 4, 4], (2, 2), error=True)
+
+
+# --------------------------------------------------------------------------
+# native_layer_norm, native_group_norm, native_batch_norm,
+# batch_norm_update_stats
+
+def norm_cases():
+    r = Rand("native_norms")
+
+    def ln(name, xs, ns, w=True, b=True, eps=1e-5, dt=f64, pdt=None, mode="bench", error=False):
+        x = r.randn(xs, dt) if dt.is_floating_point else r.randint(-3, 4, xs, dt)
+        pdt = pdt or dt
+        wt = r.randn(ns, pdt) if w else None
+        bt = r.randn(ns, pdt) if b else None
+
+        def f(x, w, b):
+            return torch.native_layer_norm(x, ns, w, b, eps)
+        nm = "native_layer_norm/" + name
+        attrs = {"normalized_shape": list(ns), "eps": eps}
+        if error:
+            err(nm, "native_layer_norm", [x, wt, bt], f, attrs=attrs)
+        else:
+            add(nm, "native_layer_norm", [x, wt, bt], f, attrs=attrs, mode=mode)
+
+    ln("basic", [2, 3, 4], [4])
+    ln("two_dims", [2, 3, 4], [3, 4], b=False)
+    ln("no_affine", [3, 5], [5], w=False, b=False, eps=0.1)
+    ln("1d", [6], [6])
+    ln("empty_rows", [0, 4], [4])
+    for d in (f32, bf16):
+        ln("emu/%s" % d, [3, 2, 8], [8], dt=d, mode="emulated")
+    ln("err/f16", [2, 4], [4], dt=f16, error=True)
+    ln("err/int", [2, 4], [4], dt=i64, w=False, b=False, error=True)
+    ln("err/shape", [2, 3, 4], [3], w=False, b=False, error=True)
+    ln("err/empty_shape", [2, 3], [], w=False, b=False, error=True)
+    ln("err/mixed", [2, 4], [4], dt=bf16, pdt=f32, error=True)
+
+    def gn(name, xs, n, c, hw, g, w=True, b=True, eps=1e-5, dt=f64, mode="bench", error=False, pshape=None):
+        x = r.randn(xs, dt) if dt.is_floating_point else r.randint(-3, 4, xs, dt)
+        wt = r.randn(pshape or [c], dt) if w else None
+        bt = r.randn(pshape or [c], dt) if b else None
+
+        def f(x, w, b):
+            return torch.native_group_norm(x, w, b, n, c, hw, g, eps)
+        nm = "native_group_norm/" + name
+        attrs = {"N": n, "C": c, "HxW": hw, "group": g, "eps": eps}
+        if error:
+            err(nm, "native_group_norm", [x, wt, bt], f, attrs=attrs)
+        else:
+            add(nm, "native_group_norm", [x, wt, bt], f, attrs=attrs, mode=mode)
+
+    gn("basic", [2, 4, 3], 2, 4, 3, 2)
+    gn("spatial", [1, 6, 2, 2], 1, 6, 4, 3, b=False)
+    gn("flat", [24], 2, 3, 4, 1, w=False, b=False)
+    gn("per_channel", [2, 3, 5], 2, 3, 5, 3, eps=0.5)
+    for d in (f32, bf16):
+        gn("emu/%s" % d, [2, 4, 6], 2, 4, 6, 2, dt=d, mode="emulated")
+    gn("err/f16", [2, 4, 3], 2, 4, 3, 2, dt=f16, error=True)
+    gn("err/int", [2, 4, 3], 2, 4, 3, 2, dt=i64, w=False, b=False, error=True)
+    gn("err/numel", [2, 4, 3], 2, 4, 4, 2, error=True)
+    gn("err/weight", [2, 4, 3], 2, 4, 3, 2, pshape=[3], error=True)
+    gn("err/groups", [2, 4, 3], 2, 4, 3, 3, error=True)
+
+    def bn(name, xs, training, w=True, b=True, stats=True, eps=1e-5, dt=f64, pdt=None, mode="bench", error=False, backward=True):
+        x = r.randn(xs, dt) if dt.is_floating_point else r.randint(-3, 4, xs, dt)
+        c = xs[1] if len(xs) > 1 else xs[0]
+        pdt = pdt or dt
+        wt = r.randn([c], pdt) if w else None
+        bt = r.randn([c], pdt) if b else None
+        rm = r.randn([c], pdt) if stats else None
+        rv = r.rand([c], pdt, 0.5, 2.0) if stats else None
+
+        def f(x, w, b, rm, rv):
+            if rm is not None:
+                rm, rv = rm.clone(), rv.clone()
+            return torch.native_batch_norm(x, w, b, rm, rv, training, 0.1, eps)
+        nm = "native_batch_norm/" + name
+        attrs = {"training": training, "momentum": 0.1, "eps": eps}
+        rg = [dt.is_floating_point and backward, w and backward, b and backward, False, False]
+        if error:
+            err(nm, "native_batch_norm", [x, wt, bt, rm, rv], f, attrs=attrs)
+        else:
+            add(nm, "native_batch_norm", [x, wt, bt, rm, rv], f, attrs=attrs, mode=mode, requires_grad=rg, backward=backward)
+
+    bn("train", [4, 3, 2], True)
+    bn("train_no_stats", [3, 2, 2, 2], True, b=False, stats=False)
+    bn("train_2d", [5, 3], True, w=False, b=False)
+    bn("train_one_per_channel", [1, 3], True)
+    bn("eval", [4, 3, 2], False)
+    bn("eval_no_affine", [2, 3, 3], False, w=False, b=False, eps=0.01)
+    for d in (f32, bf16):
+        bn("emu/%s/train" % d, [4, 3, 5], True, dt=d, mode="emulated")
+        bn("emu/%s/eval" % d, [4, 3, 5], False, dt=d, mode="emulated")
+    bn("emu/bf16_f32_params", [4, 3, 5], True, dt=bf16, pdt=f32, mode="emulated")
+    bn("err/f16", [4, 3, 2], True, dt=f16, error=True)
+    bn("err/int", [4, 3, 2], True, dt=i64, w=False, b=False, stats=False, error=True)
+    bn("err/mixed", [4, 3, 2], True, dt=f32, pdt=f64, error=True)
+    bn("err/1d", [3], True, w=False, b=False, stats=False, error=True)
+
+    def us(name, xs, stats=True, dt=f64, mode="bench", error=False):
+        x = r.randn(xs, dt) if dt.is_floating_point else r.randint(-3, 4, xs, dt)
+        rm = r.randn([xs[1] if len(xs) > 1 else 1], dt) if stats else None
+        rv = r.rand([xs[1] if len(xs) > 1 else 1], dt, 0.5, 2.0) if stats else None
+
+        def f(x, rm, rv):
+            if rm is not None:
+                rm, rv = rm.clone(), rv.clone()
+            return torch.batch_norm_update_stats(x, rm, rv, 0.1)
+        nm = "batch_norm_update_stats/" + name
+        if error:
+            err(nm, "batch_norm_update_stats", [x, rm, rv], f, attrs={"momentum": 0.1})
+        else:
+            add(nm, "batch_norm_update_stats", [x, rm, rv], f, attrs={"momentum": 0.1}, mode=mode, backward=False)
+
+    us("basic", [4, 3, 2])
+    us("no_stats", [5, 2], stats=False)
+    us("spatial", [2, 3, 2, 2])
+    for d in (f32, bf16):
+        us("emu/%s" % d, [4, 3, 5], dt=d, mode="emulated")
+    us("err/f16", [4, 3], dt=f16, error=True)
+    us("err/int", [4, 3], dt=i64, error=True)
+    us("err/1d", [3], error=True)
+
+
+SECTIONS = [conv_transpose_cases, conv_tbc_cases, max_pool3d_cases, norm_cases]
 
 if __name__ == "__main__":
     for s in SECTIONS:
