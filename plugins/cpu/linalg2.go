@@ -20,6 +20,18 @@ func init() {
 	supportDTypes("cdist", tensor.Float64, tensor.Float32)
 	register("pdist", &kernel{forward: linalg2PdistForward, backward: linalg2PdistBackward})
 	supportDTypes("pdist", tensor.Float64, tensor.Float32)
+	for op, k := range map[string]*kernel{
+		"cholesky":         {forward: linalg2CholeskyForward, backward: linalg2CholeskyBackward},
+		"cholesky_inverse": {forward: linalg2CholInverseForward, backward: linalg2CholInverseBackward},
+		"cholesky_solve":   {forward: linalg2CholSolveForward, backward: linalg2CholSolveBackward},
+		"triangular_solve": {forward: linalg2TriangularForward, backward: linalg2TriangularBackward},
+		"linalg_solve":     {forward: linalg2SolveForward, backward: linalg2SolveBackward},
+		"lu_solve":         {forward: linalg2LUSolveForward, backward: linalg2LUSolveBackward},
+		"lu_unpack":        {forward: linalg2LUUnpackForward, backward: linalg2LUUnpackBackward},
+	} {
+		register(op, k)
+		supportDTypes(op, tensor.Float64, tensor.Float32)
+	}
 }
 
 // ---- einsum
@@ -651,4 +663,986 @@ func linalg2PdistBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		}
 	}
 	return []*array{gx}, nil
+}
+
+// ---- matrix helpers of the solvers
+
+// linalg2MM returns op(a)·op(b): op(a) m×k, op(b) k×n (ta, tb: transposed).
+func linalg2MM(a, b []float64, m, k, n int, ta, tb bool) []float64 {
+	c := make([]float64, m*n)
+	nnGemm(ta, tb, m, n, k, a, b, c, false)
+	return c
+}
+
+// linalg2T returns the transpose of the r×c matrix a.
+func linalg2T(a []float64, r, c int) []float64 {
+	t := make([]float64, r*c)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			t[j*r+i] = a[i*c+j]
+		}
+	}
+	return t
+}
+
+// linalg2Chol factors the lower triangle of the n×n matrix a as L·Lᵀ
+// right-looking, as the LAPACK PyTorch links does; info is the order of the
+// first leading minor that is not positive-definite (0 if none), where the
+// factor stops with the trailing part updated so far and the failing
+// diagonal element's updated value. The upper triangle is zero.
+func linalg2Chol(a []float64, n int) ([]float64, int) {
+	l := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		copy(l[i*n:i*n+i+1], a[i*n:i*n+i+1])
+	}
+	for j := 0; j < n; j++ {
+		d := l[j*n+j]
+		if !(d > 0) {
+			return l, j + 1
+		}
+		d = math.Sqrt(d)
+		l[j*n+j] = d
+		for i := j + 1; i < n; i++ {
+			l[i*n+j] /= d
+		}
+		for k := j + 1; k < n; k++ {
+			lk := l[k*n+j]
+			for i := k; i < n; i++ {
+				l[i*n+k] -= l[i*n+j] * lk
+			}
+		}
+	}
+	return l, 0
+}
+
+// linalg2TriSolve solves op(t)·x = b in place: t is n×n (lower or upper
+// triangular), b n×k; trans takes tᵀ, unit a unit diagonal.
+func linalg2TriSolve(t []float64, n int, b []float64, k int, lower, trans, unit bool) {
+	at := func(i, j int) float64 {
+		if trans {
+			return t[j*n+i]
+		}
+		return t[i*n+j]
+	}
+	if lower != trans { // forward substitution
+		for i := 0; i < n; i++ {
+			row := b[i*k : (i+1)*k]
+			for j := 0; j < i; j++ {
+				if v := at(i, j); v != 0 {
+					for c, x := range b[j*k : (j+1)*k] {
+						row[c] -= v * x
+					}
+				}
+			}
+			if !unit {
+				d := at(i, i)
+				for c := range row {
+					row[c] /= d
+				}
+			}
+		}
+		return
+	}
+	for i := n - 1; i >= 0; i-- {
+		row := b[i*k : (i+1)*k]
+		for j := i + 1; j < n; j++ {
+			if v := at(i, j); v != 0 {
+				for c, x := range b[j*k : (j+1)*k] {
+					row[c] -= v * x
+				}
+			}
+		}
+		if !unit {
+			d := at(i, i)
+			for c := range row {
+				row[c] /= d
+			}
+		}
+	}
+}
+
+// linalg2Bcast broadcasts the batch dimensions of two matrix operands.
+type linalg2Bcast struct {
+	batch  []int
+	nb     int
+	ia, ib []int // per broadcast batch: the batch index of each operand
+}
+
+func linalg2BatchOf(a, b []int) (*linalg2Bcast, error) {
+	batch, err := ops.BroadcastShapes(a, b)
+	if err != nil {
+		return nil, err
+	}
+	return &linalg2Bcast{batch: batch, nb: tensor.NumElements(batch), ia: nnBroadcastIndex(a, batch), ib: nnBroadcastIndex(b, batch)}, nil
+}
+
+// linalg2SumBatch sums a gradient of broadcast batch shape (full: the
+// broadcast batch followed by the matrix dims) to the operand's shape.
+func linalg2SumBatch(full []float64, batch []int, mat []int, shape []int) []float64 {
+	return sumToShape(full, append(append([]int{}, batch...), mat...), shape)
+}
+
+// linalg2Square checks a (batch of) square matrices, naming fn.
+func linalg2Square(fn string, a *array) error {
+	r := len(a.shape)
+	switch {
+	case r < 2:
+		return fmt.Errorf("%s: The input tensor A must have at least 2 dimensions.", fn)
+	case a.shape[r-1] != a.shape[r-2]:
+		return fmt.Errorf("%s: A must be batches of square matrices, but they are %d by %d matrices", fn, a.shape[r-2], a.shape[r-1])
+	}
+	return nil
+}
+
+// linalg2Lapack checks PyTorch's LAPACK dtypes (float64 and float32).
+func linalg2Lapack(kernelName, fn string, a *array) error {
+	if !a.dtype.IsFloat() {
+		if fn == "" {
+			return nnNotImpl(kernelName, a.dtype)
+		}
+		return fmt.Errorf("%s: Expected a floating point or complex tensor as input. Got %s", fn, ops.TypeName(a.dtype))
+	}
+	if a.dtype != tensor.Float64 && a.dtype != tensor.Float32 {
+		return nnNotImpl(kernelName, a.dtype)
+	}
+	return nil
+}
+
+// linalg2BatchPrefix is PyTorch's "(Batch element i): " of batched errors.
+func linalg2BatchPrefix(a *array, b int) string {
+	if len(a.shape) > 2 {
+		return fmt.Sprintf("(Batch element %d): ", b)
+	}
+	return ""
+}
+
+// ---- cholesky, cholesky_inverse, cholesky_solve
+
+func linalg2CholSetup(c *call) (*array, int, int, error) {
+	a, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	fn := c.attrs.Str("fn", "linalg.cholesky")
+	if err := linalg2Square(fn, a); err != nil {
+		return nil, 0, 0, err
+	}
+	if err := linalg2Lapack("cholesky_cpu", fn, a); err != nil {
+		return nil, 0, 0, err
+	}
+	n := a.shape[len(a.shape)-1]
+	return a, n, tensor.NumElements(a.shape[:len(a.shape)-2]), nil
+}
+
+func linalg2CholeskyForward(c *call) ([]*array, error) {
+	a, n, nb, err := linalg2CholSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	upper := c.attrs.Bool("upper", false)
+	out := nnNew(a.shape, a.dtype)
+	info := nnNew(a.shape[:len(a.shape)-2], tensor.Int32)
+	nn := n * n
+	for b := 0; b < nb; b++ {
+		m := a.data[b*nn : (b+1)*nn]
+		if upper {
+			m = linalg2T(m, n, n)
+		}
+		l, inf := linalg2Chol(m, n)
+		if inf != 0 && c.attrs.Bool("check_errors", true) {
+			return nil, fmt.Errorf("%s: %sThe factorization could not be completed because the input is not positive-definite (the leading minor of order %d is not positive-definite).",
+				c.attrs.Str("fn", "linalg.cholesky"), linalg2BatchPrefix(a, b), inf)
+		}
+		if upper {
+			l = linalg2T(l, n, n)
+		}
+		copy(out.data[b*nn:], l)
+		info.data[b] = float64(inf)
+	}
+	return []*array{out, info}, nil
+}
+
+// linalg2CholeskyBackward is PyTorch's cholesky_backward: with L the lower
+// factor, Φ(X) = tril(X) with the diagonal halved,
+// gA = sym(L⁻ᵀ Φ(Lᵀ gL) L⁻¹).
+func linalg2CholeskyBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	_, n, nb, err := linalg2CholSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g := nnGradOut(gradOuts, 0)
+	ga := nnGradFor(c, 0)
+	if g == nil || ga == nil {
+		return []*array{ga}, nil
+	}
+	upper := c.attrs.Bool("upper", false)
+	nn := n * n
+	for b := 0; b < nb; b++ {
+		l, gl := outs[0].data[b*nn:(b+1)*nn], g.data[b*nn:(b+1)*nn]
+		if upper {
+			l, gl = linalg2T(l, n, n), linalg2T(gl, n, n)
+		}
+		phi := linalg2MM(l, gl, n, n, n, true, false)
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				phi[i*n+j] = 0
+			}
+			phi[i*n+i] *= 0.5
+		}
+		// L⁻ᵀ Φ L⁻¹: solve Lᵀ Y = Φ, then Z Lᵀ... (Y L⁻¹)ᵀ = L⁻ᵀ Yᵀ
+		linalg2TriSolve(l, n, phi, n, true, true, false)
+		yt := linalg2T(phi, n, n)
+		linalg2TriSolve(l, n, yt, n, true, true, false)
+		z := linalg2T(yt, n, n)
+		dst := ga.data[b*nn : (b+1)*nn]
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				dst[i*n+j] = 0.5 * (z[i*n+j] + z[j*n+i])
+			}
+		}
+	}
+	return []*array{ga}, nil
+}
+
+// linalg2CholInverse returns (L·Lᵀ)⁻¹ (or (Uᵀ·U)⁻¹) of one factor.
+func linalg2CholInverse(f []float64, n int, upper bool) []float64 {
+	l := f
+	if upper {
+		l = linalg2T(f, n, n)
+	}
+	x := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		x[i*n+i] = 1
+	}
+	linalg2TriSolve(l, n, x, n, true, false, false)
+	linalg2TriSolve(l, n, x, n, true, true, false)
+	return x
+}
+
+func linalg2CholInverseSetup(c *call) (*array, int, int, error) {
+	a, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if err := linalg2Square("cholesky_inverse", a); err != nil {
+		return nil, 0, 0, err
+	}
+	if err := linalg2Lapack("cholesky_inverse_out_cpu", "cholesky_inverse", a); err != nil {
+		return nil, 0, 0, err
+	}
+	n := a.shape[len(a.shape)-1]
+	return a, n, tensor.NumElements(a.shape[:len(a.shape)-2]), nil
+}
+
+func linalg2CholInverseForward(c *call) ([]*array, error) {
+	a, n, nb, err := linalg2CholInverseSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	upper := c.attrs.Bool("upper", false)
+	out := nnNew(a.shape, a.dtype)
+	nn := n * n
+	for b := 0; b < nb; b++ {
+		copy(out.data[b*nn:], linalg2CholInverse(a.data[b*nn:(b+1)*nn], n, upper))
+	}
+	return []*array{out}, nil
+}
+
+// linalg2CholInverseBackward is PyTorch's cholesky_inverse_backward:
+// T = inv·(g + gᵀ)·inv, gL = −T·L (upper: −U·T).
+func linalg2CholInverseBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	a, n, nb, err := linalg2CholInverseSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g := nnGradOut(gradOuts, 0)
+	ga := nnGradFor(c, 0)
+	if g == nil || ga == nil {
+		return []*array{ga}, nil
+	}
+	upper := c.attrs.Bool("upper", false)
+	nn := n * n
+	for b := 0; b < nb; b++ {
+		inv, gb, f := outs[0].data[b*nn:(b+1)*nn], g.data[b*nn:(b+1)*nn], a.data[b*nn:(b+1)*nn]
+		s := make([]float64, nn)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				s[i*n+j] = gb[i*n+j] + gb[j*n+i]
+			}
+		}
+		t := linalg2MM(inv, linalg2MM(s, inv, n, n, n, false, false), n, n, n, false, false)
+		var r []float64
+		if upper {
+			r = linalg2MM(f, t, n, n, n, false, false)
+		} else {
+			r = linalg2MM(t, f, n, n, n, false, false)
+		}
+		dst := ga.data[b*nn : (b+1)*nn]
+		for i := range dst {
+			dst[i] = -r[i]
+		}
+	}
+	return []*array{ga}, nil
+}
+
+// linalg2PairPlan is a solver call of a right-hand side b [..., n, k] and a
+// square matrix a [..., n, n] whose batch dimensions broadcast.
+type linalg2PairPlan struct {
+	bc   *linalg2Bcast
+	n, k int
+	dt   tensor.DType
+}
+
+func (pl *linalg2PairPlan) outShape() []int {
+	return append(append([]int{}, pl.bc.batch...), pl.n, pl.k)
+}
+
+// linalg2PairSetup checks b and a of cholesky_solve, triangular_solve and
+// lu_solve (fn names the function in PyTorch's messages).
+func linalg2PairSetup(fn string, b, a *array) (*linalg2PairPlan, error) {
+	rb, ra := len(b.shape), len(a.shape)
+	switch fn {
+	case "cholesky_solve":
+		if rb < 2 {
+			return nil, fmt.Errorf("b should have at least 2 dimensions, but has %d dimensions instead", rb)
+		}
+		if ra < 2 {
+			return nil, fmt.Errorf("u should have at least 2 dimensions, but has %d dimensions instead", ra)
+		}
+		if b.dtype != a.dtype {
+			return nil, fmt.Errorf("Expected b and A to have the same dtype, but found b of type %s and A of type %s instead.", ops.TypeName(b.dtype), ops.TypeName(a.dtype))
+		}
+	case "triangular_solve":
+		if rb < 2 {
+			return nil, fmt.Errorf("torch.triangular_solve: Expected b to have at least 2 dimensions, but it has %d dimensions instead", rb)
+		}
+		if ra < 2 {
+			return nil, fmt.Errorf("torch.triangular_solve: Expected A to have at least 2 dimensions, but it has %d dimensions instead", ra)
+		}
+		if b.dtype != a.dtype {
+			return nil, fmt.Errorf("torch.triangular_solve: Expected b and A to have the same dtype, but found b of type %s and A of type %s instead.", ops.TypeName(b.dtype), ops.TypeName(a.dtype))
+		}
+	default:
+		if rb < 2 {
+			return nil, fmt.Errorf("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
+		}
+		if ra < 2 {
+			return nil, fmt.Errorf("linalg.lu_solve: The input tensor LU must have at least 2 dimensions.")
+		}
+		if b.dtype != a.dtype {
+			return nil, fmt.Errorf("linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of type %s and B of type %s instead", ops.TypeName(a.dtype), ops.TypeName(b.dtype))
+		}
+	}
+	if a.shape[ra-1] != a.shape[ra-2] {
+		return nil, fmt.Errorf("%s: A must be batches of square matrices, but they are %d by %d matrices", fn, a.shape[ra-2], a.shape[ra-1])
+	}
+	if a.shape[ra-1] != b.shape[rb-2] {
+		return nil, fmt.Errorf("Incompatible matrix sizes for %s: each A matrix is %d by %d but each b matrix is %d by %d",
+			fn, a.shape[ra-2], a.shape[ra-1], b.shape[rb-2], b.shape[rb-1])
+	}
+	kname := map[string]string{"cholesky_solve": "cholesky_solve_cpu", "triangular_solve": "triangular_solve_cpu"}[fn]
+	if kname == "" {
+		kname = "linalg_lu_solve"
+	}
+	if err := linalg2Lapack(kname, "", a); err != nil {
+		return nil, err
+	}
+	bc, err := linalg2BatchOf(b.shape[:rb-2], a.shape[:ra-2])
+	if err != nil {
+		return nil, err
+	}
+	return &linalg2PairPlan{bc: bc, n: a.shape[ra-1], k: b.shape[rb-1], dt: a.dtype}, nil
+}
+
+func linalg2CholSolveSetup(c *call) (*linalg2PairPlan, *array, *array, error) {
+	b, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	a, err := nnNeed(c, 1, "input2")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pl, err := linalg2PairSetup("cholesky_solve", b, a)
+	return pl, b, a, err
+}
+
+// linalg2CholSolve solves (L·Lᵀ)·x = rhs in place (upper: (Uᵀ·U)).
+func linalg2CholSolve(f []float64, n int, rhs []float64, k int, upper bool) {
+	if upper {
+		linalg2TriSolve(f, n, rhs, k, false, true, false)
+		linalg2TriSolve(f, n, rhs, k, false, false, false)
+		return
+	}
+	linalg2TriSolve(f, n, rhs, k, true, false, false)
+	linalg2TriSolve(f, n, rhs, k, true, true, false)
+}
+
+func linalg2CholSolveForward(c *call) ([]*array, error) {
+	pl, b, a, err := linalg2CholSolveSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	upper := c.attrs.Bool("upper", false)
+	out := nnNew(pl.outShape(), pl.dt)
+	n, k := pl.n, pl.k
+	for i := 0; i < pl.bc.nb; i++ {
+		x := out.data[i*n*k : (i+1)*n*k]
+		copy(x, b.data[pl.bc.ia[i]*n*k:])
+		linalg2CholSolve(a.data[pl.bc.ib[i]*n*n:], n, x, k, upper)
+	}
+	return []*array{out}, nil
+}
+
+// linalg2CholSolveBackward is PyTorch's cholesky_solve_backward:
+// gB = cholesky_solve(gX), T = gB·Xᵀ + X·gBᵀ, gL = −T·L (upper: −U·T).
+func linalg2CholSolveBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	pl, _, a, err := linalg2CholSolveSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g := nnGradOut(gradOuts, 0)
+	gb, ga := nnGradFor(c, 0), nnGradFor(c, 1)
+	if g == nil {
+		return []*array{gb, ga}, nil
+	}
+	upper := c.attrs.Bool("upper", false)
+	n, k := pl.n, pl.k
+	fullB := make([]float64, pl.bc.nb*n*k)
+	fullA := make([]float64, pl.bc.nb*n*n)
+	for i := 0; i < pl.bc.nb; i++ {
+		f := a.data[pl.bc.ib[i]*n*n:][:n*n]
+		gx := fullB[i*n*k : (i+1)*n*k]
+		copy(gx, g.data[i*n*k:])
+		linalg2CholSolve(f, n, gx, k, upper)
+		x := outs[0].data[i*n*k : (i+1)*n*k]
+		t := linalg2MM(gx, x, n, k, n, false, true)
+		for r := 0; r < n; r++ {
+			for s := r; s < n; s++ {
+				v := t[r*n+s] + t[s*n+r]
+				t[r*n+s], t[s*n+r] = v, v
+			}
+		}
+		var r []float64
+		if upper {
+			r = linalg2MM(f, t, n, n, n, false, false)
+		} else {
+			r = linalg2MM(t, f, n, n, n, false, false)
+		}
+		for j, v := range r {
+			fullA[i*n*n+j] = -v
+		}
+	}
+	if gb != nil {
+		copy(gb.data, linalg2SumBatch(fullB, pl.bc.batch, []int{n, k}, gb.shape))
+	}
+	if ga != nil {
+		copy(ga.data, linalg2SumBatch(fullA, pl.bc.batch, []int{n, n}, ga.shape))
+	}
+	return []*array{gb, ga}, nil
+}
+
+// ---- triangular_solve
+
+func linalg2TriangularSetup(c *call) (*linalg2PairPlan, *array, *array, error) {
+	b, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	a, err := nnNeed(c, 1, "A")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pl, err := linalg2PairSetup("triangular_solve", b, a)
+	return pl, b, a, err
+}
+
+func linalg2TriangularForward(c *call) ([]*array, error) {
+	pl, b, a, err := linalg2TriangularSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	upper, trans, unit := c.attrs.Bool("upper", true), c.attrs.Bool("transpose", false), c.attrs.Bool("unitriangular", false)
+	out := nnNew(pl.outShape(), pl.dt)
+	m := nnNew(append(append([]int{}, pl.bc.batch...), pl.n, pl.n), pl.dt)
+	n, k := pl.n, pl.k
+	for i := 0; i < pl.bc.nb; i++ {
+		x := out.data[i*n*k : (i+1)*n*k]
+		copy(x, b.data[pl.bc.ia[i]*n*k:])
+		t := a.data[pl.bc.ib[i]*n*n:][:n*n]
+		copy(m.data[i*n*n:], t)
+		linalg2TriSolve(t, n, x, k, !upper, trans, unit)
+	}
+	return []*array{out, m}, nil
+}
+
+// linalg2TriangularBackward is PyTorch's triangular_solve_backward:
+// gB = triangular_solve(gX, A, upper, !transpose), gA = −gB·Xᵀ (transpose:
+// −X·gBᵀ) restricted to A's triangle, plus the gradient of the copy of A.
+func linalg2TriangularBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	pl, _, a, err := linalg2TriangularSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g, gm := nnGradOut(gradOuts, 0), nnGradOut(gradOuts, 1)
+	gb, ga := nnGradFor(c, 0), nnGradFor(c, 1)
+	upper, trans, unit := c.attrs.Bool("upper", true), c.attrs.Bool("transpose", false), c.attrs.Bool("unitriangular", false)
+	n, k := pl.n, pl.k
+	fullB := make([]float64, pl.bc.nb*n*k)
+	fullA := make([]float64, pl.bc.nb*n*n)
+	for i := 0; i < pl.bc.nb; i++ {
+		dst := fullA[i*n*n : (i+1)*n*n]
+		if g != nil {
+			t := a.data[pl.bc.ib[i]*n*n:][:n*n]
+			gx := fullB[i*n*k : (i+1)*n*k]
+			copy(gx, g.data[i*n*k:])
+			linalg2TriSolve(t, n, gx, k, !upper, !trans, unit)
+			x := outs[0].data[i*n*k : (i+1)*n*k]
+			var r []float64
+			if trans {
+				r = linalg2MM(x, gx, n, k, n, false, true)
+			} else {
+				r = linalg2MM(gx, x, n, k, n, false, true)
+			}
+			for p := 0; p < n; p++ {
+				for q := 0; q < n; q++ {
+					in := q > p || (q == p && !unit)
+					if !upper {
+						in = q < p || (q == p && !unit)
+					}
+					if in {
+						dst[p*n+q] = -r[p*n+q]
+					}
+				}
+			}
+		}
+		if gm != nil {
+			for j, v := range gm.data[i*n*n : (i+1)*n*n] {
+				dst[j] += v
+			}
+		}
+	}
+	if gb != nil && g != nil {
+		copy(gb.data, linalg2SumBatch(fullB, pl.bc.batch, []int{n, k}, gb.shape))
+	}
+	if ga != nil {
+		copy(ga.data, linalg2SumBatch(fullA, pl.bc.batch, []int{n, n}, ga.shape))
+	}
+	return []*array{gb, ga}, nil
+}
+
+// ---- linalg.solve (and solve_ex)
+
+type linalg2SolvePlan struct {
+	bc     *linalg2Bcast
+	n, k   int
+	vector bool
+	left   bool
+	dt     tensor.DType
+	out    []int
+}
+
+func linalg2SolveSetup(c *call) (*linalg2SolvePlan, *array, *array, error) {
+	a, err := nnNeed(c, 0, "A")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	b, err := nnNeed(c, 1, "B")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	const fn = "linalg.solve"
+	if err := linalg2Square(fn, a); err != nil {
+		return nil, nil, nil, err
+	}
+	if err := linalg2Lapack("lu_cpu", fn, a); err != nil {
+		return nil, nil, nil, err
+	}
+	if a.dtype != b.dtype {
+		return nil, nil, nil, fmt.Errorf("linalg.solve: Expected A and B to have the same dtype, but found A of type %s and B of type %s instead", ops.TypeName(a.dtype), ops.TypeName(b.dtype))
+	}
+	ra, rb := len(a.shape), len(b.shape)
+	n := a.shape[ra-1]
+	pl := &linalg2SolvePlan{n: n, left: c.attrs.Bool("left", true), dt: a.dtype}
+	pl.vector = rb == 1 || (rb == ra-1 && slices.Equal(b.shape, a.shape[:ra-1]))
+	var bb []int
+	if pl.vector {
+		if !pl.left {
+			return nil, nil, nil, fmt.Errorf("linalg.solve: Vector broadcasting of the left hand side is not supported for left=False. In this case linalg.solve is equivalent to B / A.squeeze(-1)")
+		}
+		if b.shape[rb-1] != n {
+			return nil, nil, nil, fmt.Errorf("linalg.solve: Incompatible shapes of A and B for the equation AX = B (%dx%d and %d)", n, n, b.shape[rb-1])
+		}
+		bb, pl.k = b.shape[:rb-1], 1
+	} else {
+		if rb < 2 {
+			return nil, nil, nil, fmt.Errorf("linalg.solve: The input tensor B must have at least 2 dimensions.")
+		}
+		r, cc := b.shape[rb-2], b.shape[rb-1]
+		if pl.left && r != n {
+			return nil, nil, nil, fmt.Errorf("linalg.solve: Incompatible shapes of A and B for the equation AX = B (%dx%d and %dx%d)", n, n, r, cc)
+		}
+		if !pl.left && cc != n {
+			return nil, nil, nil, fmt.Errorf("linalg.solve: Incompatible shapes of A and B for the equation XA = B (%dx%d and %dx%d)", n, n, r, cc)
+		}
+		bb, pl.k = b.shape[:rb-2], r
+		if pl.left {
+			pl.k = cc
+		}
+	}
+	pl.bc, err = linalg2BatchOf(a.shape[:ra-2], bb)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pl.out = append([]int{}, pl.bc.batch...)
+	switch {
+	case pl.vector:
+		pl.out = append(pl.out, n)
+	case pl.left:
+		pl.out = append(pl.out, n, pl.k)
+	default:
+		pl.out = append(pl.out, pl.k, n)
+	}
+	return pl, a, b, nil
+}
+
+// linalg2LUSolve solves A·x = rhs (n×k, in place) from A's LU factors
+// (laLU: 0-based pivot rows).
+func linalg2LUSolve(lu []float64, piv []int, n int, rhs []float64, k int) {
+	for j := 0; j < n; j++ {
+		if p := piv[j]; p != j {
+			for c := 0; c < k; c++ {
+				rhs[j*k+c], rhs[p*k+c] = rhs[p*k+c], rhs[j*k+c]
+			}
+		}
+	}
+	linalg2TriSolve(lu, n, rhs, k, true, false, true)
+	linalg2TriSolve(lu, n, rhs, k, false, false, false)
+}
+
+// linalg2SolveMats returns batch i's A (transposed for left=False) and
+// B as an n×k right-hand side.
+func (pl *linalg2SolvePlan) mats(i int, a, b *array) (am, bm []float64) {
+	n, k := pl.n, pl.k
+	am = a.data[pl.bc.ia[i]*n*n:][:n*n]
+	bm = append([]float64(nil), b.data[pl.bc.ib[i]*n*k:][:n*k]...)
+	if !pl.left {
+		am = linalg2T(am, n, n)
+		bm = linalg2T(bm, k, n)
+	}
+	return am, bm
+}
+
+func linalg2SolveForward(c *call) ([]*array, error) {
+	pl, a, b, err := linalg2SolveSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	out := nnNew(pl.out, pl.dt)
+	info := nnNew(a.shape[:len(a.shape)-2], tensor.Int32)
+	n, k := pl.n, pl.k
+	for i := 0; i < pl.bc.nb; i++ {
+		am, x := pl.mats(i, a, b)
+		lu, piv, inf, _ := laLU(am, n)
+		if inf != 0 && c.attrs.Bool("check_errors", true) {
+			return nil, fmt.Errorf("torch.linalg.solve: %sThe solver failed because the input matrix is singular.", linalg2BatchPrefix(a, i))
+		}
+		info.data[pl.bc.ia[i]] = float64(inf)
+		linalg2LUSolve(lu, piv, n, x, k)
+		if !pl.left {
+			x = linalg2T(x, n, k)
+		}
+		copy(out.data[i*n*k:], x)
+	}
+	return []*array{out, info}, nil
+}
+
+// linalg2SolveBackward: gB = A⁻ᵀ·gX, gA = −gB·Xᵀ (left=False works on the
+// transposed system).
+func linalg2SolveBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	pl, a, b, err := linalg2SolveSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g := nnGradOut(gradOuts, 0)
+	ga, gb := nnGradFor(c, 0), nnGradFor(c, 1)
+	if g == nil {
+		return []*array{ga, gb}, nil
+	}
+	n, k := pl.n, pl.k
+	fullA := make([]float64, pl.bc.nb*n*n)
+	fullB := make([]float64, pl.bc.nb*n*k)
+	for i := 0; i < pl.bc.nb; i++ {
+		am, _ := pl.mats(i, a, b)
+		x := outs[0].data[i*n*k : (i+1)*n*k]
+		gx := append([]float64(nil), g.data[i*n*k:(i+1)*n*k]...)
+		if !pl.left {
+			x, gx = linalg2T(x, k, n), linalg2T(gx, k, n)
+		}
+		lu, piv, _, _ := laLU(linalg2T(am, n, n), n)
+		linalg2LUSolve(lu, piv, n, gx, k)
+		r := linalg2MM(gx, x, n, k, n, false, true)
+		for j := range r {
+			r[j] = -r[j]
+		}
+		if !pl.left {
+			r, gx = linalg2T(r, n, n), linalg2T(gx, n, k)
+		}
+		copy(fullA[i*n*n:], r)
+		copy(fullB[i*n*k:], gx)
+	}
+	if ga != nil {
+		copy(ga.data, linalg2SumBatch(fullA, pl.bc.batch, []int{n, n}, ga.shape))
+	}
+	if gb != nil {
+		mat := []int{n, k}
+		switch {
+		case pl.vector:
+			mat = []int{n}
+		case !pl.left:
+			mat = []int{k, n}
+		}
+		copy(gb.data, linalg2SumBatch(fullB, pl.bc.batch, mat, gb.shape))
+	}
+	return []*array{ga, gb}, nil
+}
+
+// ---- lu_solve, lu_unpack
+
+// linalg2Pivots reads LAPACK's 1-based pivots of one matrix.
+func linalg2Pivots(p []float64, m int) ([]int, error) {
+	out := make([]int, len(p))
+	for i, v := range p {
+		if v < 1 || v > float64(m) {
+			return nil, fmt.Errorf("lu_unpack: LU_pivots contains an out-of-range index %d (expected 1 to %d)", int64(v), m)
+		}
+		out[i] = int(v) - 1
+	}
+	return out, nil
+}
+
+func linalg2LUSolveSetup(c *call) (*linalg2PairPlan, *array, *array, *array, error) {
+	b, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	lu, err := nnNeed(c, 1, "LU_data")
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	piv, err := nnNeed(c, 2, "LU_pivots")
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	pl, err := linalg2PairSetup("linalg.lu_solve", b, lu)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if piv.dtype != tensor.Int32 {
+		return nil, nil, nil, nil, fmt.Errorf("linalg.lu_solve: pivots should be a Tensor of scalar type Int but got type %s", ops.TypeName(piv.dtype))
+	}
+	if len(piv.shape) != len(lu.shape)-1 || !slices.Equal(piv.shape[:len(piv.shape)-1], lu.shape[:len(lu.shape)-2]) || piv.shape[len(piv.shape)-1] != pl.n {
+		return nil, nil, nil, nil, fmt.Errorf("linalg.lu_solve: Incompatible shapes of LU and pivots: %s and %s", ops.ShapeList(lu.shape), ops.ShapeList(piv.shape))
+	}
+	return pl, b, lu, piv, nil
+}
+
+func linalg2LUSolveForward(c *call) ([]*array, error) {
+	pl, b, lu, piv, err := linalg2LUSolveSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	out := nnNew(pl.outShape(), pl.dt)
+	n, k := pl.n, pl.k
+	for i := 0; i < pl.bc.nb; i++ {
+		p, err := linalg2Pivots(piv.data[pl.bc.ib[i]*n:][:n], n)
+		if err != nil {
+			return nil, err
+		}
+		x := out.data[i*n*k : (i+1)*n*k]
+		copy(x, b.data[pl.bc.ia[i]*n*k:])
+		linalg2LUSolve(lu.data[pl.bc.ib[i]*n*n:], p, n, x, k)
+	}
+	return []*array{out}, nil
+}
+
+// linalg2LUSolveBackward is PyTorch 1.13's linalg_lu_solve derivative:
+// gB = A⁻ᵀ·gX; gR = −U⁻ᵀ·gX·Xᵀ, gLU = triu(gR) + tril(L⁻ᵀ·gR·Uᵀ, −1).
+func linalg2LUSolveBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	pl, _, lu, piv, err := linalg2LUSolveSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g := nnGradOut(gradOuts, 0)
+	gb, gl := nnGradFor(c, 0), nnGradFor(c, 1)
+	if g == nil {
+		return []*array{gb, gl, nil}, nil
+	}
+	n, k := pl.n, pl.k
+	fullB := make([]float64, pl.bc.nb*n*k)
+	fullL := make([]float64, pl.bc.nb*n*n)
+	for i := 0; i < pl.bc.nb; i++ {
+		f := lu.data[pl.bc.ib[i]*n*n:][:n*n]
+		p, err := linalg2Pivots(piv.data[pl.bc.ib[i]*n:][:n], n)
+		if err != nil {
+			return nil, err
+		}
+		gx := g.data[i*n*k : (i+1)*n*k]
+		x := outs[0].data[i*n*k : (i+1)*n*k]
+		// gB: Aᵀ = Uᵀ·Lᵀ·Pᵀ
+		z := append([]float64(nil), gx...)
+		linalg2TriSolve(f, n, z, k, false, true, false)
+		linalg2TriSolve(f, n, z, k, true, true, true)
+		for j := n - 1; j >= 0; j-- {
+			if q := p[j]; q != j {
+				for cc := 0; cc < k; cc++ {
+					z[j*k+cc], z[q*k+cc] = z[q*k+cc], z[j*k+cc]
+				}
+			}
+		}
+		copy(fullB[i*n*k:], z)
+		// gR = −U⁻ᵀ·gX·Xᵀ
+		r := linalg2MM(gx, x, n, k, n, false, true)
+		linalg2TriSolve(f, n, r, n, false, true, false)
+		for j := range r {
+			r[j] = -r[j]
+		}
+		// L⁻ᵀ·gR·Uᵀ
+		t := append([]float64(nil), r...)
+		linalg2TriSolve(f, n, t, n, true, true, true)
+		u := make([]float64, n*n)
+		for a := 0; a < n; a++ {
+			for b := a; b < n; b++ {
+				u[a*n+b] = f[a*n+b]
+			}
+		}
+		t = linalg2MM(t, u, n, n, n, false, true)
+		dst := fullL[i*n*n : (i+1)*n*n]
+		for a := 0; a < n; a++ {
+			for b := 0; b < n; b++ {
+				if b >= a {
+					dst[a*n+b] = r[a*n+b]
+				} else {
+					dst[a*n+b] = t[a*n+b]
+				}
+			}
+		}
+	}
+	if gb != nil {
+		copy(gb.data, linalg2SumBatch(fullB, pl.bc.batch, []int{n, k}, gb.shape))
+	}
+	if gl != nil {
+		copy(gl.data, linalg2SumBatch(fullL, pl.bc.batch, []int{n, n}, gl.shape))
+	}
+	return []*array{gb, gl, nil}, nil
+}
+
+func linalg2LUUnpackSetup(c *call) (*array, *array, int, int, int, error) {
+	lu, err := nnNeed(c, 0, "LU_data")
+	if err != nil {
+		return nil, nil, 0, 0, 0, err
+	}
+	piv, err := nnNeed(c, 1, "LU_pivots")
+	if err != nil {
+		return nil, nil, 0, 0, 0, err
+	}
+	r := len(lu.shape)
+	if r < 2 {
+		return nil, nil, 0, 0, 0, fmt.Errorf("torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: %s instead", ops.ShapeList(lu.shape))
+	}
+	m, n := lu.shape[r-2], lu.shape[r-1]
+	k := min(m, n)
+	if piv.dtype != tensor.Int32 {
+		return nil, nil, 0, 0, 0, fmt.Errorf("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype. Note: this function is intended to be used with the output produced by torch.linalg.lu_factor")
+	}
+	if len(piv.shape) != r-1 || !slices.Equal(piv.shape[:r-2], lu.shape[:r-2]) || piv.shape[r-2] != k {
+		return nil, nil, 0, 0, 0, fmt.Errorf("torch.lu_unpack: LU_pivots of shape %s does not match LU_data of shape %s", ops.ShapeList(piv.shape), ops.ShapeList(lu.shape))
+	}
+	return lu, piv, m, n, k, nil
+}
+
+func linalg2LUUnpackForward(c *call) ([]*array, error) {
+	lu, piv, m, n, k, err := linalg2LUUnpackSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	batch := lu.shape[:len(lu.shape)-2]
+	nb := tensor.NumElements(batch)
+	withData, withPiv := c.attrs.Bool("unpack_data", true), c.attrs.Bool("unpack_pivots", true)
+	shp := func(r, cc int) []int { return append(append([]int{}, batch...), r, cc) }
+	p, l, u := nnNew([]int{0}, lu.dtype), nnNew([]int{0}, lu.dtype), nnNew([]int{0}, lu.dtype)
+	if withPiv {
+		p = nnNew(shp(m, m), lu.dtype)
+		for b := 0; b < nb; b++ {
+			pv, err := linalg2Pivots(piv.data[b*k:][:k], m)
+			if err != nil {
+				return nil, err
+			}
+			perm := make([]int, m)
+			for i := range perm {
+				perm[i] = i
+			}
+			for i, q := range pv {
+				perm[i], perm[q] = perm[q], perm[i]
+			}
+			for i, q := range perm {
+				p.data[b*m*m+q*m+i] = 1
+			}
+		}
+	}
+	if withData {
+		l, u = nnNew(shp(m, k), lu.dtype), nnNew(shp(k, n), lu.dtype)
+		for b := 0; b < nb; b++ {
+			f := lu.data[b*m*n:]
+			for i := 0; i < m; i++ {
+				for j := 0; j < k; j++ {
+					switch {
+					case j < i:
+						l.data[b*m*k+i*k+j] = f[i*n+j]
+					case j == i:
+						l.data[b*m*k+i*k+j] = 1
+					}
+				}
+			}
+			for i := 0; i < k; i++ {
+				for j := i; j < n; j++ {
+					u.data[b*k*n+i*n+j] = f[i*n+j]
+				}
+			}
+		}
+	}
+	return []*array{p, l, u}, nil
+}
+
+// linalg2LUUnpackBackward: gLU = tril(gL, −1) + triu(gU), placed in the
+// m×n matrix.
+func linalg2LUUnpackBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	lu, _, m, n, k, err := linalg2LUUnpackSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	gl := nnGradFor(c, 0)
+	if gl == nil || !c.attrs.Bool("unpack_data", true) {
+		return []*array{gl, nil}, nil
+	}
+	gL, gU := nnGradOut(gradOuts, 1), nnGradOut(gradOuts, 2)
+	nb := tensor.NumElements(lu.shape[:len(lu.shape)-2])
+	for b := 0; b < nb; b++ {
+		dst := gl.data[b*m*n:]
+		if gL != nil {
+			for i := 0; i < m; i++ {
+				for j := 0; j < min(i, k); j++ {
+					dst[i*n+j] += gL.data[b*m*k+i*k+j]
+				}
+			}
+		}
+		if gU != nil {
+			for i := 0; i < k; i++ {
+				for j := i; j < n; j++ {
+					dst[i*n+j] += gU.data[b*k*n+i*n+j]
+				}
+			}
+		}
+	}
+	return []*array{gl, nil}, nil
 }

@@ -22,6 +22,28 @@ func init() {
 				attr("compute_mode", AttrInt, IntAttr(0), "0 use_mm_for_euclid_dist_if_necessary, 1 use_mm_for_euclid_dist, 2 donot_use_mm_for_euclid_dist")}, Outputs: 1},
 		Schema{Name: "pdist", Doc: "torch.pdist: p-norm distances between every pair of rows i < j of a 2-d input, row-major; float only",
 			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{attr("p", AttrFloat, FloatAttr(2), "p >= 0, inf included")}, Outputs: 1},
+		Schema{Name: "cholesky", Doc: "Cholesky factor of (batches of) symmetric positive-definite matrices from their lower (upper: upper) triangle, and LAPACK's info (int32); " +
+			"float32/float64 only. check_errors raises where a leading minor is not positive-definite; otherwise the factor stops there as LAPACK's potf2",
+			Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{attr("upper", AttrBool, BoolAttr(false), ""), attr("check_errors", AttrBool, BoolAttr(true), ""),
+				attr("fn", AttrString, StringAttr("linalg.cholesky"), "the function PyTorch's messages name")}, Outputs: 2},
+		Schema{Name: "cholesky_inverse", Doc: "(L·Lᵀ)⁻¹ of a Cholesky factor L (upper: (Uᵀ·U)⁻¹); float32/float64 only",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{attr("upper", AttrBool, BoolAttr(false), "")}, Outputs: 1},
+		Schema{Name: "cholesky_solve", Doc: "X with (L·Lᵀ)·X = self (upper: (Uᵀ·U)) for self [..., n, k] and the factor input2 [..., n, n] (batch dims broadcast, one dtype)",
+			Inputs: []InputSpec{in("self"), in("input2")}, Attrs: []AttrSpec{attr("upper", AttrBool, BoolAttr(false), "")}, Outputs: 1},
+		Schema{Name: "triangular_solve", Doc: "torch.triangular_solve(b, A): X with op(A)·X = b for the upper (or lower) triangle of A, and a copy of A broadcast to the batch",
+			Inputs: []InputSpec{in("self"), in("A")},
+			Attrs: []AttrSpec{attr("upper", AttrBool, BoolAttr(true), ""), attr("transpose", AttrBool, BoolAttr(false), ""),
+				attr("unitriangular", AttrBool, BoolAttr(false), "")}, Outputs: 2},
+		Schema{Name: "linalg_solve", Doc: "torch.linalg.solve_ex(A, B, left): X with A·X = B (left=False: X·A = B) by LU with partial pivoting, and LAPACK's info (int32); " +
+			"B may be a (batch of) vector(s); batch dims broadcast; check_errors raises on a singular A",
+			Inputs: []InputSpec{in("A"), in("B")},
+			Attrs:  []AttrSpec{attr("left", AttrBool, BoolAttr(true), ""), attr("check_errors", AttrBool, BoolAttr(true), "")}, Outputs: 2},
+		Schema{Name: "lu_solve", Doc: "torch.lu_solve(b, LU_data, LU_pivots): X with A·X = b for A = P·L·U given by LU_data and LAPACK's 1-based int32 pivots",
+			Inputs: []InputSpec{in("self"), in("LU_data"), idx("LU_pivots")}, Outputs: 1},
+		Schema{Name: "lu_unpack", Doc: "torch.lu_unpack: (P, L, U) of LU_data [..., m, n] and its int32 pivots; unpack_data=False gives empty L and U, unpack_pivots=False an empty P",
+			Inputs: []InputSpec{in("LU_data"), idx("LU_pivots")},
+			Attrs:  []AttrSpec{attr("unpack_data", AttrBool, BoolAttr(true), ""), attr("unpack_pivots", AttrBool, BoolAttr(true), "")}, Outputs: 3},
 	)
 }
 

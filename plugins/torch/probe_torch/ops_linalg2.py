@@ -54,18 +54,89 @@ def _pdist(c):
     return torch.pdist(x, c.attrs.get("p", 2.0))
 
 
+# ---------------------------------------------------------------- cholesky and the solvers
+
+def _spd(dt):
+    return _t([[4.0, 1.0], [1.0, 3.0]], dt)
+
+
+def _cholesky(c):
+    (x,) = _tensors(c, 1)
+    a = c.attrs
+    fn = a.get("fn", "linalg.cholesky")
+    if a.get("check_errors", True):
+        if fn == "cholesky":
+            return [torch.cholesky(x, a.get("upper", False)), torch.zeros(x.shape[:-2], dtype=torch.int32, device=x.device)]
+        return list(torch.linalg.cholesky_ex(x, upper=a.get("upper", False), check_errors=True))
+    return list(torch.linalg.cholesky_ex(x, upper=a.get("upper", False)))
+
+
+def _cholesky_inverse(c):
+    (x,) = _tensors(c, 1)
+    return torch.cholesky_inverse(x, c.attrs.get("upper", False))
+
+
+def _cholesky_solve(c):
+    b, x = _tensors(c, 2)
+    return torch.cholesky_solve(b, x, c.attrs.get("upper", False))
+
+
+def _triangular_solve(c):
+    b, a = _tensors(c, 2)
+    at = c.attrs
+    return list(torch.triangular_solve(b, a, at.get("upper", True), at.get("transpose", False), at.get("unitriangular", False)))
+
+
+def _linalg_solve(c):
+    a, b = _tensors(c, 2)
+    left = c.attrs.get("left", True)
+    if c.attrs.get("check_errors", True):
+        x = torch.linalg.solve(a, b, left=left)
+        return [x, torch.zeros(a.shape[:-2], dtype=torch.int32, device=a.device)]
+    return list(torch.linalg.solve_ex(a, b, left=left))
+
+
+def _lu_solve(c):
+    b, lu, piv = _tensors(c, 3)
+    return torch.lu_solve(b, lu, piv)
+
+
+def _lu_unpack(c):
+    lu, piv = _tensors(c, 2)
+    return list(torch.lu_unpack(lu, piv, c.attrs.get("unpack_data", True), c.attrs.get("unpack_pivots", True)))
+
+
+def _s_lu(dt):
+    lu, piv = torch.linalg.lu_factor(_spd(torch.float64))
+    return [lu.to(dt), piv]
+
+
 OPS = {
     "einsum": _einsum,
     "cdist": _cdist,
     "pdist": _pdist,
+    "cholesky": _cholesky,
+    "cholesky_inverse": _cholesky_inverse,
+    "cholesky_solve": _cholesky_solve,
+    "triangular_solve": _triangular_solve,
+    "linalg_solve": _linalg_solve,
+    "lu_solve": _lu_solve,
+    "lu_unpack": _lu_unpack,
 }
 
 SAMPLES = {
     "einsum": _s_einsum,
     "cdist": _f2(lambda dt: ([_x(dt), _x(dt)], {})),
     "pdist": _f2(lambda dt: ([_x(dt)], {})),
+    "cholesky": _f2(lambda dt: ([_spd(dt)], {})),
+    "cholesky_inverse": _f2(lambda dt: ([_spd(dt).tril()], {})),
+    "cholesky_solve": _f2(lambda dt: ([_x(dt), _spd(dt).tril()], {})),
+    "triangular_solve": _f2(lambda dt: ([_x(dt), _spd(dt).triu()], {})),
+    "linalg_solve": _f2(lambda dt: ([_spd(dt), _x(dt)], {})),
+    "lu_solve": _f2(lambda dt: ([_x(dt)] + _s_lu(dt), {})),
+    "lu_unpack": _f2(lambda dt: (_s_lu(dt), {})),
 }
 
-BACKWARD = {"einsum", "cdist", "pdist"}
+BACKWARD = {"einsum", "cdist", "pdist", "cholesky", "cholesky_inverse", "cholesky_solve", "triangular_solve", "linalg_solve", "lu_solve", "lu_unpack"}
 
 _ = _t
