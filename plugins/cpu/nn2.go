@@ -30,6 +30,10 @@ func init() {
 	for _, op := range []string{"native_layer_norm", "native_group_norm", "native_batch_norm", "batch_norm_update_stats"} {
 		supportDTypes(op, tensor.Float64, tensor.Float32, tensor.BFloat16)
 	}
+	register("grid_sampler", &kernel{forward: nn2GridForward, backward: nn2GridBackward})
+	supportDTypes("grid_sampler", tensor.Float64, tensor.Float32)
+	register("affine_grid", &kernel{forward: nn2AffineForward, backward: nn2AffineBackward})
+	supportDTypes("affine_grid", tensor.Float64, tensor.Float32, tensor.BFloat16, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)
 	supportDTypes("conv_tbc", tensor.Float64, tensor.Float32, tensor.BFloat16, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)
 }
 
@@ -801,4 +805,544 @@ func nn2UpdateStatsForward(c *call) ([]*array, error) {
 		mean[ch], variance[ch] = m, v/cnt
 	})
 	return []*array{{shape: []int{bn.ch}, data: mean, dtype: x.dtype}, {shape: []int{bn.ch}, data: variance, dtype: x.dtype}}, nil
+}
+
+// ---- grid_sampler ----
+
+// nn2Grid is one grid_sampler call: input (N, C, [D,] H, W) sampled at the
+// grid's (N, [D',] H', W', 2|3) normalised coordinates (x, y[, z]).
+type nn2Grid struct {
+	x, grid   *array
+	n, c      int
+	d3        bool
+	in, out   [3]int // (D, H, W) of input and output; D = 1 for 4-d
+	inP, outP int    // elements of one input and one output channel
+	mode, pad int
+	align     bool
+}
+
+func nn2GridSetup(c *call) (*nn2Grid, error) {
+	x, grid := c.in[0], c.in[1]
+	r := x.rank()
+	if r != 4 && r != 5 || grid.rank() != r {
+		if grid.rank() < 1 || grid.shape[grid.rank()-1] != r-2 {
+			return nil, fmt.Errorf("grid_sampler(): expected grid to have size %d in last dimension, but got grid with sizes %s", r-2, ops.ShapeList(grid.shape))
+		}
+		return nil, fmt.Errorf("grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, but got input with sizes %s and grid with sizes %s",
+			ops.ShapeList(x.shape), ops.ShapeList(grid.shape))
+	}
+	if x.shape[0] != grid.shape[0] {
+		return nil, fmt.Errorf("grid_sampler(): expected grid and input to have same batch size, but got input with sizes %s and grid with sizes %s",
+			ops.ShapeList(x.shape), ops.ShapeList(grid.shape))
+	}
+	if grid.shape[r-1] != r-2 {
+		return nil, fmt.Errorf("grid_sampler(): expected grid to have size %d in last dimension, but got grid with sizes %s", r-2, ops.ShapeList(grid.shape))
+	}
+	for i := 2; i < r; i++ {
+		if x.shape[i] == 0 {
+			return nil, fmt.Errorf("grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes %s with dimension %d being empty", ops.ShapeList(x.shape), i)
+		}
+	}
+	g := &nn2Grid{x: x, grid: grid, n: x.shape[0], c: x.shape[1], d3: r == 5,
+		mode: int(c.attrs.Int("interpolation_mode", 0)), pad: int(c.attrs.Int("padding_mode", 0)), align: c.attrs.Bool("align_corners", false)}
+	if g.mode == 2 && g.d3 {
+		return nil, fmt.Errorf("grid_sampler(): bicubic interpolation only supports 4D input")
+	}
+	if g.mode < 0 || g.mode > 2 {
+		return nil, fmt.Errorf("grid_sampler(): interpolation_mode must be 0 (bilinear), 1 (nearest) or 2 (bicubic), got %d", g.mode)
+	}
+	if g.pad < 0 || g.pad > 2 {
+		return nil, fmt.Errorf("grid_sampler(): padding_mode must be 0 (zeros), 1 (border) or 2 (reflection), got %d", g.pad)
+	}
+	if err := nn2SameDType(x, grid); err != nil {
+		return nil, err
+	}
+	if x.dtype != tensor.Float64 && x.dtype != tensor.Float32 {
+		if g.d3 {
+			return nil, nnNotImpl("grid_sampler3d_cpu", x.dtype)
+		}
+		return nil, fmt.Errorf("grid_sampler_2d_cpu not implemented for %s", ops.TypeName(x.dtype))
+	}
+	g.in = [3]int{1, x.shape[r-2], x.shape[r-1]}
+	g.out = [3]int{1, grid.shape[r-3], grid.shape[r-2]}
+	if g.d3 {
+		g.in[0], g.out[0] = x.shape[2], grid.shape[1]
+	}
+	g.inP = g.in[0] * g.in[1] * g.in[2]
+	g.outP = g.out[0] * g.out[1] * g.out[2]
+	return g, nil
+}
+
+func (g *nn2Grid) outShape() []int {
+	if g.d3 {
+		return []int{g.n, g.c, g.out[0], g.out[1], g.out[2]}
+	}
+	return []int{g.n, g.c, g.out[1], g.out[2]}
+}
+
+// nn2Clip is clip_coordinates_set_grad: in clamped to [0, size−1], with
+// its derivative.
+func nn2Clip(in float64, size int) (float64, float64) {
+	if in <= 0 {
+		return 0, 0
+	}
+	if m := float64(size - 1); in >= m {
+		return m, 0
+	}
+	return in, 1
+}
+
+// nn2Reflect is reflect_coordinates_set_grad.
+func nn2Reflect(in float64, twiceLow, twiceHigh int) (float64, float64) {
+	if twiceLow == twiceHigh {
+		return 0, 0
+	}
+	lo := float64(twiceLow) / 2
+	span := float64(twiceHigh-twiceLow) / 2
+	in -= lo
+	mult := 1.0
+	if in < 0 {
+		mult, in = -1, -in
+	}
+	extra := math.Mod(in, span)
+	if flips := math.Floor(in / span); math.Mod(flips, 2) == 0 {
+		return extra + lo, mult
+	}
+	return span - extra + lo, -mult
+}
+
+// coords is compute_coordinates: the padding mode applied to an
+// unnormalised coordinate, with its derivative.
+func (g *nn2Grid) coords(v float64, size int) (float64, float64) {
+	d := 1.0
+	switch g.pad {
+	case 1:
+		v, d = nn2Clip(v, size)
+	case 2:
+		var dr, dc float64
+		if g.align {
+			v, dr = nn2Reflect(v, 0, 2*(size-1))
+		} else {
+			v, dr = nn2Reflect(v, -1, 2*size-1)
+		}
+		v, dc = nn2Clip(v, size)
+		d = dr * dc
+	}
+	if v > math.MaxInt32-1 || v < math.MinInt32 || math.IsNaN(v) || math.IsInf(v, 0) {
+		v = -100 // safe_downgrade_to_int_range: out of bounds
+	}
+	return v, d
+}
+
+// unnorm maps a normalised coordinate to a pixel one, with its derivative.
+func (g *nn2Grid) unnorm(v float64, size int) (float64, float64) {
+	if g.align {
+		return (v + 1) / 2 * float64(size-1), float64(size-1) / 2
+	}
+	return ((v+1)*float64(size) - 1) / 2, float64(size) / 2
+}
+
+// source is grid_sampler_compute_source_index_set_grad.
+func (g *nn2Grid) source(v float64, size int) (float64, float64) {
+	v, d := g.unnorm(v, size)
+	v, dc := g.coords(v, size)
+	return v, d * dc
+}
+
+// nn2Corners are the (up to 8) input positions a point reads and their
+// weights; off is −1 for a position outside the input.
+type nn2Corners struct {
+	off [8]int
+	w   [8]float64
+	n   int
+}
+
+func nn2In(i, size int) bool { return i >= 0 && i < size }
+
+// linear fills the bilinear (trilinear for 3-d) corners of point (x, y, z)
+// in pixel coordinates, with the partial derivatives of each weight.
+func (g *nn2Grid) linear(x, y, z float64, k *nn2Corners, dx, dy, dz *[8]float64) {
+	x0, y0, z0 := math.Floor(x), math.Floor(y), math.Floor(z)
+	fx, fy, fz := x-x0, y-y0, z-z0
+	ix, iy, iz := int(x0), int(y0), int(z0)
+	nz := 1
+	if g.d3 {
+		nz = 2
+	}
+	k.n = 0
+	for a := 0; a < nz; a++ {
+		wz, dwz := 1.0, 0.0
+		if g.d3 {
+			wz, dwz = 1-fz, -1.0
+			if a == 1 {
+				wz, dwz = fz, 1
+			}
+		}
+		for b := 0; b < 2; b++ {
+			wy, dwy := 1-fy, -1.0
+			if b == 1 {
+				wy, dwy = fy, 1
+			}
+			for c := 0; c < 2; c++ {
+				wx, dwx := 1-fx, -1.0
+				if c == 1 {
+					wx, dwx = fx, 1
+				}
+				px, py, pz := ix+c, iy+b, iz+a
+				off := -1
+				if nn2In(px, g.in[2]) && nn2In(py, g.in[1]) && (!g.d3 || nn2In(pz, g.in[0])) {
+					off = (pz*g.in[1]+py)*g.in[2] + px
+					if !g.d3 {
+						off = py*g.in[2] + px
+					}
+				}
+				k.off[k.n], k.w[k.n] = off, wx*wy*wz
+				if dx != nil {
+					dx[k.n], dy[k.n], dz[k.n] = dwx*wy*wz, wx*dwy*wz, wx*wy*dwz
+				}
+				k.n++
+			}
+		}
+	}
+}
+
+// nn2Cubic are the cubic convolution coefficients of offset t (A = −0.75)
+// and their derivatives.
+func nn2Cubic(t float64) (c, d [4]float64) {
+	const a = -0.75
+	conv1 := func(x float64) float64 { return ((a+2)*x-(a+3))*x*x + 1 }
+	conv2 := func(x float64) float64 { return ((a*x-5*a)*x+8*a)*x - 4*a }
+	c = [4]float64{conv2(t + 1), conv1(t), conv1(1 - t), conv2(2 - t)}
+	x := -1 - t
+	d[0] = (-3*a*x-10*a)*x - 8*a
+	x = -t
+	d[1] = (-3*(a+2)*x - 2*(a+3)) * x
+	x = 1 - t
+	d[2] = (3*(a+2)*x - 2*(a+3)) * x
+	x = 2 - t
+	d[3] = (3*a*x-10*a)*x + 8*a
+	return c, d
+}
+
+// bounded is the input offset of integer position (px, py) after the
+// padding mode (get_value_bounded), −1 outside.
+func (g *nn2Grid) bounded(px, py float64) int {
+	x, _ := g.coords(px, g.in[2])
+	y, _ := g.coords(py, g.in[1])
+	ix, iy := int(x), int(y) // truncation, as PyTorch's cast
+	if nn2In(ix, g.in[2]) && nn2In(iy, g.in[1]) {
+		return iy*g.in[2] + ix
+	}
+	return -1
+}
+
+// point returns the grid coordinates of output point o of sample n.
+func (g *nn2Grid) point(n, o int) (x, y, z float64) {
+	k := 2
+	if g.d3 {
+		k = 3
+	}
+	p := g.grid.data[(n*g.outP+o)*k:]
+	x, y = p[0], p[1]
+	if g.d3 {
+		z = p[2]
+	}
+	return
+}
+
+func nn2GridForward(c *call) ([]*array, error) {
+	g, err := nn2GridSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	out := nnNew(g.outShape(), g.x.dtype)
+	parallelPlanes(g.n, func(n int) {
+		var k nn2Corners
+		src := g.x.data[n*g.c*g.inP:]
+		dst := out.data[n*g.c*g.outP:]
+		for o := 0; o < g.outP; o++ {
+			gx, gy, gz := g.point(n, o)
+			switch g.mode {
+			case 0:
+				x, _ := g.source(gx, g.in[2])
+				y, _ := g.source(gy, g.in[1])
+				z := 0.0
+				if g.d3 {
+					z, _ = g.source(gz, g.in[0])
+				}
+				g.linear(x, y, z, &k, nil, nil, nil)
+				for ch := 0; ch < g.c; ch++ {
+					s := 0.0
+					for i := 0; i < k.n; i++ {
+						if k.off[i] >= 0 {
+							s += src[ch*g.inP+k.off[i]] * k.w[i]
+						}
+					}
+					dst[ch*g.outP+o] = s
+				}
+			case 1:
+				off := g.nearest(gx, gy, gz)
+				if off >= 0 {
+					for ch := 0; ch < g.c; ch++ {
+						dst[ch*g.outP+o] = src[ch*g.inP+off]
+					}
+				}
+			default:
+				x, _ := g.unnorm(gx, g.in[2])
+				y, _ := g.unnorm(gy, g.in[1])
+				x0, y0 := math.Floor(x), math.Floor(y)
+				cx, _ := nn2Cubic(x - x0)
+				cy, _ := nn2Cubic(y - y0)
+				var offs [4][4]int
+				for i := 0; i < 4; i++ {
+					for j := 0; j < 4; j++ {
+						offs[i][j] = g.bounded(x0-1+float64(j), y0-1+float64(i))
+					}
+				}
+				for ch := 0; ch < g.c; ch++ {
+					s := 0.0
+					for i := 0; i < 4; i++ {
+						r := 0.0
+						for j := 0; j < 4; j++ {
+							if offs[i][j] >= 0 {
+								r += src[ch*g.inP+offs[i][j]] * cx[j]
+							}
+						}
+						s += r * cy[i]
+					}
+					dst[ch*g.outP+o] = s
+				}
+			}
+		}
+	})
+	return []*array{out}, nil
+}
+
+// nearest is the input offset of the nearest pixel (round half to even),
+// −1 outside.
+func (g *nn2Grid) nearest(gx, gy, gz float64) int {
+	x, _ := g.source(gx, g.in[2])
+	y, _ := g.source(gy, g.in[1])
+	ix, iy := math.RoundToEven(x), math.RoundToEven(y)
+	iz := 0.0
+	if g.d3 {
+		z, _ := g.source(gz, g.in[0])
+		iz = math.RoundToEven(z)
+	}
+	if ix < 0 || ix >= float64(g.in[2]) || iy < 0 || iy >= float64(g.in[1]) || iz < 0 || iz >= float64(g.in[0]) {
+		return -1
+	}
+	return (int(iz)*g.in[1]+int(iy))*g.in[2] + int(ix)
+}
+
+// nn2GridBackward scatters the output gradient to the input (samples in
+// parallel, each in order) and forms the grid's gradient from the
+// derivatives of the interpolation weights.
+func nn2GridBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	g, err := nn2GridSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	gin, ggrid := nnGradFor(c, 0), nnGradFor(c, 1)
+	gout := nnGradOut(gradOuts, 0)
+	if gout == nil || gin == nil && ggrid == nil {
+		return []*array{gin, ggrid}, nil
+	}
+	kd := 2
+	if g.d3 {
+		kd = 3
+	}
+	parallelPlanes(g.n, func(n int) {
+		var k nn2Corners
+		var dx, dy, dz [8]float64
+		src := g.x.data[n*g.c*g.inP:]
+		gsrc := gout.data[n*g.c*g.outP:]
+		var gdst []float64
+		if gin != nil {
+			gdst = gin.data[n*g.c*g.inP:]
+		}
+		for o := 0; o < g.outP; o++ {
+			px, py, pz := g.point(n, o)
+			var sx, sy, sz float64 // d loss / d pixel coordinate
+			var mx, my, mz float64
+			switch g.mode {
+			case 0:
+				x, dxm := g.source(px, g.in[2])
+				y, dym := g.source(py, g.in[1])
+				z, dzm := 0.0, 0.0
+				if g.d3 {
+					z, dzm = g.source(pz, g.in[0])
+				}
+				mx, my, mz = dxm, dym, dzm
+				g.linear(x, y, z, &k, &dx, &dy, &dz)
+				for ch := 0; ch < g.c; ch++ {
+					gv := gsrc[ch*g.outP+o]
+					for i := 0; i < k.n; i++ {
+						if k.off[i] < 0 {
+							continue
+						}
+						if gdst != nil {
+							gdst[ch*g.inP+k.off[i]] += k.w[i] * gv
+						}
+						v := src[ch*g.inP+k.off[i]] * gv
+						sx += v * dx[i]
+						sy += v * dy[i]
+						sz += v * dz[i]
+					}
+				}
+			case 1:
+				if off := g.nearest(px, py, pz); off >= 0 && gdst != nil {
+					for ch := 0; ch < g.c; ch++ {
+						gdst[ch*g.inP+off] += gsrc[ch*g.outP+o]
+					}
+				}
+			default:
+				x, dxm := g.unnorm(px, g.in[2])
+				y, dym := g.unnorm(py, g.in[1])
+				mx, my = dxm, dym
+				x0, y0 := math.Floor(x), math.Floor(y)
+				cx, dcx := nn2Cubic(x - x0)
+				cy, dcy := nn2Cubic(y - y0)
+				for ch := 0; ch < g.c; ch++ {
+					gv := gsrc[ch*g.outP+o]
+					for i := 0; i < 4; i++ {
+						for j := 0; j < 4; j++ {
+							off := g.bounded(x0-1+float64(j), y0-1+float64(i))
+							if off < 0 {
+								continue
+							}
+							if gdst != nil {
+								gdst[ch*g.inP+off] += gv * cx[j] * cy[i]
+							}
+							v := src[ch*g.inP+off]
+							sx -= v * dcx[j] * cy[i] * gv
+							sy -= v * dcy[i] * cx[j] * gv
+						}
+					}
+				}
+			}
+			if ggrid != nil {
+				q := ggrid.data[(n*g.outP+o)*kd:]
+				q[0], q[1] = mx*sx, my*sy
+				if g.d3 {
+					q[2] = mz * sz
+				}
+			}
+		}
+	})
+	return []*array{gin, ggrid}, nil
+}
+
+// ---- affine_grid ----
+
+// nn2Linspace is linspace_from_neg_one: torch.linspace(−1, 1, n) at the
+// theta's dtype (integers truncated), scaled by (n−1)/n without
+// align_corners (in double for integer dtypes, then truncated); 0 for n ≤ 1.
+func nn2Linspace(n int, align bool, dt tensor.DType) []float64 {
+	v := make([]float64, n)
+	if n <= 1 {
+		return v
+	}
+	step := 2 / float64(n-1)
+	half := n / 2
+	for i := range v {
+		if i < half {
+			v[i] = -1 + step*float64(i)
+		} else {
+			v[i] = 1 - step*float64(n-1-i)
+		}
+		if !dt.IsFloat() {
+			v[i] = math.Trunc(v[i])
+		}
+		if !align {
+			v[i] = v[i] * float64(n-1) / float64(n)
+			if !dt.IsFloat() {
+				v[i] = math.Trunc(v[i])
+			}
+		}
+	}
+	return v
+}
+
+// nn2Affine is one affine_grid_generator call: base points (x, y[, z], 1)
+// of the output grid and theta (N, k, k+1).
+type nn2Affine struct {
+	theta     *array
+	n, k, pts int
+	base      []float64 // pts × (k+1)
+	outShape  []int
+}
+
+func nn2AffineSetup(c *call) (*nn2Affine, error) {
+	th := c.in[0]
+	size := c.attrs.Ints("size", nil)
+	if len(size) != 4 && len(size) != 5 {
+		return nil, fmt.Errorf("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
+	}
+	sp := make([]int, len(size)-2)
+	for i := range sp {
+		sp[i] = int(size[2+i])
+	}
+	a := &nn2Affine{theta: th, n: int(size[0]), k: len(sp), pts: tensor.NumElements(sp)}
+	if th.dtype == tensor.Float16 || th.dtype == tensor.Bool {
+		return nil, nnNotImpl("bmm", th.dtype)
+	}
+	if th.rank() != 3 {
+		return nil, fmt.Errorf("batch2 must be a 3D tensor")
+	}
+	if th.shape[0] != a.n || th.shape[2] != a.k+1 {
+		return nil, fmt.Errorf("Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: [%d, %d].", a.n, a.k+1, th.shape[0], th.shape[2])
+	}
+	if th.shape[1] != a.k {
+		want := append(append([]int{a.n}, sp...), a.k)
+		return nil, fmt.Errorf("shape '%s' is invalid for input of size %d", ops.ShapeList(want), a.n*a.pts*th.shape[1])
+	}
+	align := c.attrs.Bool("align_corners", false)
+	// base[p] = (x_w, y_h[, z_d], 1), w fastest
+	axes := make([][]float64, a.k)
+	for i := range axes {
+		axes[i] = nn2Linspace(sp[a.k-1-i], align, th.dtype) // x: the last dim
+	}
+	a.base = make([]float64, a.pts*(a.k+1))
+	pos := make([]int, a.k)
+	for p := 0; p < a.pts; p++ {
+		b := a.base[p*(a.k+1):]
+		for i := 0; i < a.k; i++ {
+			b[i] = axes[i][pos[a.k-1-i]]
+		}
+		b[a.k] = 1
+		nnIncr(pos, sp)
+	}
+	a.outShape = append(append([]int{a.n}, sp...), a.k)
+	return a, nil
+}
+
+func nn2AffineForward(c *call) ([]*array, error) {
+	a, err := nn2AffineSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	out := nnNew(a.outShape, a.theta.dtype)
+	for n := 0; n < a.n; n++ {
+		// (pts × k+1) · thetaᵀ
+		nnGemm(false, true, a.pts, a.k, a.k+1, a.base, a.theta.data[n*a.k*(a.k+1):], out.data[n*a.pts*a.k:], false)
+	}
+	return []*array{out}, nil
+}
+
+func nn2AffineBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	gt := nnGradFor(c, 0)
+	g := nnGradOut(gradOuts, 0)
+	if gt == nil || g == nil {
+		return []*array{gt}, nil
+	}
+	a, err := nn2AffineSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	for n := 0; n < a.n; n++ {
+		// gθ = gᵀ (k × pts) · base (pts × k+1)
+		nnGemm(true, false, a.k, a.k+1, a.pts, g.data[n*a.pts*a.k:], a.base, gt.data[n*a.k*(a.k+1):], false)
+	}
+	return []*array{gt}, nil
 }

@@ -42,6 +42,17 @@ func init() {
 		"Torch._batch_norm_impl_index")
 	defMulti(nn2UpdateStats, "input, running_mean, running_var, momentum", "Torch.batch_norm_update_stats")
 	usedOps = append(usedOps, "native_layer_norm", "native_group_norm", "native_batch_norm", "batch_norm_update_stats")
+
+	const gsSig = "input, grid, interpolation_mode, padding_mode, align_corners"
+	def(nn2GridSampler(0), gsSig, "Torch.grid_sampler")
+	def(nn2GridSampler(2), gsSig, "Torch.grid_sampler_2d")
+	def(nn2GridSampler(3), gsSig, "Torch.grid_sampler_3d")
+	def(nn2GridSample, "input, grid, mode='bilinear', padding_mode='zeros', align_corners=None", "Functional.grid_sample")
+	def(nn2AffineGrid, "theta, size, align_corners", "Torch.affine_grid_generator")
+	def(nn2AffineGrid, "theta, size, align_corners=None", "Functional.affine_grid")
+	declareOps([]string{"grid_sampler"}, "Torch.grid_sampler_2d", "Torch.grid_sampler_3d")
+	declareOps([]string{"affine_grid"}, "Functional.affine_grid")
+	usedOps = append(usedOps, "grid_sampler", "affine_grid")
 }
 
 // nn2ConvTranspose lowers torch.conv_transposeNd and F.conv_transposeNd
@@ -289,4 +300,111 @@ func nn2UpdateStats(b *bound) (*framework.Plan, error) {
 		return nil, err
 	}
 	return newPlan("batch_norm_update_stats", ops.Attrs{"momentum": ops.FloatAttr(momentum)}, tensorBinding(x), optBinding(rm, rmok), optBinding(rv, rvok)), nil
+}
+
+// nn2GridSampler lowers torch.grid_sampler (any rank) and its _2d (4-d
+// input) and _3d (5-d input) forms.
+func nn2GridSampler(n int) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		grid, err := b.tensor("grid")
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 && (len(x.Shape) != n+2 || len(grid.Shape) != n+2) {
+			return nil, b.argErr("input", "grid_sampler(): expected %dD input and grid with same number of dimensions, but got input with sizes %v and grid with sizes %v",
+				n+2, x.Shape, grid.Shape)
+		}
+		attrs := ops.Attrs{}
+		for _, name := range []string{"interpolation_mode", "padding_mode"} {
+			v, err := b.integer(name)
+			if err != nil {
+				return nil, err
+			}
+			attrs[name] = ops.IntAttr(v)
+		}
+		align, err := b.boolean("align_corners")
+		if err != nil {
+			return nil, err
+		}
+		attrs["align_corners"] = ops.BoolAttr(align)
+		return newPlan("grid_sampler", attrs, tensorBinding(x), tensorBinding(grid)), nil
+	}
+}
+
+// nn2GridSample lowers F.grid_sample: mode and padding_mode by name,
+// align_corners None is False.
+func nn2GridSample(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	grid, err := b.tensor("grid")
+	if err != nil {
+		return nil, err
+	}
+	mode, err := b.str("mode")
+	if err != nil {
+		return nil, err
+	}
+	modes := map[string]int64{"bilinear": 0, "nearest": 1, "bicubic": 2}
+	m, ok := modes[mode]
+	if !ok {
+		return nil, b.argErr("mode", "nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: '%s'", mode)
+	}
+	pad, err := b.str("padding_mode")
+	if err != nil {
+		return nil, err
+	}
+	pads := map[string]int64{"zeros": 0, "border": 1, "reflection": 2}
+	p, ok := pads[pad]
+	if !ok {
+		return nil, b.argErr("padding_mode", "nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or 'reflection', but got: '%s'", pad)
+	}
+	align, _, err := b.optBool("align_corners")
+	if err != nil {
+		return nil, err
+	}
+	attrs := ops.Attrs{"interpolation_mode": ops.IntAttr(m), "padding_mode": ops.IntAttr(p), "align_corners": ops.BoolAttr(align)}
+	return newPlan("grid_sampler", attrs, tensorBinding(x), tensorBinding(grid)), nil
+}
+
+// nn2AffineGrid lowers torch.affine_grid_generator and F.affine_grid
+// (align_corners None is False; the Python wrapper's checks).
+func nn2AffineGrid(b *bound) (*framework.Plan, error) {
+	th, err := b.tensor("theta")
+	if err != nil {
+		return nil, err
+	}
+	size, err := b.intList("size", 0, false)
+	if err != nil {
+		return nil, err
+	}
+	align, _, err := b.optBool("align_corners")
+	if err != nil {
+		return nil, err
+	}
+	if b.ns == Functional {
+		if !th.DType.IsFloat() {
+			return nil, b.argErr("theta", "Expected theta to have floating point type, but got %s", th.DType.TorchName())
+		}
+		switch len(size) {
+		case 4, 5:
+			k := len(size) - 2
+			if len(th.Shape) != 3 || th.Shape[1] != k || th.Shape[2] != k+1 {
+				return nil, b.argErr("theta", "Expected a batch of %dD affine matrices of shape Nx%dx%d for size %v. Got torch.Size(%s).", k, k, k+1, size, ops.ShapeList(th.Shape))
+			}
+		default:
+			return nil, b.argErr("size", "affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, respectively. Got size %v.", size)
+		}
+		for _, v := range size {
+			if v <= 0 {
+				return nil, b.argErr("size", "Expected non-zero, positive output size. Got %v", size)
+			}
+		}
+	}
+	return newPlan("affine_grid", ops.Attrs{"size": ops.IntsAttr(size...), "align_corners": ops.BoolAttr(align)}, tensorBinding(th)), nil
 }

@@ -108,10 +108,46 @@ func nn2NormCases() []lcase {
 	}
 }
 
+func TestNN2Grid(t *testing.T) { runCases(t, nn2GridCases(), nil) }
+
+func nn2GridCases() []lcase {
+	x, g := f32("args.0", 1, 2, 3, 4), f32("args.1", 1, 5, 6, 2)
+	x5, g5 := f32("args.0", 1, 2, 3, 4, 4), f32("args.1", 1, 2, 5, 6, 3)
+	gs := func(m, p int64, a bool) ops.Attrs {
+		return ops.Attrs{"interpolation_mode": ia(m), "padding_mode": ia(p), "align_corners": ba(a)}
+	}
+	th := f32("args.0", 2, 2, 3)
+	return []lcase{
+		{name: "Torch.grid_sampler", args: nn2Args{x, g, iv(0), iv(1), bv(true)}, op: "grid_sampler", attrs: gs(0, 1, true), in: []string{"args.0", "args.1"}},
+		{name: "Torch.grid_sampler", args: nn2Args{x5, g5, iv(1), iv(2), bv(false)}, op: "grid_sampler", attrs: gs(1, 2, false)},
+		{name: "Torch.grid_sampler_2d", args: nn2Args{x, g, iv(2), iv(0), bv(false)}, op: "grid_sampler", attrs: gs(2, 0, false)},
+		{name: "Torch.grid_sampler_3d", args: nn2Args{x5, g5, iv(0), iv(0), bv(false)}, op: "grid_sampler"},
+		{name: "Torch.grid_sampler_3d", args: nn2Args{x, g, iv(0), iv(0), bv(false)}, err: "expected 5D input and grid"},
+		{name: "Torch.grid_sampler_2d", args: nn2Args{x5, g5, iv(0), iv(0), bv(false)}, err: "expected 4D input and grid"},
+		{name: "Torch.grid_sampler", args: nn2Args{x, g, sv("bilinear"), iv(0), bv(false)}, err: `argument "interpolation_mode": expected int`},
+		{name: "Functional.grid_sample", args: nn2Args{x, g}, op: "grid_sampler", attrs: gs(0, 0, false)},
+		{name: "Functional.grid_sample", args: nn2Args{x, g, sv("bicubic"), sv("reflection"), bv(true)}, op: "grid_sampler", attrs: gs(2, 2, true)},
+		{name: "Functional.grid_sample", args: nn2Args{x5, g5}, kwargs: nn2Kws{kw("mode", sv("nearest")), kw("padding_mode", sv("border"))}, op: "grid_sampler", attrs: gs(1, 1, false)},
+		{name: "Functional.grid_sample", args: nn2Args{x, g, sv("area")}, err: "expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: 'area'"},
+		{name: "Functional.grid_sample", args: nn2Args{x, g}, kwargs: nn2Kws{kw("padding_mode", sv("circular"))}, err: "expected padding_mode to be"},
+
+		{name: "Torch.affine_grid_generator", args: nn2Args{th, ints(2, 1, 3, 4), bv(false)}, op: "affine_grid",
+			attrs: ops.Attrs{"size": la(2, 1, 3, 4), "align_corners": ba(false)}, in: []string{"args.0"}},
+		{name: "Torch.affine_grid_generator", args: nn2Args{i64("args.0", 2, 2, 3), szv(2, 1, 3, 4), bv(true)}, op: "affine_grid", attrs: ops.Attrs{"align_corners": ba(true)}},
+		{name: "Functional.affine_grid", args: nn2Args{th, szv(2, 1, 3, 4)}, op: "affine_grid", attrs: ops.Attrs{"align_corners": ba(false)}},
+		{name: "Functional.affine_grid", args: nn2Args{f32("args.0", 1, 3, 4), ints(1, 2, 3, 4, 5)}, kwargs: nn2Kws{kw("align_corners", bv(true))}, op: "affine_grid"},
+		{name: "Functional.affine_grid", args: nn2Args{i64("args.0", 2, 2, 3), ints(2, 1, 3, 4)}, err: "Expected theta to have floating point type, but got torch.int64"},
+		{name: "Functional.affine_grid", args: nn2Args{f32("args.0", 2, 3, 3), ints(2, 1, 3, 4)}, err: "Expected a batch of 2D affine matrices of shape Nx2x3"},
+		{name: "Functional.affine_grid", args: nn2Args{th, ints(2, 1, 0, 4)}, err: "Expected non-zero, positive output size"},
+		{name: "Functional.affine_grid", args: nn2Args{th, ints(2, 1, 4)}, err: "affine_grid only supports 4D and 5D sizes"},
+		{name: "Torch.affine_grid_generator", args: nn2Args{th, iv(3), bv(false)}, err: `argument "size": expected list of ints`},
+	}
+}
+
 // nn2Cases are every lowering case of the nn2 family (TestOpsListed).
 func nn2Cases() []lcase {
 	var cs []lcase
-	for _, f := range []func() []lcase{nn2ConvTransposeCases, nn2ConvTBCCases, nn2MaxPool3dCases, nn2NormCases} {
+	for _, f := range []func() []lcase{nn2ConvTransposeCases, nn2ConvTBCCases, nn2MaxPool3dCases, nn2NormCases, nn2GridCases} {
 		cs = append(cs, f()...)
 	}
 	return cs

@@ -86,6 +86,18 @@ def _s_norm(op):
     return s
 
 
+def _s_grid_sampler(dt):
+    if dt not in (torch.float64, torch.float32):
+        return None
+    return [_norm_x(dt).reshape(1, 2, 2, 2), _t([[[[-0.5, 0.25], [0.75, -1.0]]]], dt)], {"interpolation_mode": 0, "padding_mode": 0, "align_corners": False}
+
+
+def _s_affine_grid(dt):
+    if dt in (torch.float16, torch.bool):
+        return None
+    return [_t([[[1, 0, 0], [0, 1, 1]]], dt)], {"size": [1, 1, 2, 3], "align_corners": True}
+
+
 OPS = {
     "conv_transpose": _conv_transpose,
     "max_pool3d": _max_pool3d,
@@ -94,16 +106,21 @@ OPS = {
                                                                 c.attrs["group"], c.attrs["eps"])),
     "native_batch_norm": _native_batch_norm,
     "batch_norm_update_stats": _update_stats,
+    "grid_sampler": lambda c: torch.grid_sampler(c.inputs[0], c.inputs[1], c.attrs["interpolation_mode"], c.attrs["padding_mode"], bool(c.attrs["align_corners"])),
+    "affine_grid": lambda c: torch.affine_grid_generator(c.inputs[0], _ints(c.attrs["size"]), bool(c.attrs["align_corners"])),
     "conv_tbc": lambda c: torch.conv_tbc(c.inputs[0], c.inputs[1], c.inputs[2], c.attrs["pad"]),
 }
 
 # PyTorch 1.13 has no derivative for batch_norm_update_stats.
-BACKWARD = {"conv_transpose", "conv_tbc", "max_pool3d", "native_layer_norm", "native_group_norm", "native_batch_norm"}
+BACKWARD = {"conv_transpose", "conv_tbc", "max_pool3d", "native_layer_norm", "native_group_norm", "native_batch_norm",
+            "grid_sampler", "affine_grid"}
 
 SAMPLES = {
     "conv_transpose": _s_conv_transpose,
     "conv_tbc": _s_conv_tbc,
     "max_pool3d": _s_max_pool3d,
+    "grid_sampler": _s_grid_sampler,
+    "affine_grid": _s_affine_grid,
 }
 for _op in ("native_layer_norm", "native_group_norm", "native_batch_norm", "batch_norm_update_stats"):
     SAMPLES[_op] = _s_norm(_op)

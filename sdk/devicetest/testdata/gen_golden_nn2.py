@@ -347,7 +347,85 @@ def norm_cases():
     us("err/1d", [3], error=True)
 
 
-SECTIONS = [conv_transpose_cases, conv_tbc_cases, max_pool3d_cases, norm_cases]
+# --------------------------------------------------------------------------
+# grid_sampler, affine_grid
+
+def grid_cases():
+    r = Rand("grid_sampler")
+
+    def gs(name, xs, gsz, mode=0, pad=0, align=False, dt=f64, gdt=None, mode_="bench", error=False, lo=-1.2, hi=1.2, grid=None):
+        x = r.randn(xs, dt) if dt.is_floating_point else r.randint(-3, 4, xs, dt)
+        g = grid if grid is not None else r.rand(gsz, gdt or dt, lo, hi)
+        attrs = {"interpolation_mode": mode, "padding_mode": pad, "align_corners": align}
+
+        def f(x, g):
+            return torch.grid_sampler(x, g, mode, pad, align)
+        nm = "grid_sampler/" + name
+        if error:
+            err(nm, "grid_sampler", [x, g], f, attrs=attrs, mode=mode_)
+        else:
+            add(nm, "grid_sampler", [x, g], f, attrs=attrs, mode=mode_)
+
+    for m, mn in ((0, "bilinear"), (1, "nearest"), (2, "bicubic")):
+        for p, pn in ((0, "zeros"), (1, "border"), (2, "reflection")):
+            for a in (False, True):
+                gs("2d/%s/%s/%s" % (mn, pn, "align" if a else "noalign"), [2, 2, 3, 4], [2, 3, 2, 2], m, p, a, lo=-1.6, hi=1.6)
+        for p, pn in ((0, "zeros"), (2, "reflection")):
+            if m != 2:
+                gs("3d/%s/%s" % (mn, pn), [1, 2, 2, 3, 3], [1, 2, 2, 3, 3], m, p, p == 2, lo=-1.5, hi=1.5)
+    gs("3d/bilinear/border", [2, 1, 3, 2, 2], [2, 1, 2, 2, 3], 0, 1, False)
+    gs("2d/size1", [1, 1, 1, 3], [1, 2, 2, 2], 0, 2, True)
+    gs("2d/empty_grid", [1, 2, 3, 3], [1, 0, 2, 2])
+    gs("2d/empty_channels", [1, 0, 3, 3], [1, 2, 2, 2])
+    # points on pixel centres and exact halves (nearest rounds half to even)
+    gi = torch.tensor([[[[-1.0, -1.0], [0.0, 0.0], [1.0, 1.0]], [[-0.5, 0.5], [0.25, -0.75], [0.5, 0.0]]]], dtype=f64)
+    gs("2d/nearest/halves", [1, 1, 3, 5], None, 1, 0, True, grid=gi)
+    gs("2d/bilinear/exact", [1, 1, 3, 5], None, 0, 1, True, grid=gi)
+    for d in (f32,):
+        gs("emu/%s/bilinear" % d, [2, 3, 4, 5], [2, 3, 4, 2], 0, 0, False, dt=d, mode_="emulated")
+        gs("emu/%s/bicubic" % d, [1, 2, 4, 4], [1, 3, 3, 2], 2, 1, True, dt=d, mode_="emulated")
+        gs("emu/%s/3d_nearest" % d, [1, 2, 3, 3, 3], [1, 2, 2, 2, 3], 1, 2, False, dt=d, mode_="emulated")
+    gs("err/bf16", [1, 1, 2, 2], [1, 1, 1, 2], dt=bf16, error=True)
+    gs("err/f16_3d", [1, 1, 2, 2, 2], [1, 1, 1, 1, 3], dt=f16, error=True)
+    gs("err/mixed", [1, 1, 2, 2], [1, 1, 1, 2], dt=f32, gdt=f64, error=True)
+    gs("err/batch", [1, 1, 2, 2], [2, 1, 1, 2], error=True)
+    gs("err/last_dim", [1, 1, 2, 2], [1, 1, 1, 3], error=True)
+    gs("err/empty_spatial", [1, 1, 0, 2], [1, 1, 1, 2], error=True)
+    gs("err/bicubic_3d", [1, 1, 2, 2, 2], [1, 1, 1, 1, 3], mode=2, error=True)
+
+    r = Rand("affine_grid")
+
+    def ag(name, ts, size, align=False, dt=f64, mode="bench", error=False):
+        th = r.randn(ts, dt) if dt.is_floating_point else r.randint(-3, 4, ts, dt)
+        attrs = {"size": list(size), "align_corners": align}
+
+        def f(t):
+            return torch.affine_grid_generator(t, list(size), align)
+        nm = "affine_grid/" + name
+        if error:
+            err(nm, "affine_grid", [th], f, attrs=attrs, mode=mode)
+        else:
+            add(nm, "affine_grid", [th], f, attrs=attrs, mode=mode, backward=dt.is_floating_point)
+
+    ag("2d", [2, 2, 3], [2, 3, 4, 5])
+    ag("2d_align", [1, 2, 3], [1, 1, 3, 4], True)
+    ag("2d_size1", [1, 2, 3], [1, 1, 1, 3])
+    ag("3d", [2, 3, 4], [2, 1, 2, 3, 4])
+    ag("3d_align", [1, 3, 4], [1, 2, 3, 2, 3], True)
+    ag("int64", [1, 2, 3], [1, 1, 3, 5], dt=i64)
+    ag("int64_align", [1, 2, 3], [1, 1, 3, 5], True, dt=i64)
+    ag("int32_3d_align", [1, 3, 4], [1, 1, 2, 3, 4], True, dt=torch.int32)
+    for d in (f32, bf16):
+        ag("emu/%s/2d" % d, [2, 2, 3], [2, 1, 5, 6], dt=d, mode="emulated")
+        ag("emu/%s/3d" % d, [1, 3, 4], [1, 1, 3, 3, 4], True, dt=d, mode="emulated")
+    ag("err/f16", [1, 2, 3], [1, 1, 2, 2], dt=f16, error=True)
+    ag("err/size3", [1, 2, 3], [1, 1, 2], error=True)
+    ag("err/batch", [2, 2, 3], [1, 1, 2, 2], error=True)
+    ag("err/rows", [1, 3, 3], [1, 1, 2, 2], error=True)
+    ag("err/theta_3d_for_2d", [1, 3, 4], [1, 1, 2, 2], error=True)
+
+
+SECTIONS = [conv_transpose_cases, conv_tbc_cases, max_pool3d_cases, norm_cases, grid_cases]
 
 if __name__ == "__main__":
     for s in SECTIONS:
