@@ -29,6 +29,8 @@ func init() {
 	register("histogram", &kernel{forward: misc2HistogramForward})
 	register("histogram_edges", &kernel{forward: misc2HistogramForward})
 	register("resize", &kernel{forward: misc2ResizeForward})
+	register("choose_qparams_optimized", &kernel{forward: misc2ChooseQparamsForward})
+	supportDTypes("choose_qparams_optimized", tensor.Float64, tensor.Float32)
 	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
 	for _, op := range []string{"diagonal_scatter", "slice_scatter", "fill_diagonal", "sum_to_size", "resize"} {
 		supportDTypes(op, all...)
@@ -1019,6 +1021,89 @@ func misc2HistogramForward(c *call) ([]*array, error) {
 		outs = append(outs, &array{shape: []int{len(e)}, data: e, dtype: x.dtype})
 	}
 	return outs, nil
+}
+
+// ---- choose_qparams_optimized ----
+
+// misc2QuantLoss is PyTorch's calculate_quant_loss in float: xmin and the
+// scale rounded through Half, each element fake-quantized and its squared
+// error summed in order.
+func misc2QuantLoss(in []float32, xmin, xmax float32, bitWidth int64) float32 {
+	xmin = float32(tensor.Round(tensor.Float16, float64(xmin)))
+	rng := xmax - xmin
+	qmax := float32(int64(1)<<bitWidth - 1)
+	scale := float32(1)
+	if rng != 0 {
+		scale = float32(tensor.Round(tensor.Float16, float64(rng/qmax)))
+	}
+	inv := float32(1)
+	if scale != 0 {
+		inv = 1 / scale
+	}
+	norm := float32(0)
+	for _, x := range in {
+		q := float32(math.RoundToEven(float64(float32((x - xmin) * inv))))
+		q = max(0, min(q, qmax))
+		q = float32(q*scale) + xmin
+		d := x - q
+		norm += float32(d * d)
+	}
+	return float32(math.Sqrt(float64(norm)))
+}
+
+// misc2ChooseQparamsForward is PyTorch's greedy search (QTensor.cpp) in
+// float32; a float64 (bench) input is rounded to float32 first.
+func misc2ChooseQparamsForward(c *call) ([]*array, error) {
+	x := c.in[0]
+	if x.dtype != tensor.Float32 && x.dtype != tensor.Float64 {
+		return nil, fmt.Errorf("expected scalar type Float but found %s", ops.TypeName(x.dtype))
+	}
+	numel, nBins, bw := c.attrs.Int("numel", 0), c.attrs.Int("n_bins", 200), c.attrs.Int("bit_width", 8)
+	ratio := c.attrs.Float("ratio", 0.16)
+	switch {
+	case numel > int64(len(x.data)):
+		return nil, fmt.Errorf("numel %d greater than input_tensor.numel() %d", numel, len(x.data))
+	case numel <= 0:
+		return nil, fmt.Errorf("numel %d leaves no element to search", numel)
+	case nBins <= 0 || bw < 1 || bw > 30:
+		return nil, fmt.Errorf("n_bins %d or bit_width %d out of range", nBins, bw)
+	}
+	in := make([]float32, numel)
+	for i := range in {
+		in[i] = float32(x.data[i])
+	}
+	xmin, xmax := in[0], in[0]
+	for _, v := range in[1:] {
+		if v < xmin {
+			xmin = v
+		}
+		if xmax < v {
+			xmax = v
+		}
+	}
+	step := (xmax - xmin) / float32(nBins)
+	minBins := int64(float64(nBins) * (1.0 - float64(float32(ratio))))
+	loss := misc2QuantLoss(in, xmin, xmax, bw)
+	best, curMin, curMax, cur := loss, xmin, xmax, loss
+	thr := float32(minBins) * step
+	for it := 0; curMin+thr < curMax; it++ {
+		if it > 4*int(nBins)+16 {
+			return nil, errors.New("choose_qparams_optimized: the search does not end (the step is below the values' resolution)")
+		}
+		l1 := misc2QuantLoss(in, curMin+step, curMax, bw)
+		l2 := misc2QuantLoss(in, curMin, curMax-step, bw)
+		if cur < l1 && cur < l2 && cur < best {
+			best, xmin, xmax = cur, curMin, curMax
+		}
+		if l1 < l2 {
+			curMin, cur = curMin+step, l1
+		} else {
+			curMax, cur = curMax-step, l2
+		}
+	}
+	hi, lo := newArray(tensor.Float32, []int{1}), newArray(tensor.Float32, []int{1})
+	hi.data[0], lo.data[0] = float64(xmax), float64(xmin)
+	return []*array{hi, lo}, nil
 }
 
 // misc2IgamD is the table d of PyTorch's _igam_helper_asymptotic_series

@@ -40,5 +40,10 @@ func init() {
 		Schema{Name: "resize", Doc: "Tensor.resize_(size): the first prod(size) elements of self (row-major) in shape size; a size with more elements than self is refused " +
 			"(PyTorch leaves the new elements uninitialised)",
 			Inputs: []InputSpec{misc2Self}, Attrs: []AttrSpec{req("size", AttrInts, "new shape")}, Outputs: 1},
+		Schema{Name: "choose_qparams_optimized", Doc: "torch.choose_qparams_optimized(input, numel, n_bins, ratio, bit_width): (xmax, xmin), each a float32 tensor [1], " +
+			"from PyTorch's greedy search that narrows [min, max] of the first numel elements by (max-min)/n_bins steps while the quantization L2 loss falls; " +
+			"computed in float32 as PyTorch does (float64 bench inputs are rounded to float32: the op exists for float32 only)",
+			Inputs: []InputSpec{misc2Self}, Attrs: []AttrSpec{req("numel", AttrInt, "elements searched, 1..numel(input)"), req("n_bins", AttrInt, ""),
+				req("ratio", AttrFloat, ""), req("bit_width", AttrInt, "")}, Outputs: 2},
 	)
 }

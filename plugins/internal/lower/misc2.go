@@ -29,6 +29,8 @@ func init() {
 	defMulti(misc2Histogramdd, "input, bins=10, *, range=None, weight=None, density=False", "Torch.histogramdd")
 	def(misc2Resize, "input, size, *sizes, memory_format=None", "Tensor.resize_")
 	def(misc2ResizeAs, "input, the_template, *, memory_format=None", "Torch.resize_as_", "Tensor.resize_as_")
+	defMulti(misc2ChooseQparams, "input, numel, n_bins, ratio, bit_width", "Torch.choose_qparams_optimized")
+	usedOps = append(usedOps, "choose_qparams_optimized")
 	usedOps = append(usedOps, "frexp", "igamma", "igammac", "renorm", "diagonal_scatter", "slice_scatter", "fill_diagonal",
 		"sum_to_size", "foreach_norm", "histogram", "histogram_edges", "resize")
 	cannot("works on sparse tensors, which a dump does not record (PyTorch 1.13 has no dense CPU kernel of it)", "Torch.native_norm")
@@ -436,4 +438,41 @@ func misc2ResizeAs(b *bound) (*framework.Plan, error) {
 		return nil, b.argErr("the_template", "expected tensor, got %s", kindName(t))
 	}
 	return b.misc2ResizeTo("the_template", x, int64s(t.Shape))
+}
+
+// misc2ChooseQparams lowers torch.choose_qparams_optimized: numel must lie
+// in 1..input.numel() (0 reads past the data in PyTorch, a negative numel
+// crashes it).
+func misc2ChooseQparams(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	attrs := ops.Attrs{}
+	for _, n := range []string{"numel", "n_bins", "bit_width"} {
+		v, err := b.integer(n)
+		if err != nil {
+			return nil, err
+		}
+		attrs[n] = ops.IntAttr(v)
+	}
+	ratio, err := b.float("ratio")
+	if err != nil {
+		return nil, err
+	}
+	attrs["ratio"] = ops.FloatAttr(ratio)
+	n := attrs["numel"].Int
+	if total := int64(tensor.NumElements(x.Shape)); n > total {
+		return nil, b.argErr("numel", "numel %d greater than input_tensor.numel() %d", n, total)
+	}
+	if n <= 0 {
+		return nil, b.argErr("numel", "numel %d leaves no element to search (PyTorch reads outside the tensor)", n)
+	}
+	if bw := attrs["bit_width"].Int; bw < 1 || bw > 30 {
+		return nil, b.argErr("bit_width", "bit_width %d is out of 1..30", bw)
+	}
+	if nb := attrs["n_bins"].Int; nb <= 0 {
+		return nil, b.argErr("n_bins", "n_bins must be positive, got %d", nb)
+	}
+	return newPlan("choose_qparams_optimized", attrs, tensorBinding(x)), nil
 }

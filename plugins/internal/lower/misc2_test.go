@@ -103,5 +103,13 @@ func misc2Cases() []lcase {
 		{name: "Torch.resize_as_", args: []framework.Arg{x, f32("args.1", 2, 2)}, op: "resize", attrs: ops.Attrs{"size": la(2, 2)}},
 		{name: "Tensor.resize_as_", args: []framework.Arg{x, tn("args.1", tensor.Int64, 6)}, op: "resize", attrs: ops.Attrs{"size": la(6)}},
 		{name: "Tensor.resize_as_", args: []framework.Arg{x, f32("args.1", 4, 4)}, err: "uninitialised"},
+
+		{name: "Torch.choose_qparams_optimized", args: []framework.Arg{x, iv(12), iv(200), fv(0.16), iv(8)}, op: "choose_qparams_optimized",
+			attrs: ops.Attrs{"numel": ia(12), "n_bins": ia(200), "ratio": fa(0.16), "bit_width": ia(8)}, multi: true},
+		{name: "Torch.choose_qparams_optimized", kwargs: []framework.NamedArg{kw("input", x), kw("numel", iv(5)), kw("n_bins", iv(10)), kw("ratio", iv(0)), kw("bit_width", iv(4))},
+			op: "choose_qparams_optimized", attrs: ops.Attrs{"ratio": fa(0)}, multi: true},
+		{name: "Torch.choose_qparams_optimized", args: []framework.Arg{x, iv(13), iv(200), fv(0.16), iv(8)}, err: "numel 13 greater than input_tensor.numel() 12"},
+		{name: "Torch.choose_qparams_optimized", args: []framework.Arg{x, iv(0), iv(200), fv(0.16), iv(8)}, err: "no element"},
+		{name: "Torch.choose_qparams_optimized", args: []framework.Arg{x, iv(12), iv(200), fv(0.16)}, err: `missing required argument "bit_width"`},
 	}
 }

@@ -104,7 +104,13 @@ def _resize(c):
     return x.detach().clone().resize_(size)
 
 
+def _choose_qparams(c):
+    a = c.attrs
+    return list(torch.choose_qparams_optimized(c.inputs[0], a["numel"], a["n_bins"], a["ratio"], a["bit_width"]))
+
+
 OPS = {
+    "choose_qparams_optimized": _choose_qparams,
     "frexp": _frexp,
     "igamma": _igamma("igamma"),
     "igammac": _igamma("igammac"),
@@ -131,6 +137,7 @@ def _floats_only(make):
 
 
 SAMPLES = {
+    "choose_qparams_optimized": lambda dt: ([_x(dt)], {"numel": 4, "n_bins": 20, "ratio": 0.16, "bit_width": 8}) if dt == torch.float32 else None,
     "frexp": _floats_only(lambda dt: ([_x(dt)], {})),
     "igamma": _floats_only(lambda dt: ([_x(dt), _x(dt)], {"inplace": False})),
     "igammac": _floats_only(lambda dt: ([_x(dt), _x(dt)], {"inplace": False})),

@@ -423,9 +423,41 @@ def resize_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# choose_qparams_optimized (float32 only in PyTorch: the bench cases are
+# float32 too, the kernel computes as PyTorch does)
+
+def choose_qparams_cases():
+    r = Rand("choose_qparams")
+    cs = []
+
+    def add(name, x, numel, n_bins=200, ratio=0.16, bit_width=8, mode="bench", error=False):
+        a = {"numel": numel, "n_bins": n_bins, "ratio": fl(ratio), "bit_width": bit_width}
+        f = lambda t: torch.choose_qparams_optimized(t, numel, n_bins, ratio, bit_width)
+        n = "choose_qparams_optimized/" + name
+        if error:
+            cs.append(error_case(n, "choose_qparams_optimized", [x], f, attrs=a, mode=mode))
+        else:
+            cs.append(case(n, "choose_qparams_optimized", [x], f, attrs=a, backward=False, mode=mode, rtol=0.0, atol=0.0, ulp=0.0))
+
+    add("randn", r.randn([100]).to(f32), 100)
+    add("partial", r.randn([64]).to(f32) * 3, 40)
+    add("4bit", r.randn([10, 10]).to(f32), 100, 100, 0.2, 4)
+    add("skewed", (r.rand([80]) ** 3 * 10 - 1).to(f32), 80, 50, 0.5, 2)
+    add("outliers", torch.cat([r.randn([60]) * 0.1, torch.tensor([8.0, -9.0])]).to(f32), 62)
+    add("const", torch.ones(5, dtype=f32), 5)
+    add("single", torch.tensor([2.5], dtype=f32), 1)
+    add("numel", r.randn([5]).to(f32), 6, error=True)
+    add("emu/float32", r.randn([3, 50]).to(f32), 150, mode="emulated")
+    for d in (f16, bf16, torch.int32):
+        add("emu/%s" % dn(d), r.randn([8]).to(d), 8, mode="emulated", error=True)
+    return cs
+
+
 if __name__ == "__main__":
     cs = frexp_cases() + igamma_cases("igamma") + igamma_cases("igammac") + renorm_cases() + scatter_cases()
     cs += fill_diagonal_cases() + sum_to_size_cases() + foreach_norm_cases() + histogram_cases() + resize_cases()
+    cs += choose_qparams_cases()
     write_group("misc2", cs)
     for line in REPORT:
         print(line)
