@@ -234,3 +234,140 @@ func loss2TripletDistance(b *bound) (*framework.Plan, error) {
 	return newPlan("triplet_margin_loss", ops.Attrs{"margin": ops.FloatAttr(m), "p": ops.FloatAttr(2), "eps": ops.FloatAttr(1e-6),
 		"swap": ops.BoolAttr(swap), "python_order": ops.BoolAttr(true), "reduction": ops.StringAttr(red)}, in...), nil
 }
+
+func init() {
+	defMulti(loss2Cell(false), "input, hx, w_ih, w_hh, b_ih=None, b_hh=None", "Torch.lstm_cell")
+	def(loss2Cell(true), "input, hx, w_ih, w_hh, b_ih=None, b_hh=None", "Torch.gru_cell")
+	defMulti(loss2RNN(false), "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first=None", "Torch.lstm")
+	defMulti(loss2RNN(true), "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first=None", "Torch.gru")
+	usedOps = append(usedOps, "lstm_cell", "gru_cell", "lstm", "gru")
+}
+
+// loss2Tensors reads a list of tensors (a tuple or list argument).
+func (b *bound) loss2Tensors(name string) ([]framework.Arg, error) {
+	l := b.arg(name)
+	if l.Kind != framework.ArgList {
+		return nil, b.argErr(name, "expected a list of tensors, got %s", kindName(l))
+	}
+	for i, e := range l.Elems {
+		if e.Kind != framework.ArgTensor || e.Path == "" {
+			return nil, b.argErr(name, "element %d: expected tensor, got %s", i, kindName(e))
+		}
+	}
+	return l.Elems, nil
+}
+
+// loss2Cell lowers torch.lstm_cell(input, (hx, cx), w_ih, w_hh, b_ih,
+// b_hh) and torch.gru_cell(input, hx, ...).
+func loss2Cell(gru bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		in := []framework.Binding{tensorBinding(x)}
+		if gru {
+			h, err := b.tensor("hx")
+			if err != nil {
+				return nil, err
+			}
+			in = append(in, tensorBinding(h))
+		} else {
+			hs, err := b.loss2Tensors("hx")
+			if err != nil {
+				return nil, err
+			}
+			if len(hs) != 2 {
+				return nil, b.argErr("hx", "lstm_cell expects two hidden states")
+			}
+			in = append(in, tensorBinding(hs[0]), tensorBinding(hs[1]))
+		}
+		for _, n := range []string{"w_ih", "w_hh"} {
+			w, err := b.tensor(n)
+			if err != nil {
+				return nil, err
+			}
+			in = append(in, tensorBinding(w))
+		}
+		for _, n := range []string{"b_ih", "b_hh"} {
+			w, ok, err := b.optTensor(n)
+			if err != nil {
+				return nil, err
+			}
+			in = append(in, optBinding(w, ok))
+		}
+		op := "lstm_cell"
+		if gru {
+			op = "gru_cell"
+		}
+		return newPlan(op, nil, in...), nil
+	}
+}
+
+// loss2RNN lowers torch.lstm(input, (h0, c0), params, has_biases,
+// num_layers, dropout, train, bidirectional, batch_first) and torch.gru
+// (h0 alone); the packed-sequence form (data, batch_sizes, ...) is refused.
+func loss2RNN(gru bool) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		packed := b.arg("hx").Kind == framework.ArgTensor && !gru || b.arg("params").Kind == framework.ArgTensor
+		if packed || b.isNone("batch_first") {
+			return nil, b.errf("the packed-sequence form (data, batch_sizes, ...) cannot be replayed: a PackedSequence's batch sizes are not in the dump")
+		}
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		in := []framework.Binding{tensorBinding(x)}
+		if gru {
+			h, err := b.tensor("hx")
+			if err != nil {
+				return nil, err
+			}
+			in = append(in, tensorBinding(h))
+		} else {
+			hs, err := b.loss2Tensors("hx")
+			if err != nil {
+				return nil, err
+			}
+			if len(hs) != 2 {
+				return nil, b.argErr("hx", "lstm expects two hidden states")
+			}
+			in = append(in, tensorBinding(hs[0]), tensorBinding(hs[1]))
+		}
+		ps, err := b.loss2Tensors("params")
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			in = append(in, tensorBinding(p))
+		}
+		attrs := ops.Attrs{}
+		for _, n := range []string{"has_biases", "train", "bidirectional", "batch_first"} {
+			v, err := b.boolean(n)
+			if err != nil {
+				return nil, err
+			}
+			attrs[n] = ops.BoolAttr(v)
+		}
+		layers, err := b.integer("num_layers")
+		if err != nil {
+			return nil, err
+		}
+		dropout, err := b.float("dropout")
+		if err != nil {
+			return nil, err
+		}
+		if layers < 1 {
+			return nil, b.argErr("num_layers", "num_layers must be at least 1, got %d", layers)
+		}
+		if dropout > 0 && attrs["train"].Bool && layers > 1 {
+			return nil, b.argErr("dropout", "dropout %v between layers in training mode is random", dropout)
+		}
+		attrs["num_layers"], attrs["dropout"] = ops.IntAttr(layers), ops.FloatAttr(dropout)
+		op := "lstm"
+		if gru {
+			op = "gru"
+		}
+		return newPlan(op, attrs, in...), nil
+	}
+}

@@ -70,5 +70,33 @@ func loss2Cases() []lcase {
 		{name: "Functional.multi_margin_loss", args: a(x, i64("t", 4), iv(3)), err: "only p == 1 and p == 2 supported"},
 		{name: "Functional.multi_margin_loss", args: a(x, i64("t", 4)), kwargs: []framework.NamedArg{kw("weight", f32("w", 2, 4))}, err: "weight must be one-dimensional"},
 	}
+	w := func(n string, s ...int) framework.Arg { return f32(n, s...) }
+	rnnAttrs := func(layers int64, bidir, bf bool) ops.Attrs {
+		return ops.Attrs{"has_biases": ops.BoolAttr(true), "num_layers": ops.IntAttr(layers), "dropout": ops.FloatAttr(0),
+			"train": ops.BoolAttr(true), "bidirectional": ops.BoolAttr(bidir), "batch_first": ops.BoolAttr(bf)}
+	}
+	lstmParams := lv(w("p0", 24, 4), w("p1", 24, 6), w("p2", 24), w("p3", 24))
+	gruParams := lv(w("p0", 18, 4), w("p1", 18, 6), w("p2", 18), w("p3", 18))
+	cs = append(cs,
+		lcase{name: "Torch.lstm_cell", args: a(w("x", 2, 4), lv(w("h", 2, 6), w("c", 2, 6)), w("wi", 24, 4), w("wh", 24, 6), w("bi", 24), w("bh", 24)),
+			op: "lstm_cell", in: []string{"x", "h", "c", "wi", "wh", "bi", "bh"}, multi: true},
+		lcase{name: "Torch.lstm_cell", args: a(w("x", 2, 4), lv(w("h", 2, 6), w("c", 2, 6)), w("wi", 24, 4), w("wh", 24, 6)),
+			op: "lstm_cell", in: []string{"x", "h", "c", "wi", "wh", "none", "none"}, multi: true},
+		lcase{name: "Torch.lstm_cell", args: a(w("x", 2, 4), lv(w("h", 2, 6)), w("wi", 24, 4), w("wh", 24, 6)), err: "lstm_cell expects two hidden states"},
+		lcase{name: "Torch.gru_cell", args: a(w("x", 2, 4), w("h", 2, 6), w("wi", 18, 4), w("wh", 18, 6)), kwargs: []framework.NamedArg{kw("b_hh", w("bh", 18))},
+			op: "gru_cell", in: []string{"x", "h", "wi", "wh", "none", "bh"}},
+		lcase{name: "Torch.lstm", args: a(w("x", 5, 2, 4), lv(w("h", 1, 2, 6), w("c", 1, 2, 6)), lstmParams, bv(true), iv(1), fv(0), bv(true), bv(false), bv(false)),
+			op: "lstm", attrs: rnnAttrs(1, false, false), in: []string{"x", "h", "c", "p0", "p1", "p2", "p3"}, multi: true},
+		lcase{name: "Torch.lstm", args: a(w("x", 5, 2, 4), lv(w("h", 1, 2, 6), w("c", 1, 2, 6)), lstmParams, bv(true), iv(1), fv(0.5), bv(true), bv(false), bv(true)),
+			op: "lstm", multi: true},
+		lcase{name: "Torch.lstm", args: a(w("x", 5, 2, 4), lv(w("h", 2, 2, 6), w("c", 2, 2, 6)), lstmParams, bv(true), iv(2), fv(0.5), bv(true), bv(false), bv(false)),
+			err: "between layers in training mode is random"},
+		lcase{name: "Torch.lstm", args: a(w("x", 5, 4), i64("bs", 5), lv(w("h", 1, 2, 6), w("c", 1, 2, 6)), lstmParams, bv(true), iv(1), fv(0), bv(false), bv(false)),
+			err: "packed-sequence form"},
+		lcase{name: "Torch.gru", args: a(w("x", 5, 2, 4), w("h", 2, 2, 6), gruParams, bv(true), iv(1), fv(0), bv(true), bv(true), bv(false)),
+			op: "gru", attrs: rnnAttrs(1, true, false), in: []string{"x", "h", "p0", "p1", "p2", "p3"}, multi: true},
+		lcase{name: "Torch.gru", args: a(w("x", 5, 4), i64("bs", 5), w("h", 1, 2, 6), gruParams, bv(true), iv(1), fv(0), bv(false), bv(false)),
+			err: "packed-sequence form"},
+	)
 	return cs
 }

