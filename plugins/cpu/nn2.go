@@ -3,6 +3,7 @@ package cpu
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 
@@ -34,6 +35,8 @@ func init() {
 	supportDTypes("grid_sampler", tensor.Float64, tensor.Float32)
 	register("affine_grid", &kernel{forward: nn2AffineForward, backward: nn2AffineBackward})
 	supportDTypes("affine_grid", tensor.Float64, tensor.Float32, tensor.BFloat16, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)
+	register("feature_dropout", &kernel{forward: nn2DropoutForward, backward: nn2DropoutBackward})
+	supportDTypes("feature_dropout", tensor.Float64, tensor.Float32, tensor.BFloat16)
 	supportDTypes("conv_tbc", tensor.Float64, tensor.Float32, tensor.BFloat16, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)
 }
 
@@ -1345,4 +1348,114 @@ func nn2AffineBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		nnGemm(true, false, a.k, a.k+1, a.pts, g.data[n*a.pts*a.k:], a.base, gt.data[n*a.k*(a.k+1):], false)
 	}
 	return []*array{gt}, nil
+}
+
+// ---- feature_dropout ----
+
+// nn2DropoutMask returns the multiplier and the offset of every element
+// (output = x·mul + add), or nil when the op is the identity (evaluation,
+// p = 0, an empty input). PyTorch's _dropout_impl: p = 1 multiplies by
+// zero; otherwise one Bernoulli(1 − p) draw per element, or per (N, C)
+// plane for feature dropout, from a PCG generator seeded by the call's
+// seed (forward and backward of one call see the same mask); kept values
+// are scaled by 1/(1 − p), or, for alpha dropout, x·a + α·a·p with dropped
+// values α·a·(p − 1), a = 1/sqrt((α²p + 1)(1 − p)).
+func nn2DropoutMask(c *call) (mul, add []float64, err error) {
+	x := c.in[0]
+	p := c.attrs.Float("p", 0.5)
+	if p < 0 || p > 1 || p != p {
+		return nil, nil, fmt.Errorf("dropout probability has to be between 0 and 1, but got %v", p)
+	}
+	if p == 0 || !c.attrs.Bool("train", true) || x.len() == 0 {
+		return nil, nil, nil
+	}
+	n := x.len()
+	mul = make([]float64, n)
+	if p == 1 {
+		return mul, nil, nil
+	}
+	planes, inner := n, 1
+	if c.attrs.Bool("feature", true) {
+		sh := x.shape
+		if c.attrs.Bool("unbatched", false) {
+			sh = append([]int{1}, sh...)
+		}
+		if len(sh) < 2 {
+			return nil, nil, fmt.Errorf("Feature dropout requires at least 2 dimensions in the input")
+		}
+		planes = sh[0] * sh[1]
+		inner = n / planes
+	}
+	if x.dtype == tensor.Float16 {
+		return nil, nil, nnNotImpl("bernoulli_scalar_cpu_", x.dtype)
+	}
+	if !x.dtype.IsFloat() {
+		return nil, nil, fmt.Errorf("result type Float can't be cast to the desired output type %s", ops.TypeName(x.dtype))
+	}
+	keep, scale := 1-p, 1/(1-p)
+	var kept, drop float64 // alpha dropout's offsets, b = (noise − 1)·α·a + α·a·p
+	if c.attrs.Bool("alpha", false) {
+		const alpha = 1.7580993408473766
+		a := 1 / math.Sqrt((alpha*alpha*p+1)*(1-p))
+		scale = a
+		kept, drop = alpha*a*p, -(alpha*a)+alpha*a*p
+		add = make([]float64, n)
+		for i := range add {
+			add[i] = drop
+		}
+	}
+	rng := rand.New(rand.NewPCG(c.seed, 0x6a09e667f3bcc909))
+	for q := 0; q < planes; q++ {
+		if rng.Float64() >= keep {
+			continue
+		}
+		for i := q * inner; i < (q+1)*inner; i++ {
+			mul[i] = scale
+			if add != nil {
+				add[i] = kept
+			}
+		}
+	}
+	return mul, add, nil
+}
+
+func nn2DropoutForward(c *call) ([]*array, error) {
+	mul, add, err := nn2DropoutMask(c)
+	if err != nil {
+		return nil, err
+	}
+	x := c.in[0]
+	out := nnNew(x.shape, x.dtype)
+	copy(out.data, x.data)
+	if mul != nil {
+		// x·mul, so NaN and Inf stay NaN where dropped, as in PyTorch
+		for i := range out.data {
+			out.data[i] *= mul[i]
+		}
+		if add != nil {
+			for i := range out.data {
+				out.data[i] += add[i]
+			}
+		}
+	}
+	return []*array{out}, nil
+}
+
+func nn2DropoutBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	gx := nnGradFor(c, 0)
+	g := nnGradOut(gradOuts, 0)
+	if gx == nil || g == nil {
+		return []*array{gx}, nil
+	}
+	mul, _, err := nn2DropoutMask(c)
+	if err != nil {
+		return nil, err
+	}
+	copy(gx.data, g.data)
+	if mul != nil {
+		for i := range gx.data {
+			gx.data[i] *= mul[i]
+		}
+	}
+	return []*array{gx}, nil
 }

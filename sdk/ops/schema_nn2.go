@@ -59,7 +59,8 @@ func init() {
 			Inputs: []InputSpec{in("input")},
 			Attrs: []AttrSpec{attr("p", AttrFloat, FloatAttr(0.5), ""), attr("train", AttrBool, BoolAttr(true), ""), inplace,
 				attr("feature", AttrBool, BoolAttr(true), "one draw per (N, C) plane instead of per element"),
-				attr("alpha", AttrBool, BoolAttr(false), "alpha dropout")}, Outputs: 1},
+				attr("alpha", AttrBool, BoolAttr(false), "alpha dropout"),
+				attr("unbatched", AttrBool, BoolAttr(false), "the input lacks the batch dimension (F.dropout1d on (C, L), F.dropout3d on (C, D, H, W)): one draw per dim-0 slice")}, Outputs: 1},
 		Schema{Name: "softmax_backward_data", Doc: "torch._softmax_backward_data(grad_output, output, dim, input_dtype): output·(grad_output − Σ_dim grad_output·output), " +
 			"at output's dtype; input_dtype is the forward input's dtype (a float32 input_dtype with float64 tensors gives float32)",
 			Inputs: []InputSpec{in("grad_output"), in("output")},

@@ -53,6 +53,17 @@ func init() {
 	declareOps([]string{"grid_sampler"}, "Torch.grid_sampler_2d", "Torch.grid_sampler_3d")
 	declareOps([]string{"affine_grid"}, "Functional.affine_grid")
 	usedOps = append(usedOps, "grid_sampler", "affine_grid")
+
+	def(nn2Dropout(true, false, 0), "input, p, train", "Torch.alpha_dropout", "Torch.alpha_dropout_")
+	def(nn2Dropout(true, true, 0), "input, p, train", "Torch.feature_alpha_dropout", "Torch.feature_alpha_dropout_")
+	def(nn2Dropout(false, true, 0), "input, p, train", "Torch.feature_dropout", "Torch.feature_dropout_")
+	const fdSig = "input, p=0.5, training=False, inplace=False"
+	def(nn2Dropout(true, false, 0), fdSig, "Functional.alpha_dropout")
+	def(nn2Dropout(true, true, 0), fdSig, "Functional.feature_alpha_dropout")
+	for n := 1; n <= 3; n++ {
+		def(nn2Dropout(false, true, n), "input, p=0.5, training=True, inplace=False", fmt.Sprintf("Functional.dropout%dd", n))
+	}
+	usedOps = append(usedOps, "feature_dropout")
 }
 
 // nn2ConvTranspose lowers torch.conv_transposeNd and F.conv_transposeNd
@@ -407,4 +418,49 @@ func nn2AffineGrid(b *bound) (*framework.Plan, error) {
 		}
 	}
 	return newPlan("affine_grid", ops.Attrs{"size": ops.IntsAttr(size...), "align_corners": ops.BoolAttr(align)}, tensorBinding(th)), nil
+}
+
+// nn2Dropout lowers the alpha and feature dropouts: torch's (input, p,
+// train) and their in-place forms, torch.nn.functional's (input, p,
+// training, inplace) including dropout1d/2d/3d (spatial > 0), whose
+// unbatched inputs (2-d for dropout1d, not 5-d for dropout3d) PyTorch
+// unsqueezes.
+func nn2Dropout(alpha, feature bool, spatial int) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		p, err := b.float("p")
+		if err != nil {
+			return nil, err
+		}
+		if p < 0 || p > 1 || !finite(p) {
+			return nil, b.argErr("p", "dropout probability has to be between 0 and 1, but got %v", p)
+		}
+		trainName := "train"
+		if b.ns == Functional {
+			trainName = "training"
+		}
+		train, err := b.boolean(trainName)
+		if err != nil {
+			return nil, err
+		}
+		attrs, err := b.nnInplace(ops.Attrs{"p": ops.FloatAttr(p), "train": ops.BoolAttr(train),
+			"alpha": ops.BoolAttr(alpha), "feature": ops.BoolAttr(feature)})
+		if err != nil {
+			return nil, err
+		}
+		r := len(x.Shape)
+		switch spatial {
+		case 1:
+			if r != 2 && r != 3 {
+				return nil, b.argErr("input", "dropout1d: Expected 2D or 3D input, but received a %dD input. Note that dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).", r)
+			}
+			attrs["unbatched"] = ops.BoolAttr(r == 2)
+		case 3:
+			attrs["unbatched"] = ops.BoolAttr(r != 5)
+		}
+		return newPlan("feature_dropout", attrs, tensorBinding(x)), nil
+	}
 }

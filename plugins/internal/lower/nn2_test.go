@@ -144,10 +144,41 @@ func nn2GridCases() []lcase {
 	}
 }
 
+func TestNN2Dropout(t *testing.T) { runCases(t, nn2DropoutCases(), nil) }
+
+func nn2DropoutCases() []lcase {
+	x := f32("args.0", 2, 3, 4)
+	d := func(p float64, train, inplace, alpha, feature, unbatched bool) ops.Attrs {
+		return ops.Attrs{"p": fa(p), "train": ba(train), "inplace": ba(inplace), "alpha": ba(alpha), "feature": ba(feature), "unbatched": ba(unbatched)}
+	}
+	return []lcase{
+		{name: "Torch.alpha_dropout", args: nn2Args{x, fv(0.3), bv(true)}, op: "feature_dropout", attrs: d(0.3, true, false, true, false, false)},
+		{name: "Torch.alpha_dropout_", args: nn2Args{x, fv(0.3), bv(false)}, op: "feature_dropout", attrs: d(0.3, false, true, true, false, false)},
+		{name: "Torch.feature_alpha_dropout", args: nn2Args{x, iv(1), bv(true)}, op: "feature_dropout", attrs: d(1, true, false, true, true, false)},
+		{name: "Torch.feature_alpha_dropout_", args: nn2Args{x, fv(0.5), bv(true)}, op: "feature_dropout", attrs: d(0.5, true, true, true, true, false)},
+		{name: "Torch.feature_dropout", args: nn2Args{x, fv(0.5), bv(true)}, op: "feature_dropout", attrs: d(0.5, true, false, false, true, false)},
+		{name: "Torch.feature_dropout_", args: nn2Args{x, fv(0.5), bv(true)}, op: "feature_dropout", attrs: d(0.5, true, true, false, true, false)},
+		{name: "Torch.feature_dropout", args: nn2Args{x, fv(1.5), bv(true)}, err: "dropout probability has to be between 0 and 1, but got 1.5"},
+		{name: "Torch.feature_dropout", args: nn2Args{x, fv(0.5)}, err: `missing required argument "train"`},
+		{name: "Functional.alpha_dropout", args: nn2Args{x}, op: "feature_dropout", attrs: d(0.5, false, false, true, false, false)},
+		{name: "Functional.alpha_dropout", args: nn2Args{x, fv(0.2), bv(true), bv(true)}, op: "feature_dropout", attrs: d(0.2, true, true, true, false, false)},
+		{name: "Functional.feature_alpha_dropout", args: nn2Args{x}, kwargs: nn2Kws{kw("training", bv(true))}, op: "feature_dropout", attrs: d(0.5, true, false, true, true, false)},
+		{name: "Functional.dropout1d", args: nn2Args{f32("args.0", 3, 4)}, op: "feature_dropout", attrs: d(0.5, true, false, false, true, true)},
+		{name: "Functional.dropout1d", args: nn2Args{x, fv(0.1)}, kwargs: nn2Kws{kw("inplace", bv(true))}, op: "feature_dropout", attrs: d(0.1, true, true, false, true, false)},
+		{name: "Functional.dropout1d", args: nn2Args{f32("args.0", 1, 2, 3, 4)}, err: "dropout1d: Expected 2D or 3D input, but received a 4D input"},
+		{name: "Functional.dropout2d", args: nn2Args{x}, op: "feature_dropout", attrs: d(0.5, true, false, false, true, false)},
+		{name: "Functional.dropout2d", args: nn2Args{f32("args.0", 1, 2, 3, 4), fv(0.5), bv(false)}, op: "feature_dropout", attrs: d(0.5, false, false, false, true, false)},
+		{name: "Functional.dropout3d", args: nn2Args{f32("args.0", 1, 2, 3, 4, 5)}, op: "feature_dropout", attrs: d(0.5, true, false, false, true, false)},
+		{name: "Functional.dropout3d", args: nn2Args{f32("args.0", 2, 3, 4, 5)}, op: "feature_dropout", attrs: d(0.5, true, false, false, true, true)},
+		{name: "Functional.dropout3d", args: nn2Args{x, fv(-0.1)}, err: "dropout probability has to be between 0 and 1"},
+		{name: "Functional.dropout2d", args: nn2Args{x}, kwargs: nn2Kws{kw("inplace", iv(1))}, err: `argument "inplace": expected bool`},
+	}
+}
+
 // nn2Cases are every lowering case of the nn2 family (TestOpsListed).
 func nn2Cases() []lcase {
 	var cs []lcase
-	for _, f := range []func() []lcase{nn2ConvTransposeCases, nn2ConvTBCCases, nn2MaxPool3dCases, nn2NormCases, nn2GridCases} {
+	for _, f := range []func() []lcase{nn2ConvTransposeCases, nn2ConvTBCCases, nn2MaxPool3dCases, nn2NormCases, nn2GridCases, nn2DropoutCases} {
 		cs = append(cs, f()...)
 	}
 	return cs

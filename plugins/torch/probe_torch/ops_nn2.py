@@ -98,6 +98,35 @@ def _s_affine_grid(dt):
     return [_t([[[1, 0, 0], [0, 1, 1]]], dt)], {"size": [1, 1, 2, 3], "align_corners": True}
 
 
+def _feature_dropout(c):
+    x = c.inputs[0]
+    a = c.attrs
+    seed = c.seed & 0x7FFFFFFFFFFFFFFF
+    torch.manual_seed(seed)
+    if c.device.type == "npu":
+        torch.npu.manual_seed(seed)
+    name = {(False, True): "feature_dropout", (True, False): "alpha_dropout", (True, True): "feature_alpha_dropout"}.get((bool(a["alpha"]), bool(a["feature"])))
+    if name is None:
+        name = "dropout"
+    unbatched = bool(a["unbatched"])
+    if a["inplace"]:
+        if unbatched:
+            x.unsqueeze_(0)
+        out = getattr(torch, name + "_")(x, a["p"], bool(a["train"]))
+        return out.squeeze_(0) if unbatched else out
+    if unbatched:
+        x = x.unsqueeze(0)
+    out = getattr(torch, name)(x, a["p"], bool(a["train"]))
+    return out.squeeze(0) if unbatched else out
+
+
+def _s_feature_dropout(dt):
+    if dt.is_floating_point:
+        return [_norm_x(dt)], {"p": 0.5, "train": True}
+    # integer tensors: the identity in evaluation only
+    return [_norm_x(dt)], {"p": 0.5, "train": False}
+
+
 OPS = {
     "conv_transpose": _conv_transpose,
     "max_pool3d": _max_pool3d,
@@ -107,13 +136,14 @@ OPS = {
     "native_batch_norm": _native_batch_norm,
     "batch_norm_update_stats": _update_stats,
     "grid_sampler": lambda c: torch.grid_sampler(c.inputs[0], c.inputs[1], c.attrs["interpolation_mode"], c.attrs["padding_mode"], bool(c.attrs["align_corners"])),
+    "feature_dropout": _feature_dropout,
     "affine_grid": lambda c: torch.affine_grid_generator(c.inputs[0], _ints(c.attrs["size"]), bool(c.attrs["align_corners"])),
     "conv_tbc": lambda c: torch.conv_tbc(c.inputs[0], c.inputs[1], c.inputs[2], c.attrs["pad"]),
 }
 
 # PyTorch 1.13 has no derivative for batch_norm_update_stats.
 BACKWARD = {"conv_transpose", "conv_tbc", "max_pool3d", "native_layer_norm", "native_group_norm", "native_batch_norm",
-            "grid_sampler", "affine_grid"}
+            "grid_sampler", "affine_grid", "feature_dropout"}
 
 SAMPLES = {
     "conv_transpose": _s_conv_transpose,
@@ -121,6 +151,7 @@ SAMPLES = {
     "max_pool3d": _s_max_pool3d,
     "grid_sampler": _s_grid_sampler,
     "affine_grid": _s_affine_grid,
+    "feature_dropout": _s_feature_dropout,
 }
 for _op in ("native_layer_norm", "native_group_norm", "native_batch_norm", "batch_norm_update_stats"):
     SAMPLES[_op] = _s_norm(_op)

@@ -425,7 +425,54 @@ def grid_cases():
     ag("err/theta_3d_for_2d", [1, 3, 4], [1, 1, 2, 2], error=True)
 
 
-SECTIONS = [conv_transpose_cases, conv_tbc_cases, max_pool3d_cases, norm_cases, grid_cases]
+# --------------------------------------------------------------------------
+# feature_dropout (alpha and feature dropouts): the mask is random, so the
+# corpus checks p = 0, p = 1 and evaluation, and the errors
+
+def dropout_cases():
+    r = Rand("feature_dropout")
+    names = {(False, True): "feature_dropout", (True, False): "alpha_dropout", (True, True): "feature_alpha_dropout"}
+
+    def one(name, xs, p, train, alpha, feature, inplace=False, unbatched=False, dt=f64, mode="bench", error=False):
+        x = r.randn(xs, dt) if dt.is_floating_point else r.randint(-3, 4, xs, dt)
+        fn = getattr(torch, names[(alpha, feature)] + ("_" if inplace else ""))
+        attrs = {"p": p, "train": train, "inplace": inplace, "feature": feature, "alpha": alpha, "unbatched": unbatched}
+
+        def f(x):
+            if inplace:
+                x = x.clone()
+            if unbatched:
+                return fn(x.unsqueeze(0), p, train).squeeze(0)
+            return fn(x, p, train)
+        nm = "feature_dropout/" + name
+        if error:
+            err(nm, "feature_dropout", [x], f, attrs=attrs, mode=mode)
+        else:
+            add(nm, "feature_dropout", [x], f, attrs=attrs, mode=mode, backward=dt.is_floating_point)
+
+    for (alpha, feature), n in sorted(names.items()):
+        one(n + "/p0", [2, 3, 4], 0.0, True, alpha, feature)
+        one(n + "/p1", [2, 3, 2], 1.0, True, alpha, feature)
+        one(n + "/eval", [2, 3], 0.5, False, alpha, feature)
+        one(n + "/inplace_p1", [3, 2], 1.0, True, alpha, feature, inplace=True)
+        one(n + "/int_eval", [2, 3], 0.5, False, alpha, feature, dt=i64)
+        one(n + "/err/p", [2, 3], 1.5, True, alpha, feature, error=True)
+        one(n + "/err/int_train", [2, 3], 0.5, True, alpha, feature, dt=i64, error=True)
+        one(n + "/err/f16_train", [2, 3], 0.5, True, alpha, feature, dt=f16, error=True)
+        for d in (f32, bf16):
+            one("%s/emu/%s/p1" % (n, d), [2, 3], 1.0, True, alpha, feature, dt=d, mode="emulated")
+            one("%s/emu/%s/eval" % (n, d), [2, 3], 0.5, False, alpha, feature, dt=d, mode="emulated")
+    xn = torch.tensor([[1.0, float("nan")], [float("inf"), -2.0]], dtype=f64)
+    add("feature_dropout/nan_p1", "feature_dropout", [xn], lambda x: torch.feature_dropout(x, 1.0, True),
+        attrs={"p": 1.0, "train": True, "feature": True, "alpha": False, "unbatched": False})
+    one("feature_dropout/unbatched_p1", [3, 4], 1.0, True, False, True, unbatched=True)
+    one("feature_dropout/int_p1", [2, 3], 1.0, True, False, True, dt=i64)
+    one("feature_dropout/empty", [0, 3], 0.5, True, False, True)
+    one("feature_dropout/err/1d", [4], 0.5, True, False, True, error=True)
+    one("feature_alpha_dropout/err/0d", [], 0.5, True, True, True, error=True)
+
+
+SECTIONS = [conv_transpose_cases, conv_tbc_cases, max_pool3d_cases, norm_cases, grid_cases, dropout_cases]
 
 if __name__ == "__main__":
     for s in SECTIONS:
