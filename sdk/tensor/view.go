@@ -48,3 +48,17 @@ func WrapFloat64s(shape []int, v []float64) *Tensor {
 	}
 	return t
 }
+
+// alignedFor reports whether b's memory starts at a multiple of size.
+func alignedFor(b []byte, size int) bool {
+	return len(b) == 0 || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%uintptr(size) == 0
+}
+
+// viewOf is the first n elements of b read as a []T (b holds at least
+// n*sizeof(T) bytes, aligned for T).
+func viewOf[T float32 | float64 | uint16](b []byte, n int) []T {
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
