@@ -371,3 +371,127 @@ func loss2RNN(gru bool) lowerFunc {
 		return newPlan(op, attrs, in...), nil
 	}
 }
+
+func init() {
+	defMulti(loss2EmbeddingBag, "weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None",
+		"Torch.embedding_bag")
+	def(loss2EmbeddingBag, "input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode='mean', sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None",
+		"Functional.embedding_bag")
+	usedOps = append(usedOps, "embedding_bag")
+}
+
+// loss2EmbeddingBag lowers torch.embedding_bag (mode as ATen's 0 sum, 1
+// mean, 2 max; four outputs of which the bags are compared) and
+// F.embedding_bag (2-D input: one bag a row; mode a string; max_norm,
+// which renormalises weight in place first, is refused).
+func loss2EmbeddingBag(b *bound) (*framework.Plan, error) {
+	idxName := "indices"
+	if b.ns == Functional {
+		idxName = "input"
+	}
+	w, err := b.tensor("weight")
+	if err != nil {
+		return nil, err
+	}
+	ix, err := b.tensor(idxName)
+	if err != nil {
+		return nil, err
+	}
+	off, offOK, err := b.optTensor("offsets")
+	if err != nil {
+		return nil, err
+	}
+	psw, pswOK, err := b.optTensor("per_sample_weights")
+	if err != nil {
+		return nil, err
+	}
+	var mode string
+	if b.ns == Torch {
+		m, err := b.integer("mode")
+		if err != nil {
+			return nil, err
+		}
+		switch m {
+		case 0:
+			mode = "sum"
+		case 1:
+			mode = "mean"
+		case 2:
+			mode = "max"
+		default:
+			return nil, b.argErr("mode", "Unknown mode for embedding_bag_backward with mode %d", m)
+		}
+		if !offOK {
+			return nil, b.argErr("offsets", "expected tensor, got None")
+		}
+	} else {
+		if mode, err = b.str("mode"); err != nil {
+			return nil, err
+		}
+		if !b.isNone("max_norm") {
+			return nil, b.argErr("max_norm", "max_norm renormalises weight in place before the bags: not replayable from the dump")
+		}
+		if pswOK && !slices.Equal(psw.Shape, ix.Shape) {
+			return nil, b.argErr("per_sample_weights", "embedding_bag: If per_sample_weights (%s) is not None, then it must have the same shape as the input (%s)",
+				loss2Size(psw.Shape), loss2Size(ix.Shape))
+		}
+		switch len(ix.Shape) {
+		case 2:
+			if offOK {
+				return nil, b.argErr("offsets", "if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed length sequences.")
+			}
+		case 1:
+			if !offOK {
+				return nil, b.argErr("offsets", "offsets has to be a 1D Tensor but got None")
+			}
+		default:
+			return nil, b.argErr("input", "input has to be 1D or 2D Tensor, but got Tensor of dimension %d", len(ix.Shape))
+		}
+		switch mode {
+		case "sum", "mean":
+		case "max":
+			if sg, _ := b.boolean("scale_grad_by_freq"); sg {
+				return nil, b.argErr("scale_grad_by_freq", "max mode does not support scaling the gradient by the frequency")
+			}
+		default:
+			return nil, b.argErr("mode", "mode has to be one of sum, mean or max")
+		}
+		if pswOK && mode != "sum" {
+			return nil, b.argErr("per_sample_weights", "embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for mode='sum' (got mode='%s'). Please open a feature request on GitHub.", mode)
+		}
+	}
+	if offOK && len(ix.Shape) != 1 {
+		return nil, b.argErr(idxName, "input has to be a 1D or 2D Tensor, but got Tensor of dimension %d", len(ix.Shape))
+	}
+	attrs := ops.Attrs{"mode": ops.StringAttr(mode)}
+	for _, n := range []string{"scale_grad_by_freq", "include_last_offset"} {
+		v, err := b.boolean(n)
+		if err != nil {
+			return nil, err
+		}
+		attrs[n] = ops.BoolAttr(v)
+	}
+	if _, err := b.boolean("sparse"); err != nil {
+		return nil, err
+	}
+	pad := int64(-1)
+	if !b.isNone("padding_idx") {
+		p, err := b.integer("padding_idx")
+		if err != nil {
+			return nil, err
+		}
+		rows := int64(0)
+		if len(w.Shape) > 0 {
+			rows = int64(w.Shape[0])
+		}
+		if p < -rows || p >= rows {
+			return nil, b.argErr("padding_idx", "padding_idx must be within the number of embeddings, -%d through %d, but got %d", rows, rows-1, p)
+		}
+		if p < 0 {
+			p += rows
+		}
+		pad = p
+	}
+	attrs["padding_idx"] = ops.IntAttr(pad)
+	return newPlan("embedding_bag", attrs, tensorBinding(w), tensorBinding(ix), optBinding(off, offOK), optBinding(psw, pswOK)), nil
+}

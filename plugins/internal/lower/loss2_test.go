@@ -98,5 +98,26 @@ func loss2Cases() []lcase {
 		lcase{name: "Torch.gru", args: a(w("x", 5, 4), i64("bs", 5), w("h", 1, 2, 6), gruParams, bv(true), iv(1), fv(0), bv(false), bv(false)),
 			err: "packed-sequence form"},
 	)
+	bag := func(mode string, pad int64) ops.Attrs {
+		return ops.Attrs{"mode": sa(mode), "padding_idx": ops.IntAttr(pad), "scale_grad_by_freq": ops.BoolAttr(false), "include_last_offset": ops.BoolAttr(false)}
+	}
+	cs = append(cs,
+		lcase{name: "Torch.embedding_bag", args: a(w("w", 10, 8), i64("i", 12), i64("o", 3), bv(false), iv(0), bv(false), nv(), bv(false), nv()),
+			op: "embedding_bag", attrs: bag("sum", -1), in: []string{"w", "i", "o", "none"}, multi: true},
+		lcase{name: "Torch.embedding_bag", args: a(w("w", 10, 8), i64("i", 12), i64("o", 3)), kwargs: []framework.NamedArg{kw("mode", iv(2)), kw("padding_idx", iv(-1))},
+			op: "embedding_bag", attrs: bag("max", 9), multi: true},
+		lcase{name: "Torch.embedding_bag", args: a(w("w", 10, 8), i64("i", 12), i64("o", 3), bv(false), iv(1), bv(false), nv(), bv(false), iv(10)),
+			err: "padding_idx must be within the number of embeddings, -10 through 9, but got 10"},
+		lcase{name: "Functional.embedding_bag", args: a(i64("i", 12), w("w", 10, 8), i64("o", 3)), op: "embedding_bag", attrs: bag("mean", -1), in: []string{"w", "i", "o", "none"}},
+		lcase{name: "Functional.embedding_bag", args: a(i64("i", 3, 4), w("w", 10, 8)), kwargs: []framework.NamedArg{kw("mode", sv("sum")), kw("per_sample_weights", w("p", 3, 4))},
+			op: "embedding_bag", attrs: bag("sum", -1), in: []string{"w", "i", "none", "p"}},
+		lcase{name: "Functional.embedding_bag", args: a(i64("i", 3, 4), w("w", 10, 8), i64("o", 3)), err: "if input is 2D, then offsets has to be None"},
+		lcase{name: "Functional.embedding_bag", args: a(i64("i", 12), w("w", 10, 8)), err: "offsets has to be a 1D Tensor but got None"},
+		lcase{name: "Functional.embedding_bag", args: a(i64("i", 12), w("w", 10, 8), i64("o", 3)), kwargs: []framework.NamedArg{kw("max_norm", fv(1))}, err: "max_norm"},
+		lcase{name: "Functional.embedding_bag", args: a(i64("i", 12), w("w", 10, 8), i64("o", 3)), kwargs: []framework.NamedArg{kw("per_sample_weights", w("p", 12))},
+			err: "per_sample_weights is only supported for mode='sum'"},
+		lcase{name: "Functional.embedding_bag", args: a(i64("i", 12), w("w", 10, 8), i64("o", 3)), kwargs: []framework.NamedArg{kw("mode", sv("prod"))},
+			err: "mode has to be one of sum, mean or max"},
+	)
 	return cs
 }

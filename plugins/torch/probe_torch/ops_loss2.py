@@ -143,6 +143,28 @@ def _s_rnn(gates, cell, lstm):
     return s
 
 
+_MODES = {"sum": 0, "mean": 1, "max": 2}
+
+
+def _embedding_bag(c):
+    w, ix, off, psw = c.inputs
+    a = c.attrs
+    pad = a["padding_idx"]
+    pad = None if pad == -1 else pad
+    if off is None:
+        return F.embedding_bag(ix, w, None, scale_grad_by_freq=a["scale_grad_by_freq"], mode=a["mode"], per_sample_weights=psw,
+                               include_last_offset=a["include_last_offset"], padding_idx=pad)
+    return torch.embedding_bag(w, ix, off, a["scale_grad_by_freq"], _MODES[a["mode"]], False, psw, a["include_last_offset"], pad)[0]
+
+
+def _s_embedding_bag(dt):
+    if dt not in (torch.float64, torch.float32, torch.float16):
+        return None
+    w = torch.tensor([[0.5, -1.0], [2.0, 0.25], [1.5, -0.5]], dtype=torch.float64).to(dt)
+    return [w, torch.tensor([0, 2, 1, 1]), torch.tensor([0, 1]), None], {"mode": "mean", "scale_grad_by_freq": False,
+                                                                           "include_last_offset": False, "padding_idx": -1}
+
+
 def _f(dt, *rows):
     return torch.tensor(rows, dtype=torch.float64).to(dt)
 
@@ -176,6 +198,7 @@ OPS = {
     "gru_cell": _gru_cell,
     "lstm": _lstm,
     "gru": _gru,
+    "embedding_bag": _embedding_bag,
 }
 
 SAMPLES = {
@@ -198,6 +221,7 @@ SAMPLES = {
     "gru_cell": _s_rnn(3, True, False),
     "lstm": _s_rnn(4, False, True),
     "gru": _s_rnn(3, False, False),
+    "embedding_bag": _s_embedding_bag,
 }
 
 BACKWARD = set(OPS)

@@ -429,6 +429,55 @@ def rnn_cases():
             add("%s/emu/%s" % (op, dn(d)), op, [r.randn((3, 2, 3)).to(d)] + st + ps, gf(a) if gru else lf(a), a, mode="emulated", **tol)
 
 
+# ---------------------------------------------------------------- embedding_bag
+
+def bag_cases():
+    op = "embedding_bag"
+    MODES = {"sum": 0, "mean": 1, "max": 2}
+
+    def eb(mode, scale=False, last=False, pad=-1):
+        def f(w, ix, off, psw):
+            p = None if pad == -1 else pad
+            if off is None:
+                return F.embedding_bag(ix, w, None, scale_grad_by_freq=scale, mode=mode, per_sample_weights=psw, include_last_offset=last, padding_idx=p)
+            return torch.embedding_bag(w, ix, off, scale, MODES[mode], False, psw, last, p)[0]
+        return f
+
+    def ea(mode, scale=False, last=False, pad=-1):
+        return {"mode": mode, "scale_grad_by_freq": scale, "include_last_offset": last, "padding_idx": pad}
+    ix = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9, 1])
+    off = torch.tensor([0, 4, 4, 6])
+    for mode in ("sum", "mean", "max"):
+        r = R("bag/" + mode)
+        w = r.randn((10, 3))
+        add("bag/%s" % mode, op, [w, ix, off, None], eb(mode), ea(mode))
+        add("bag/%s/padding" % mode, op, [w, ix, off, None], eb(mode, pad=4), ea(mode, pad=4))
+        add("bag/%s/last_offset" % mode, op, [w, ix, torch.tensor([0, 2, 5, 9]), None], eb(mode, last=True), ea(mode, last=True))
+        add("bag/%s/2d" % mode, op, [w, torch.tensor([[1, 2, 3], [4, 4, 0]]), None, None], eb(mode), ea(mode))
+        if mode != "max":
+            # PyTorch's scaled gradient is not a derivative: at float32, out
+            # of the float64 finite-difference checks
+            add("bag/%s/scale_grad" % mode, op, [w.to(f32), ix, off, None], eb(mode, scale=True), ea(mode, scale=True), mode="emulated")
+            add("bag/%s/scale_grad_pad" % mode, op, [w.to(f32), ix, off, None], eb(mode, scale=True, pad=2), ea(mode, scale=True, pad=2), mode="emulated")
+    r = R("bag/misc")
+    w = r.randn((10, 3))
+    add("bag/per_sample_weights", op, [w, ix, off, r.randn((9,))], eb("sum"), ea("sum"))
+    add("bag/per_sample_weights_pad", op, [w, ix, off, r.randn((9,))], eb("sum", pad=2), ea("sum", pad=2))
+    add("bag/int32", op, [w, ix.int(), off.int(), None], eb("mean"), ea("mean"))
+    add("bag/empty_indices", op, [w, torch.zeros(0, dtype=torch.int64), torch.tensor([0, 0]), None], eb("sum"), ea("sum"))
+    err("bag/err/range", op, [w, torch.tensor([1, 10]), torch.tensor([0]), None], eb("sum"), ea("sum"))
+    err("bag/err/offset0", op, [w, ix, torch.tensor([1, 3]), None], eb("sum"), ea("sum"))
+    err("bag/err/offset_end", op, [w, ix, torch.tensor([0, 12]), None], eb("sum"), ea("sum"))
+    err("bag/err/psw_mean", op, [w, ix, off, r.randn((9,))], lambda w, i, o, p: torch.embedding_bag(w, i, o, False, 1, False, p, False, None)[0], ea("mean"))
+    err("bag/err/bfloat16", op, [w.to(bf16), ix, off, None], eb("sum"), ea("sum"))
+    for d in (f32, f16):
+        for mode in ("sum", "mean", "max"):
+            r = R("bag/emu/%s/%s" % (mode, dn(d)))
+            w = r.randn((12, 4)).to(d)
+            psw = r.randn((10,)).to(d) if mode == "sum" else None
+            add("bag/emu/%s/%s" % (mode, dn(d)), op, [w, r.randint(0, 12, (10,)), torch.tensor([0, 3, 7]), psw], eb(mode), ea(mode), mode="emulated")
+
+
 if __name__ == "__main__":
     bce_cases()
     kl_cases()
@@ -436,6 +485,7 @@ if __name__ == "__main__":
     nll_cases()
     cell_cases()
     rnn_cases()
+    bag_cases()
     write_group("loss2", [c for c in CASES if c is not None])
     for line in REPORT:
         print(line)
