@@ -30,6 +30,10 @@ func init() {
 	register("histogram_edges", &kernel{forward: misc2HistogramForward})
 	register("resize", &kernel{forward: misc2ResizeForward})
 	register("choose_qparams_optimized", &kernel{forward: misc2ChooseQparamsForward})
+	register("stft", &kernel{forward: misc2STFTForward, backward: misc2STFTBackward})
+	register("istft", &kernel{forward: misc2ISTFTForward, backward: misc2ISTFTBackward})
+	supportDTypes("stft", tensor.Float64, tensor.Float32)
+	supportDTypes("istft", tensor.Float64, tensor.Float32)
 	supportDTypes("choose_qparams_optimized", tensor.Float64, tensor.Float32)
 	all := append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)
 	for _, op := range []string{"diagonal_scatter", "slice_scatter", "fill_diagonal", "sum_to_size", "resize"} {
@@ -1333,4 +1337,450 @@ var misc2IgamD = [25][25]float64{{-3.3333333333333333e-1, 8.3333333333333333e-2,
 		-4.1690817945270892, 3.1008219800117808e-3, 1.1220095449981468,
 		-7.6052379926149916e-1, 3.6262236505085254e-1, 2.216867741940747e-1,
 		4.8683443692930507e-1},
+}
+
+// ---- stft, istft (real form) ----
+
+// misc2Trig holds cos and sin of 2πj/n, exact at the quarter turns.
+type misc2Trig struct {
+	n        int
+	cos, sin []float64
+}
+
+func misc2NewTrig(n int) *misc2Trig {
+	t := &misc2Trig{n: n, cos: make([]float64, n), sin: make([]float64, n)}
+	for j := range t.cos {
+		t.sin[j], t.cos[j] = math.Sincos(2 * math.Pi * float64(j) / float64(n))
+		switch {
+		case 4*j == n:
+			t.cos[j], t.sin[j] = 0, 1
+		case 2*j == n:
+			t.cos[j], t.sin[j] = -1, 0
+		case 4*j == 3*n:
+			t.cos[j], t.sin[j] = 0, -1
+		}
+	}
+	return t
+}
+
+// misc2FFTDType checks the dtypes PyTorch's CPU FFT takes (float32 and
+// float64) and returns the promoted dtype of the signal and the window.
+func misc2FFTDType(name string, x, w *array) (tensor.DType, error) {
+	dt := x.dtype
+	if w != nil {
+		dt = resultType(x, w)
+	}
+	if !x.dtype.IsFloat() {
+		return 0, fmt.Errorf("%s: expected a tensor of floating point or complex values", name)
+	}
+	if dt != tensor.Float32 && dt != tensor.Float64 {
+		// PyTorch 1.13's messages for float16 and bfloat16 (its CPU FFT
+		// has float32 and float64 kernels only)
+		if name == "stft" {
+			return 0, fmt.Errorf("expected scalar type ComplexDouble but found %s", map[bool]string{true: "ComplexHalf", false: "ComplexFloat"}[dt == tensor.Float16])
+		}
+		if dt == tensor.BFloat16 {
+			return 0, errors.New("view_as_complex is only supported for half, float and double tensors, but got a tensor of scalar type: BFloat16")
+		}
+		return 0, fmt.Errorf("expected scalar type Double but found %s", ops.TypeName(dt))
+	}
+	return dt, nil
+}
+
+// misc2Window is the window of n_fft points: the given window (or ones) of
+// win_length points centred with zeros; used false when the frames are
+// not multiplied (stft without window and win_length = n_fft).
+func misc2Window(name string, w *array, nfft, winLen int, dt tensor.DType) (win []float64, used bool, err error) {
+	if w != nil && (w.rank() != 1 || w.shape[0] != winLen) {
+		return nil, false, fmt.Errorf("%s: expected a 1D window tensor of size equal to win_length=%d, but got window with size %s", name, winLen, ops.ShapeList(w.shape))
+	}
+	win = make([]float64, nfft)
+	left := (nfft - winLen) / 2
+	for i := 0; i < winLen; i++ {
+		win[left+i] = 1
+		if w != nil {
+			win[left+i] = roundTo(dt, w.data[i])
+		}
+	}
+	return win, w != nil || winLen < nfft, nil
+}
+
+// misc2STFTPlan is a checked stft call: the padded signal rows and the
+// frame layout.
+type misc2STFTPlan struct {
+	batch, length, padded, pad int
+	nfft, hop, frames, bins    int
+	src                        []int // padded position -> signal position (-1: zero)
+	win                        []float64
+	useWin                     bool
+	norm                       float64
+	dt                         tensor.DType
+	trig                       *misc2Trig
+}
+
+func misc2STFTPrepare(c *call) (*misc2STFTPlan, error) {
+	x, w := c.in[0], c.in[1]
+	dt, err := misc2FFTDType("stft", x, w)
+	if err != nil {
+		return nil, err
+	}
+	if x.rank() < 1 || x.rank() > 2 {
+		return nil, errors.New("stft: expected a 1D or 2D tensor")
+	}
+	p := &misc2STFTPlan{batch: 1, dt: dt}
+	p.length = x.shape[x.rank()-1]
+	if x.rank() == 2 {
+		p.batch = x.shape[0]
+	}
+	p.nfft = int(c.attrs.Int("n_fft", 0))
+	p.hop = int(c.attrs.Int("hop_length", int64(p.nfft/4)))
+	winLen := int(c.attrs.Int("win_length", int64(p.nfft)))
+	p.padded = p.length
+	if c.attrs.Bool("center", true) && p.nfft > 0 {
+		p.pad = p.nfft / 2
+		p.padded += 2 * p.pad
+	}
+	mode := c.attrs.Str("pad_mode", "reflect")
+	p.src = make([]int, p.padded)
+	for j := range p.src {
+		i := j - p.pad
+		switch {
+		case i >= 0 && i < p.length:
+		case mode == "constant":
+			i = -1
+		case mode == "reflect":
+			if p.pad >= p.length {
+				return nil, fmt.Errorf("Argument #4: Padding size should be less than the corresponding input dimension, but got: padding (%d, %d) at dimension 2 of input [1, %d, %d]",
+					p.pad, p.pad, p.batch, p.length)
+			}
+			if i < 0 {
+				i = -i
+			} else {
+				i = 2*(p.length-1) - i
+			}
+		case mode == "replicate":
+			i = max(0, min(i, p.length-1))
+		case mode == "circular":
+			if p.pad > p.length {
+				return nil, errors.New("Padding value causes wrapping around more than once.")
+			}
+			i = (i%p.length + p.length) % p.length
+		default:
+			return nil, fmt.Errorf("stft: unknown pad_mode %q", mode)
+		}
+		p.src[j] = i
+	}
+	switch {
+	case p.nfft <= 0 || p.nfft > p.padded:
+		return nil, fmt.Errorf("stft: expected 0 < n_fft < %d, but got n_fft=%d", p.padded, p.nfft)
+	case p.hop <= 0:
+		return nil, fmt.Errorf("stft: expected hop_length > 0, but got hop_length=%d", p.hop)
+	case winLen <= 0 || winLen > p.nfft:
+		return nil, fmt.Errorf("stft: expected 0 < win_length <= n_fft, but got win_length=%d", winLen)
+	}
+	if p.win, p.useWin, err = misc2Window("stft", w, p.nfft, winLen, dt); err != nil {
+		return nil, err
+	}
+	p.frames = 1 + (p.padded-p.nfft)/p.hop
+	p.bins = p.nfft
+	if c.attrs.Bool("onesided", true) {
+		p.bins = p.nfft/2 + 1
+	}
+	p.norm = 1
+	if c.attrs.Bool("normalized", false) {
+		p.norm = 1 / math.Sqrt(float64(p.nfft))
+	}
+	p.trig = misc2NewTrig(p.nfft)
+	return p, nil
+}
+
+func (p *misc2STFTPlan) outShape(rank int) []int {
+	s := []int{p.bins, p.frames, 2}
+	if rank == 2 {
+		s = append([]int{p.batch}, s...)
+	}
+	return s
+}
+
+// misc2STFTForward is PyTorch's stft with return_complex=False: the
+// centred signal padded by pad_mode, frames of n_fft every hop_length
+// multiplied by the window at the dtype, their DFT (onesided: the first
+// n_fft/2+1 bins; normalized: times 1/sqrt(n_fft)) as [..., bins, frames,
+// (re, im)].
+func misc2STFTForward(c *call) ([]*array, error) {
+	x := c.in[0]
+	p, err := misc2STFTPrepare(c)
+	if err != nil {
+		return nil, err
+	}
+	out := newArray(p.dt, p.outShape(x.rank()))
+	rnd := roundFunc(p.dt)
+	n := p.nfft
+	forChunks(p.batch*p.frames, func(from, to int) error {
+		y := make([]float64, n)
+		for bf := from; bf < to; bf++ {
+			b, f := bf/p.frames, bf%p.frames
+			row := x.data[b*p.length : (b+1)*p.length]
+			for i := range y {
+				y[i] = 0
+				if s := p.src[f*p.hop+i]; s >= 0 {
+					y[i] = row[s]
+				}
+				if p.useWin {
+					y[i] = rnd(y[i] * p.win[i])
+				}
+			}
+			for k := 0; k < p.bins; k++ {
+				re, im := 0.0, 0.0
+				for i, v := range y {
+					j := k * i % n
+					re += v * p.trig.cos[j]
+					im -= v * p.trig.sin[j]
+				}
+				o := ((b*p.bins+k)*p.frames + f) * 2
+				out.data[o], out.data[o+1] = re*p.norm, im*p.norm
+			}
+		}
+		return nil
+	})
+	return []*array{out}, nil
+}
+
+// misc2STFTBackward: the adjoint of each frame's DFT, times the window,
+// added up over the frames in order, then through the padding.
+func misc2STFTBackward(c *call, outs, gos []*array) ([]*array, error) {
+	x := c.in[0]
+	p, err := misc2STFTPrepare(c)
+	if err != nil {
+		return nil, err
+	}
+	g := gradData(gos[0], len(outs[0].data))
+	n := p.nfft
+	dy := make([]float64, p.batch*p.frames*n)
+	forChunks(p.batch*p.frames, func(from, to int) error {
+		for bf := from; bf < to; bf++ {
+			b, f := bf/p.frames, bf%p.frames
+			d := dy[bf*n : (bf+1)*n]
+			for i := range d {
+				s := 0.0
+				for k := 0; k < p.bins; k++ {
+					o := ((b*p.bins+k)*p.frames + f) * 2
+					j := k * i % n
+					s += g[o]*p.trig.cos[j] - g[o+1]*p.trig.sin[j]
+				}
+				s *= p.norm
+				if p.useWin {
+					s *= p.win[i]
+				}
+				d[i] = s
+			}
+		}
+		return nil
+	})
+	// the frames' gradients reach the padded signal at its dtype (the
+	// window's product may have promoted them)
+	rnd := roundFunc(x.dtype)
+	gx := zeros(len(x.data))
+	for b := 0; b < p.batch; b++ {
+		gpad := make([]float64, p.padded)
+		for f := 0; f < p.frames; f++ {
+			d := dy[(b*p.frames+f)*n : (b*p.frames+f+1)*n]
+			for i, v := range d {
+				gpad[f*p.hop+i] = rnd(gpad[f*p.hop+i] + rnd(v))
+			}
+		}
+		row := gx[b*p.length : (b+1)*p.length]
+		for j, v := range gpad {
+			if s := p.src[j]; s >= 0 {
+				row[s] = rnd(row[s] + v)
+			}
+		}
+	}
+	return []*array{gradForOwned(c, 0, gx, x.shape), nil}, nil
+}
+
+// misc2ISTFTPlan is a checked istft call.
+type misc2ISTFTPlan struct {
+	batch, bins, frames, nfft, hop int
+	expected, start, end, outLen   int
+	win, env                       []float64
+	norm                           float64
+	dt, xdt                        tensor.DType
+	trig                           *misc2Trig
+}
+
+func misc2ISTFTPrepare(c *call) (*misc2ISTFTPlan, error) {
+	x, w := c.in[0], c.in[1]
+	dt, err := misc2FFTDType("istft", x, w)
+	if err != nil {
+		return nil, err
+	}
+	r := x.rank()
+	switch {
+	case len(x.data) == 0:
+		return nil, errors.New("istft: input tensor cannot be empty.")
+	case r != 3 && r != 4:
+		return nil, fmt.Errorf("istft: expected a tensor with 3 or 4 dimensions of complex dtype, but got %d", r)
+	case x.shape[r-1] != 2:
+		return nil, fmt.Errorf("istft: expected the last dimension to be 2 (corresponding to real and imaginary parts), but got %d", x.shape[r-1])
+	}
+	p := &misc2ISTFTPlan{batch: 1, dt: dt, xdt: x.dtype, bins: x.shape[r-3], frames: x.shape[r-2]}
+	if r == 4 {
+		p.batch = x.shape[0]
+	}
+	p.nfft = int(c.attrs.Int("n_fft", 0))
+	p.hop = int(c.attrs.Int("hop_length", int64(p.nfft>>2)))
+	winLen := int(c.attrs.Int("win_length", int64(p.nfft)))
+	p.expected = p.nfft + p.hop*(p.frames-1)
+	onesided := c.attrs.Bool("onesided", p.bins != p.nfft)
+	switch {
+	case onesided && p.nfft/2+1 != p.bins:
+		return nil, fmt.Errorf("istft: expected the frequency dimension (3rd to the last) of the input tensor to match n_fft / 2 + 1 when onesided=True, but got %d", p.bins)
+	case !onesided && p.nfft != p.bins:
+		return nil, fmt.Errorf("istft: expected the frequency dimension (3rd to the last) of the input tensor to match n_fft when onesided=False, but got %d", p.bins)
+	case !(0 < p.hop && p.hop <= winLen):
+		return nil, errors.New("istft(...) expected 0 < hop_length <= win_length")
+	case !(0 < winLen && winLen <= p.nfft):
+		return nil, errors.New("istft(...) expected 0 < win_length <= n_fft")
+	}
+	if p.win, _, err = misc2Window("istft", w, p.nfft, winLen, dt); err != nil {
+		return nil, err
+	}
+	p.norm = 1 / float64(p.nfft)
+	if c.attrs.Bool("normalized", false) {
+		p.norm = 1 / math.Sqrt(float64(p.nfft))
+	}
+	center := c.attrs.Bool("center", true)
+	if center {
+		p.start = p.nfft / 2
+	}
+	switch {
+	case !c.attrs.IsNone("length"):
+		p.end = p.start + int(c.attrs.Int("length", 0))
+	case center:
+		p.end = p.expected - p.nfft/2
+	default:
+		p.end = p.expected
+	}
+	if p.end < p.start {
+		return nil, fmt.Errorf("istft: the output length %d is negative", p.end-p.start)
+	}
+	p.outLen = p.end - p.start
+	rnd := roundFunc(dt)
+	p.env = make([]float64, p.expected)
+	for f := 0; f < p.frames; f++ {
+		for i, v := range p.win {
+			p.env[f*p.hop+i] = rnd(p.env[f*p.hop+i] + rnd(v*v))
+		}
+	}
+	for j := p.start; j < min(p.end, p.expected); j++ {
+		if math.Abs(p.env[j]) < 1e-11 {
+			return nil, errors.New("istft: window overlap add min: 1")
+		}
+	}
+	p.trig = misc2NewTrig(p.nfft)
+	return p, nil
+}
+
+// misc2C2RWeight is c_k of the inverse real DFT: bins other than 0 and
+// n/2 stand for themselves and their conjugate.
+func misc2C2RWeight(k, n int) float64 {
+	if k == 0 || 2*k == n {
+		return 1
+	}
+	return 2
+}
+
+// misc2ISTFTForward is PyTorch's istft of the real form [..., bins,
+// frames, 2] with return_complex=False: each frame's inverse real DFT of
+// the first n_fft/2+1 bins (norm 1/n_fft, or 1/sqrt(n_fft) normalized) at
+// the dtype, times the window, overlap-added; divided by the overlap-added
+// squared window and trimmed (center: n_fft/2 each side; length: padded
+// with zeros beyond the frames).
+func misc2ISTFTForward(c *call) ([]*array, error) {
+	x := c.in[0]
+	p, err := misc2ISTFTPrepare(c)
+	if err != nil {
+		return nil, err
+	}
+	shape := []int{p.outLen}
+	if x.rank() == 4 {
+		shape = []int{p.batch, p.outLen}
+	}
+	out := newArray(p.dt, shape)
+	rnd, rndX := roundFunc(p.dt), roundFunc(p.xdt)
+	n, kuse := p.nfft, p.nfft/2+1
+	frames := make([]float64, p.batch*p.frames*n)
+	forChunks(p.batch*p.frames, func(from, to int) error {
+		for bf := from; bf < to; bf++ {
+			b, f := bf/p.frames, bf%p.frames
+			fr := frames[bf*n : (bf+1)*n]
+			for i := range fr {
+				s := 0.0
+				for k := 0; k < kuse; k++ {
+					o := ((b*p.bins+k)*p.frames + f) * 2
+					j := k * i % n
+					s += misc2C2RWeight(k, n) * (x.data[o]*p.trig.cos[j] - x.data[o+1]*p.trig.sin[j])
+				}
+				fr[i] = rnd(rndX(s*p.norm) * p.win[i])
+			}
+		}
+		return nil
+	})
+	for b := 0; b < p.batch; b++ {
+		y := make([]float64, p.expected)
+		for f := 0; f < p.frames; f++ {
+			for i, v := range frames[(b*p.frames+f)*n : (b*p.frames+f+1)*n] {
+				y[f*p.hop+i] = rnd(y[f*p.hop+i] + v)
+			}
+		}
+		row := out.data[b*p.outLen : (b+1)*p.outLen]
+		for j := p.start; j < min(p.end, p.expected); j++ {
+			row[j-p.start] = y[j] / p.env[j]
+		}
+	}
+	return []*array{out}, nil
+}
+
+// misc2ISTFTBackward: the output gradient divided by the envelope, read
+// back into each frame, times the window, through the adjoint of the
+// inverse real DFT (PyTorch's c2r backward: an r2c with the bins other
+// than 0 and n/2 doubled; bins past n/2 of a full input get none).
+func misc2ISTFTBackward(c *call, outs, gos []*array) ([]*array, error) {
+	x := c.in[0]
+	p, err := misc2ISTFTPrepare(c)
+	if err != nil {
+		return nil, err
+	}
+	g := gradData(gos[0], len(outs[0].data))
+	n, kuse := p.nfft, p.nfft/2+1
+	gx := zeros(len(x.data))
+	gfull := make([]float64, p.batch*p.expected)
+	for b := 0; b < p.batch; b++ {
+		for j := p.start; j < min(p.end, p.expected); j++ {
+			gfull[b*p.expected+j] = g[b*p.outLen+j-p.start] / p.env[j]
+		}
+	}
+	forChunks(p.batch*p.frames, func(from, to int) error {
+		gf := make([]float64, n)
+		for bf := from; bf < to; bf++ {
+			b, f := bf/p.frames, bf%p.frames
+			for i := range gf {
+				gf[i] = gfull[b*p.expected+f*p.hop+i] * p.win[i]
+			}
+			for k := 0; k < kuse; k++ {
+				re, im := 0.0, 0.0
+				for i, v := range gf {
+					j := k * i % n
+					re += v * p.trig.cos[j]
+					im -= v * p.trig.sin[j]
+				}
+				s := p.norm * misc2C2RWeight(k, n)
+				o := ((b*p.bins+k)*p.frames + f) * 2
+				gx[o], gx[o+1] = re*s, im*s
+			}
+		}
+		return nil
+	})
+	return []*array{gradForOwned(c, 0, gx, x.shape), nil}, nil
 }

@@ -45,5 +45,16 @@ func init() {
 			"computed in float32 as PyTorch does (float64 bench inputs are rounded to float32: the op exists for float32 only)",
 			Inputs: []InputSpec{misc2Self}, Attrs: []AttrSpec{req("numel", AttrInt, "elements searched, 1..numel(input)"), req("n_bins", AttrInt, ""),
 				req("ratio", AttrFloat, ""), req("bit_width", AttrInt, "")}, Outputs: 2},
+		Schema{Name: "stft", Doc: "torch.stft(self, n_fft, ..., return_complex=False): the real form [..., bins, frames, 2] of the short-time Fourier transform of a 1-D or 2-D (batch) signal: " +
+			"center pads n_fft/2 each side by pad_mode, frames of n_fft every hop_length (None: n_fft/4) times the window (win_length points centred, ones when None), " +
+			"their DFT (onesided, the default: n_fft/2+1 bins; normalized: times 1/sqrt(n_fft)); float32 and float64 only",
+			Inputs: []InputSpec{in("self"), {Name: "window", Optional: true}}, Attrs: []AttrSpec{req("n_fft", AttrInt, ""), attr("hop_length", AttrInt, NoneAttr(), "None: n_fft/4"),
+				attr("win_length", AttrInt, NoneAttr(), "None: n_fft"), attr("center", AttrBool, BoolAttr(true), ""), attr("pad_mode", AttrString, StringAttr("reflect"), "reflect, constant, replicate or circular"),
+				attr("normalized", AttrBool, BoolAttr(false), ""), attr("onesided", AttrBool, NoneAttr(), "None: True")}, Outputs: 1},
+		Schema{Name: "istft", Doc: "torch.istft(self, n_fft, ..., return_complex=False) of the real form [..., bins, frames, 2]: each frame's inverse real DFT (norm 1/n_fft, normalized 1/sqrt(n_fft)) " +
+			"times the window, overlap-added and divided by the overlap-added squared window; center trims n_fft/2 each side, length sets the output length (zeros past the frames)",
+			Inputs: []InputSpec{in("self"), {Name: "window", Optional: true}}, Attrs: []AttrSpec{req("n_fft", AttrInt, ""), attr("hop_length", AttrInt, NoneAttr(), "None: n_fft/4"),
+				attr("win_length", AttrInt, NoneAttr(), "None: n_fft"), attr("center", AttrBool, BoolAttr(true), ""), attr("normalized", AttrBool, BoolAttr(false), ""),
+				attr("onesided", AttrBool, NoneAttr(), "None: bins != n_fft"), attr("length", AttrInt, NoneAttr(), "")}, Outputs: 1},
 	)
 }

@@ -31,6 +31,11 @@ func init() {
 	def(misc2ResizeAs, "input, the_template, *, memory_format=None", "Torch.resize_as_", "Tensor.resize_as_")
 	defMulti(misc2ChooseQparams, "input, numel, n_bins, ratio, bit_width", "Torch.choose_qparams_optimized")
 	usedOps = append(usedOps, "choose_qparams_optimized")
+	def(misc2STFT, "input, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode='reflect', normalized=False, onesided=None, return_complex=None",
+		"Torch.stft", "Tensor.stft")
+	def(misc2ISTFT, "input, n_fft, hop_length=None, win_length=None, window=None, center=True, normalized=False, onesided=None, length=None, return_complex=False",
+		"Torch.istft", "Tensor.istft")
+	usedOps = append(usedOps, "stft", "istft")
 	usedOps = append(usedOps, "frexp", "igamma", "igammac", "renorm", "diagonal_scatter", "slice_scatter", "fill_diagonal",
 		"sum_to_size", "foreach_norm", "histogram", "histogram_edges", "resize")
 	cannot("works on sparse tensors, which a dump does not record (PyTorch 1.13 has no dense CPU kernel of it)", "Torch.native_norm")
@@ -475,4 +480,98 @@ func misc2ChooseQparams(b *bound) (*framework.Plan, error) {
 		return nil, b.argErr("n_bins", "n_bins must be positive, got %d", nb)
 	}
 	return newPlan("choose_qparams_optimized", attrs, tensorBinding(x)), nil
+}
+
+// misc2FFTCommon reads n_fft, hop_length, win_length, window, center,
+// normalized and onesided, shared by stft and istft; return_complex=True
+// gives a complex tensor, which is not compared.
+func (b *bound) misc2FFTCommon() (ops.Attrs, framework.Binding, error) {
+	attrs := ops.Attrs{}
+	n, err := b.integer("n_fft")
+	if err != nil {
+		return nil, framework.Binding{}, err
+	}
+	attrs["n_fft"] = ops.IntAttr(n)
+	for _, name := range []string{"hop_length", "win_length"} {
+		v, set, err := b.optInteger(name)
+		if err != nil {
+			return nil, framework.Binding{}, err
+		}
+		attrs[name] = ops.NoneAttr()
+		if set {
+			attrs[name] = ops.IntAttr(v)
+		}
+	}
+	for _, name := range []string{"center", "normalized"} {
+		v, err := b.boolean(name)
+		if err != nil {
+			return nil, framework.Binding{}, err
+		}
+		attrs[name] = ops.BoolAttr(v)
+	}
+	one, set, err := b.optBool("onesided")
+	if err != nil {
+		return nil, framework.Binding{}, err
+	}
+	attrs["onesided"] = ops.NoneAttr()
+	if set {
+		attrs["onesided"] = ops.BoolAttr(one)
+	}
+	if rc, set, err := b.optBool("return_complex"); err != nil {
+		return nil, framework.Binding{}, err
+	} else if set && rc {
+		return nil, framework.Binding{}, b.argErr("return_complex", "return_complex=True returns a complex tensor, which the precision standard does not compare")
+	}
+	w, ok, err := b.optTensor("window")
+	if err != nil {
+		return nil, framework.Binding{}, err
+	}
+	return attrs, optBinding(w, ok), nil
+}
+
+// misc2STFT lowers torch.stft / Tensor.stft of a real signal with
+// return_complex False or None (PyTorch 1.13 then returns the real form
+// [..., bins, frames, 2]).
+func misc2STFT(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	attrs, w, err := b.misc2FFTCommon()
+	if err != nil {
+		return nil, err
+	}
+	mode, err := b.str("pad_mode")
+	if err != nil {
+		return nil, err
+	}
+	switch mode {
+	case "reflect", "constant", "replicate", "circular":
+	default:
+		return nil, b.argErr("pad_mode", "unknown padding mode %q", mode)
+	}
+	attrs["pad_mode"] = ops.StringAttr(mode)
+	return newPlan("stft", attrs, tensorBinding(x), w), nil
+}
+
+// misc2ISTFT lowers torch.istft of the real form [..., bins, frames, 2]
+// with return_complex=False.
+func misc2ISTFT(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	attrs, w, err := b.misc2FFTCommon()
+	if err != nil {
+		return nil, err
+	}
+	n, set, err := b.optInteger("length")
+	if err != nil {
+		return nil, err
+	}
+	attrs["length"] = ops.NoneAttr()
+	if set {
+		attrs["length"] = ops.IntAttr(n)
+	}
+	return newPlan("istft", attrs, tensorBinding(x), w), nil
 }

@@ -111,5 +111,16 @@ func misc2Cases() []lcase {
 		{name: "Torch.choose_qparams_optimized", args: []framework.Arg{x, iv(13), iv(200), fv(0.16), iv(8)}, err: "numel 13 greater than input_tensor.numel() 12"},
 		{name: "Torch.choose_qparams_optimized", args: []framework.Arg{x, iv(0), iv(200), fv(0.16), iv(8)}, err: "no element"},
 		{name: "Torch.choose_qparams_optimized", args: []framework.Arg{x, iv(12), iv(200), fv(0.16)}, err: `missing required argument "bit_width"`},
+
+		{name: "Torch.stft", args: []framework.Arg{f32("args.0", 64), iv(16)}, op: "stft", in: []string{"args.0", "none"},
+			attrs: ops.Attrs{"n_fft": ia(16), "hop_length": none, "win_length": none, "center": ba(true), "pad_mode": sa("reflect"), "normalized": ba(false), "onesided": none}},
+		{name: "Tensor.stft", args: []framework.Arg{f32("args.0", 2, 64), iv(16), iv(4)}, kwargs: []framework.NamedArg{kw("window", f32("kwargs.window", 16)), kw("center", bv(false)),
+			kw("pad_mode", sv("constant")), kw("normalized", bv(true)), kw("onesided", bv(false)), kw("return_complex", bv(false))}, op: "stft", in: []string{"args.0", "kwargs.window"},
+			attrs: ops.Attrs{"hop_length": ia(4), "center": ba(false), "pad_mode": sa("constant"), "normalized": ba(true), "onesided": ba(false)}},
+		{name: "Torch.stft", args: []framework.Arg{f32("args.0", 64), iv(16)}, kwargs: []framework.NamedArg{kw("return_complex", bv(true))}, err: "complex tensor"},
+		{name: "Torch.stft", args: []framework.Arg{f32("args.0", 64), iv(16)}, kwargs: []framework.NamedArg{kw("pad_mode", sv("wrap"))}, err: "unknown padding mode"},
+		{name: "Torch.istft", args: []framework.Arg{f32("args.0", 9, 17, 2), iv(16)}, kwargs: []framework.NamedArg{kw("window", f32("kwargs.window", 16)), kw("length", iv(60))},
+			op: "istft", in: []string{"args.0", "kwargs.window"}, attrs: ops.Attrs{"n_fft": ia(16), "length": ia(60), "onesided": none, "center": ba(true)}},
+		{name: "Torch.istft", args: []framework.Arg{f32("args.0", 9, 17, 2), iv(16)}, kwargs: []framework.NamedArg{kw("return_complex", bv(true))}, err: "complex tensor"},
 	}
 }

@@ -109,7 +109,23 @@ def _choose_qparams(c):
     return list(torch.choose_qparams_optimized(c.inputs[0], a["numel"], a["n_bins"], a["ratio"], a["bit_width"]))
 
 
+def _stft(c):
+    a = c.attrs
+    return torch.stft(c.inputs[0], a["n_fft"], hop_length=a["hop_length"], win_length=a["win_length"], window=c.inputs[1],
+                      center=a["center"], pad_mode=a["pad_mode"], normalized=a["normalized"], onesided=a["onesided"],
+                      return_complex=False)
+
+
+def _istft(c):
+    a = c.attrs
+    return torch.istft(c.inputs[0], a["n_fft"], hop_length=a["hop_length"], win_length=a["win_length"], window=c.inputs[1],
+                       center=a["center"], normalized=a["normalized"], onesided=a["onesided"], length=a["length"],
+                       return_complex=False)
+
+
 OPS = {
+    "stft": _stft,
+    "istft": _istft,
     "choose_qparams_optimized": _choose_qparams,
     "frexp": _frexp,
     "igamma": _igamma("igamma"),
@@ -125,7 +141,7 @@ OPS = {
     "resize": _resize,
 }
 
-BACKWARD = {"frexp", "igamma", "igammac", "renorm", "diagonal_scatter", "slice_scatter", "fill_diagonal", "sum_to_size"}
+BACKWARD = {"stft", "istft", "frexp", "igamma", "igammac", "renorm", "diagonal_scatter", "slice_scatter", "fill_diagonal", "sum_to_size"}
 
 
 def _floats_only(make):
@@ -136,7 +152,15 @@ def _floats_only(make):
     return s
 
 
+_FFT = (torch.float64, torch.float32)
+
 SAMPLES = {
+    "stft": lambda dt: ([_t([0.5, 1.0, -2.0, 0.25, 3.0, 1.5], dt), None],
+                        {"n_fft": 4, "hop_length": None, "win_length": None, "center": True, "pad_mode": "reflect",
+                         "normalized": False, "onesided": None}) if dt in _FFT else None,
+    "istft": lambda dt: ([_t([[[1.0, 0.0], [2.0, 0.0]], [[0.5, 0.5], [0.25, -1.0]], [[1.0, 0.0], [-1.0, 0.0]]], dt), None],
+                         {"n_fft": 4, "hop_length": 1, "win_length": None, "center": False, "normalized": False,
+                          "onesided": None, "length": None}) if dt in _FFT else None,
     "choose_qparams_optimized": lambda dt: ([_x(dt)], {"numel": 4, "n_bins": 20, "ratio": 0.16, "bit_width": 8}) if dt == torch.float32 else None,
     "frexp": _floats_only(lambda dt: ([_x(dt)], {})),
     "igamma": _floats_only(lambda dt: ([_x(dt), _x(dt)], {"inplace": False})),

@@ -454,10 +454,87 @@ def choose_qparams_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# stft, istft (the real form, return_complex=False)
+
+STFT_KEYS = ("hop_length", "win_length", "center", "pad_mode", "normalized", "onesided")
+
+
+def stft_cases():
+    r = Rand("stft")
+    cs = []
+
+    def attrs(op, n_fft, kw):
+        a = {"n_fft": n_fft, "hop_length": None, "win_length": None, "center": True, "normalized": False, "onesided": None}
+        if op == "stft":
+            a["pad_mode"] = "reflect"
+        else:
+            a["length"] = None
+        a.update(kw)
+        return a
+
+    def add(name, x, n_fft, window=None, mode="bench", tol=None, **kw):
+        a = attrs("stft", n_fft, kw)
+        f = lambda t, w: torch.stft(t, n_fft, window=w, return_complex=False, **kw)
+        if tol is None and mode == "emulated":
+            tol = {"atol": 8 * n_fft * torch.finfo(x.dtype).eps * float(x.abs().max()), "rtol": 1e-5}
+        cs.append(case("stft/" + name, "stft", [x, window], f, attrs=a, mode=mode, requires_grad=[True, False], **(tol or {})))
+
+    sig = r.randn([24])
+    hann = torch.hann_window(8, dtype=f64)
+    add("default", sig, 8)
+    add("hann", sig, 8, hann)
+    add("hop_win", sig, 8, torch.hann_window(5, dtype=f64), hop_length=3, win_length=5)
+    add("win_no_window", sig, 8, win_length=5, hop_length=5)
+    add("odd_nfft", sig[:20], 7, torch.hamming_window(7, dtype=f64), hop_length=3)
+    add("no_center", sig, 8, hann, center=False)
+    add("constant", sig[:12], 6, pad_mode="constant")
+    add("replicate", sig[:12], 6, pad_mode="replicate")
+    add("circular", sig[:12], 6, pad_mode="circular")
+    add("normalized", sig, 8, hann, normalized=True)
+    add("twosided", sig[:16], 6, onesided=False)
+    add("batch", r.randn([2, 16]), 4, torch.hann_window(4, dtype=f64), hop_length=3)
+    add("f32_window_f64", sig.to(f32), 8, hann)
+
+    def iadd(name, spec, n_fft, window=None, mode="bench", tol=None, **kw):
+        a = attrs("istft", n_fft, kw)
+        f = lambda t, w: torch.istft(t, n_fft, window=w, **kw)
+        if tol is None and mode == "emulated":
+            tol = {"atol": 8 * n_fft * torch.finfo(spec.dtype).eps * float(spec.abs().max()), "rtol": 1e-5}
+        cs.append(case("istft/" + name, "istft", [spec, window], f, attrs=a, mode=mode, requires_grad=[True, False], **(tol or {})))
+
+    def spec(x, n_fft, w=None, **kw):
+        return torch.stft(x, n_fft, window=w, return_complex=False, **kw).detach()
+
+    iadd("roundtrip", spec(sig, 8, hann), 8, hann)
+    iadd("rect", spec(sig, 8), 8)
+    iadd("random", r.randn([5, 7, 2]), 8, hann)
+    iadd("length_short", spec(sig, 8, hann), 8, hann, length=18)
+    iadd("length_long", spec(sig, 8, hann), 8, hann, length=30)
+    iadd("no_center", spec(sig, 8, torch.ones(8, dtype=f64), center=False), 8, torch.ones(8, dtype=f64), center=False)
+    iadd("hop_win", spec(sig, 8, torch.hann_window(5, dtype=f64), hop_length=3, win_length=5), 8, torch.hann_window(5, dtype=f64),
+         hop_length=3, win_length=5)
+    iadd("odd_nfft", r.randn([4, 6, 2]), 7, torch.hann_window(7, dtype=f64), hop_length=3)
+    iadd("normalized", spec(sig, 8, hann, normalized=True), 8, hann, normalized=True)
+    iadd("twosided", spec(sig[:16], 6, onesided=False), 6, onesided=False)
+    iadd("batch", spec(r.randn([2, 16]), 4, torch.hann_window(4, dtype=f64), hop_length=2), 4, torch.hann_window(4, dtype=f64), hop_length=2)
+    for d in (f32,):
+        add("emu/%s" % dn(d), r.randn([48]).to(d), 16, torch.hann_window(16, dtype=d), hop_length=6, mode="emulated")
+        add("emu/%s_rect" % dn(d), r.randn([2, 20]).to(d), 8, mode="emulated")
+        iadd("emu/%s" % dn(d), spec(r.randn([48]).to(d), 16, torch.hann_window(16, dtype=d), hop_length=6), 16,
+             torch.hann_window(16, dtype=d), hop_length=6, mode="emulated")
+    for d in (f16, bf16):
+        cs.append(error_case("stft/emu/%s" % dn(d), "stft", [r.randn([20]).to(d), None], lambda t, w: torch.stft(t, 8, center=False, return_complex=False),
+                             attrs=attrs("stft", 8, {"center": False}), mode="emulated"))
+        x = spec(r.randn([20]), 8).to(d)
+        cs.append(error_case("istft/emu/%s" % dn(d), "istft", [x, None], lambda t, w: torch.istft(t, 8), attrs=attrs("istft", 8, {}), mode="emulated"))
+    return cs
+
+
 if __name__ == "__main__":
     cs = frexp_cases() + igamma_cases("igamma") + igamma_cases("igammac") + renorm_cases() + scatter_cases()
     cs += fill_diagonal_cases() + sum_to_size_cases() + foreach_norm_cases() + histogram_cases() + resize_cases()
-    cs += choose_qparams_cases()
+    cs += choose_qparams_cases() + stft_cases()
     write_group("misc2", cs)
     for line in REPORT:
         print(line)
