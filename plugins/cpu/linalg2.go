@@ -5,6 +5,11 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/lapack64"
+
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
@@ -28,10 +33,20 @@ func init() {
 		"linalg_solve":     {forward: linalg2SolveForward, backward: linalg2SolveBackward},
 		"lu_solve":         {forward: linalg2LUSolveForward, backward: linalg2LUSolveBackward},
 		"lu_unpack":        {forward: linalg2LUUnpackForward, backward: linalg2LUUnpackBackward},
+		"svdvals":          {forward: linalg2SvdvalsForward, backward: linalg2SvdvalsBackward},
+		"cond":             {forward: linalg2CondForward, backward: linalg2CondBackward},
+		"pinv":             {forward: linalg2PinvForward, backward: linalg2PinvBackward},
+		"matrix_rank":      {forward: linalg2MatrixRankForward},
+		"symeig":           {forward: linalg2SymeigForward, backward: linalg2SymeigBackward},
+		"lstsq":            {forward: linalg2LstsqForward, backward: linalg2LstsqBackward},
+		"tensorsolve":      {forward: linalg2TensorsolveForward, backward: linalg2TensorsolveBackward},
 	} {
 		register(op, k)
 		supportDTypes(op, tensor.Float64, tensor.Float32)
 	}
+	register("matrix_norm", &kernel{forward: linalg2MatrixNormForward, backward: linalg2MatrixNormBackward})
+	register("matrix_exp", &kernel{forward: linalg2MatrixExpForward, backward: linalg2MatrixExpBackward})
+	supportDTypes("matrix_exp", tensor.Float64, tensor.Float32, tensor.BFloat16)
 }
 
 // ---- einsum
@@ -1645,4 +1660,1264 @@ func linalg2LUUnpackBackward(c *call, outs, gradOuts []*array) ([]*array, error)
 		}
 	}
 	return []*array{gl, nil}, nil
+}
+
+// ---- SVD and eigen helpers
+
+// linalg2SVD returns the singular values of the m×n matrix a (descending)
+// and, with vectors, the thin U (m×k) and Vᵀ (k×n), k = min(m, n), by
+// LAPACK's dgesvd (gonum). Non-finite input gives NaN values.
+func linalg2SVD(a []float64, m, n int, vectors bool) (s, u, vt []float64) {
+	k := min(m, n)
+	s = make([]float64, k)
+	if vectors {
+		u, vt = make([]float64, m*k), make([]float64, k*n)
+	}
+	if k == 0 {
+		return s, u, vt
+	}
+	if !nnAllFinite(a[:m*n]) {
+		for i := range s {
+			s[i] = math.NaN()
+		}
+		for i := range u {
+			u[i] = math.NaN()
+		}
+		for i := range vt {
+			vt[i] = math.NaN()
+		}
+		return s, u, vt
+	}
+	ac := append([]float64(nil), a[:m*n]...)
+	job := lapack.SVDNone
+	ug, vg := blas64.General{Stride: 1, Data: []float64{0}}, blas64.General{Stride: 1, Data: []float64{0}}
+	if vectors {
+		job = lapack.SVDStore
+		ug = blas64.General{Rows: m, Cols: k, Stride: k, Data: u}
+		vg = blas64.General{Rows: k, Cols: n, Stride: n, Data: vt}
+	}
+	ag := blas64.General{Rows: m, Cols: n, Stride: n, Data: ac}
+	work := []float64{0}
+	lapack64.Gesvd(job, job, ag, ug, vg, s, work, -1)
+	work = make([]float64, int(work[0]))
+	lapack64.Gesvd(job, job, ag, ug, vg, s, work, len(work))
+	return s, u, vt
+}
+
+// linalg2Eigh returns the eigenvalues (ascending) of the symmetric n×n
+// matrix whose upper (or lower) triangle a holds and, with vectors, the
+// eigenvectors as columns, each signed so that its largest-magnitude
+// element (the first of equals) is positive — a convention probe's torch
+// plugin applies too, since LAPACK's signs are arbitrary.
+func linalg2Eigh(a []float64, n int, upper, vectors bool) (w, v []float64) {
+	w = make([]float64, n)
+	if n == 0 {
+		return w, []float64{}
+	}
+	ac := append([]float64(nil), a[:n*n]...)
+	if !nnAllFinite(ac) {
+		for i := range w {
+			w[i] = math.NaN()
+		}
+		for i := range ac {
+			ac[i] = math.NaN()
+		}
+		return w, ac
+	}
+	uplo := blas.Lower
+	if upper {
+		uplo = blas.Upper
+	}
+	job := lapack.EVNone
+	if vectors {
+		job = lapack.EVCompute
+	}
+	sg := blas64.Symmetric{Uplo: uplo, N: n, Stride: n, Data: ac}
+	work := []float64{0}
+	lapack64.Syev(job, sg, w, work, -1)
+	work = make([]float64, int(work[0]))
+	lapack64.Syev(job, sg, w, work, len(work))
+	if !vectors {
+		return w, nil
+	}
+	for j := 0; j < n; j++ {
+		best := 0
+		for i := 1; i < n; i++ {
+			if math.Abs(ac[i*n+j]) > math.Abs(ac[best*n+j]) {
+				best = i
+			}
+		}
+		if ac[best*n+j] < 0 {
+			for i := 0; i < n; i++ {
+				ac[i*n+j] = -ac[i*n+j]
+			}
+		}
+	}
+	return w, ac
+}
+
+// linalg2Mats moves dims d0 and d1 of a to the end (in that order): the
+// data as a batch of contiguous m×n matrices and the remaining dims.
+func linalg2Mats(data []float64, shape []int, d0, d1 int) (mats []float64, rest []int, order []int) {
+	r := len(shape)
+	for i := 0; i < r; i++ {
+		if i != d0 && i != d1 {
+			order = append(order, i)
+			rest = append(rest, shape[i])
+		}
+	}
+	order = append(order, d0, d1)
+	labels := make([]int, r)
+	for i := range labels {
+		labels[i] = i
+	}
+	sizes := make([]int, r)
+	for k, d := range order {
+		sizes[k] = shape[d]
+	}
+	v := linalg2View{data: data, labels: labels, sizes: shape, strides: contiguousStrides(shape)}
+	return linalg2Gather(v, order, sizes).data, rest, order
+}
+
+// linalg2Unmats is linalg2Mats's inverse: matrices in the order `order`
+// back to shape.
+func linalg2Unmats(mats []float64, shape, order []int) []float64 {
+	sizes := make([]int, len(order))
+	for k, d := range order {
+		sizes[k] = shape[d]
+	}
+	labels := make([]int, len(shape))
+	for i := range labels {
+		labels[i] = i
+	}
+	v := linalg2View{data: mats, labels: order, sizes: sizes, strides: contiguousStrides(sizes)}
+	return linalg2Gather(v, labels, shape).data
+}
+
+// linalg2Matrices is a (batch of) m×n matrices at the end of the shape.
+func linalg2Matrices(a *array) (nb, m, n int) {
+	r := len(a.shape)
+	return tensor.NumElements(a.shape[:r-2]), a.shape[r-2], a.shape[r-1]
+}
+
+// ---- svdvals
+
+func linalg2SvdvalsSetup(c *call) (*array, error) {
+	a, err := nnNeed(c, 0, "A")
+	if err != nil {
+		return nil, err
+	}
+	if len(a.shape) < 2 {
+		return nil, fmt.Errorf("linalg.svd: The input tensor A must have at least 2 dimensions.")
+	}
+	if err := linalg2Lapack("linalg_svd_cpu", "linalg.svd", a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+func linalg2SvdvalsForward(c *call) ([]*array, error) {
+	a, err := linalg2SvdvalsSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	nb, m, n := linalg2Matrices(a)
+	k := min(m, n)
+	out := nnNew(append(append([]int{}, a.shape[:len(a.shape)-2]...), k), a.dtype)
+	for b := 0; b < nb; b++ {
+		s, _, _ := linalg2SVD(a.data[b*m*n:], m, n, false)
+		copy(out.data[b*k:], s)
+	}
+	return []*array{out}, nil
+}
+
+// linalg2SvdvalsBackward: gA = U·diag(g)·Vᵀ.
+func linalg2SvdvalsBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	a, err := linalg2SvdvalsSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g, ga := nnGradOut(gradOuts, 0), nnGradFor(c, 0)
+	if g == nil || ga == nil {
+		return []*array{ga}, nil
+	}
+	nb, m, n := linalg2Matrices(a)
+	k := min(m, n)
+	for b := 0; b < nb; b++ {
+		_, u, vt := linalg2SVD(a.data[b*m*n:], m, n, true)
+		linalg2USV(ga.data[b*m*n:(b+1)*m*n], u, g.data[b*k:(b+1)*k], vt, m, n)
+	}
+	return []*array{ga}, nil
+}
+
+// linalg2USV writes U·diag(w)·Vᵀ into dst (m×n).
+func linalg2USV(dst, u, w, vt []float64, m, n int) {
+	k := min(m, n)
+	us := make([]float64, m*k)
+	for i := 0; i < m; i++ {
+		for j := 0; j < k; j++ {
+			us[i*k+j] = u[i*k+j] * w[j]
+		}
+	}
+	nnGemm(false, false, m, n, k, us, vt, dst, false)
+}
+
+// ---- matrix_norm
+
+// linalg2Ords are the orders of linalg.matrix_norm; the SVD ones need
+// float32/float64.
+var linalg2Ords = map[string]bool{"fro": false, "nuc": true, "inf": false, "-inf": false, "1": false, "-1": false, "2": true, "-2": true}
+
+// linalg2MatNorm is the ord-norm of one m×n matrix.
+func linalg2MatNorm(ord string, x []float64, m, n int) float64 {
+	switch ord {
+	case "fro":
+		s := 0.0
+		for _, v := range x[:m*n] {
+			s += v * v
+		}
+		return math.Sqrt(s)
+	case "nuc", "2", "-2":
+		s, _, _ := linalg2SVD(x, m, n, false)
+		if len(s) == 0 {
+			return 0
+		}
+		switch ord {
+		case "nuc":
+			t := 0.0
+			for _, v := range s {
+				t += v
+			}
+			return t
+		case "2":
+			return s[0]
+		}
+		return s[len(s)-1]
+	}
+	sums := linalg2AbsSums(ord, x, m, n)
+	best := sums[0]
+	for _, v := range sums[1:] {
+		if ord[0] == '-' {
+			if v < best || v != v {
+				best = v
+			}
+		} else if v > best || v != v {
+			best = v
+		}
+	}
+	return best
+}
+
+// linalg2AbsSums are the column sums of |x| (ord ±1) or the row sums (±inf).
+func linalg2AbsSums(ord string, x []float64, m, n int) []float64 {
+	if ord == "1" || ord == "-1" {
+		s := make([]float64, n)
+		for i := 0; i < m; i++ {
+			for j := 0; j < n; j++ {
+				s[j] += math.Abs(x[i*n+j])
+			}
+		}
+		return s
+	}
+	s := make([]float64, m)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			s[i] += math.Abs(x[i*n+j])
+		}
+	}
+	return s
+}
+
+// linalg2MatNormGrad writes g·d‖x‖/dx into dst (PyTorch's: abs→sum→amax
+// splits the gradient evenly among tied rows/columns; the SVD orders go
+// through the singular vectors).
+func linalg2MatNormGrad(ord string, x []float64, m, n int, norm, g float64, dst []float64) {
+	for i := range dst[:m*n] {
+		dst[i] = 0
+	}
+	switch ord {
+	case "fro":
+		if norm == 0 {
+			return
+		}
+		for i, v := range x[:m*n] {
+			dst[i] = g * v / norm
+		}
+		return
+	case "nuc", "2", "-2":
+		s, u, vt := linalg2SVD(x, m, n, true)
+		k := len(s)
+		if k == 0 {
+			return
+		}
+		w := make([]float64, k)
+		switch ord {
+		case "nuc":
+			for i := range w {
+				w[i] = g
+			}
+		case "2":
+			w[0] = g
+		default:
+			w[k-1] = g
+		}
+		linalg2USV(dst, u, w, vt, m, n)
+		return
+	}
+	sums := linalg2AbsSums(ord, x, m, n)
+	norm = linalg2MatNorm(ord, x, m, n) // at float64: the output may be rounded
+	var idx []int
+	for i, v := range sums {
+		if v == norm {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return
+	}
+	share := g / float64(len(idx))
+	for _, t := range idx {
+		if ord == "1" || ord == "-1" {
+			for i := 0; i < m; i++ {
+				dst[i*n+t] = share * sgn(x[i*n+t])
+			}
+		} else {
+			for j := 0; j < n; j++ {
+				dst[t*n+j] = share * sgn(x[t*n+j])
+			}
+		}
+	}
+}
+
+type linalg2NormPlan struct {
+	ord      string
+	d0, d1   int
+	keep     bool
+	dt       tensor.DType
+	m, n, nb int
+	out      []int
+}
+
+func linalg2MatrixNormSetup(c *call) (*linalg2NormPlan, *array, error) {
+	a, err := nnNeed(c, 0, "A")
+	if err != nil {
+		return nil, nil, err
+	}
+	ord := c.attrs.Str("ord", "fro")
+	svd, ok := linalg2Ords[ord]
+	if !ok {
+		return nil, nil, fmt.Errorf("linalg.matrix_norm: Order %s not supported.", ord)
+	}
+	if len(a.shape) < 2 {
+		return nil, nil, fmt.Errorf("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+	}
+	if !a.dtype.IsFloat() {
+		return nil, nil, fmt.Errorf("linalg.matrix_norm: Expected a floating point or complex tensor as input. Got %s", ops.TypeName(a.dtype))
+	}
+	dt, set, err := dtypeAttr(c, "dtype")
+	if err != nil {
+		return nil, nil, err
+	}
+	if !set {
+		dt = a.dtype
+	}
+	if svd && dt != tensor.Float64 && dt != tensor.Float32 {
+		return nil, nil, nnNotImpl("linalg_svd_cpu", dt)
+	}
+	dims := c.attrs.Ints("dim", []int64{-2, -1})
+	if len(dims) != 2 {
+		return nil, nil, fmt.Errorf("linalg.matrix_norm: dim must be a 2-tuple. Got %v", dims)
+	}
+	d0, err := normDim(dims[0], len(a.shape))
+	if err != nil {
+		return nil, nil, err
+	}
+	d1, err := normDim(dims[1], len(a.shape))
+	if err != nil {
+		return nil, nil, err
+	}
+	if d0 == d1 {
+		return nil, nil, fmt.Errorf("linalg.matrix_norm: dims must be different. Got (%d, %d)", dims[0], dims[1])
+	}
+	pl := &linalg2NormPlan{ord: ord, d0: d0, d1: d1, keep: c.attrs.Bool("keepdim", false), dt: dt, m: a.shape[d0], n: a.shape[d1]}
+	pl.nb = a.len() / max(1, pl.m*pl.n)
+	for i, s := range a.shape {
+		switch {
+		case i != d0 && i != d1:
+			pl.out = append(pl.out, s)
+		case pl.keep:
+			pl.out = append(pl.out, 1)
+		}
+	}
+	if ord != "fro" && ord != "nuc" && pl.m*pl.n == 0 {
+		// PyTorch reduces with amax/amin: abs → sum over one dim → the
+		// other (±1, ±inf), or over the singular values (±2)
+		fn := "amax"
+		if ord[0] == '-' {
+			fn = "amin"
+		}
+		red := len(a.shape) - 2
+		switch ord {
+		case "1", "-1":
+			red = d1
+			if d1 > d0 {
+				red--
+			}
+		case "inf", "-inf":
+			red = d0
+			if d0 > d1 {
+				red--
+			}
+		}
+		return nil, nil, fmt.Errorf("%s(): Expected reduction dim %d to have non-zero size.", fn, red)
+	}
+	return pl, a, nil
+}
+
+// linalg2AtDType returns a's values rounded to dt when dt is narrower.
+func linalg2AtDType(a *array, dt tensor.DType) []float64 {
+	if a.dtype == dt || dt == tensor.Float64 {
+		return a.data
+	}
+	v := append([]float64(nil), a.data...)
+	roundSlice(dt, v)
+	return v
+}
+
+func linalg2MatrixNormForward(c *call) ([]*array, error) {
+	pl, a, err := linalg2MatrixNormSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	mats, _, _ := linalg2Mats(linalg2AtDType(a, pl.dt), a.shape, pl.d0, pl.d1)
+	out := nnNew(pl.out, pl.dt)
+	mn := pl.m * pl.n
+	for b := 0; b < pl.nb; b++ {
+		out.data[b] = linalg2MatNorm(pl.ord, mats[b*mn:], pl.m, pl.n)
+	}
+	return []*array{out}, nil
+}
+
+func linalg2MatrixNormBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	pl, a, err := linalg2MatrixNormSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g, ga := nnGradOut(gradOuts, 0), nnGradFor(c, 0)
+	if g == nil || ga == nil {
+		return []*array{ga}, nil
+	}
+	mats, _, order := linalg2Mats(linalg2AtDType(a, pl.dt), a.shape, pl.d0, pl.d1)
+	mn := pl.m * pl.n
+	gm := make([]float64, len(mats))
+	for b := 0; b < pl.nb; b++ {
+		linalg2MatNormGrad(pl.ord, mats[b*mn:], pl.m, pl.n, outs[0].data[b], g.data[b], gm[b*mn:(b+1)*mn])
+	}
+	copy(ga.data, linalg2Unmats(gm, a.shape, order))
+	return []*array{ga}, nil
+}
+
+// ---- cond
+
+func linalg2CondSetup(c *call) (*array, string, error) {
+	a, err := nnNeed(c, 0, "A")
+	if err != nil {
+		return nil, "", err
+	}
+	p := c.attrs.Str("p", "2")
+	svd, ok := linalg2Ords[p]
+	if !ok {
+		return nil, "", fmt.Errorf("linalg.cond got an invalid norm type: %s", p)
+	}
+	if len(a.shape) < 2 {
+		return nil, "", fmt.Errorf("linalg.cond: The input tensor A must have at least 2 dimensions.")
+	}
+	if !svd || p == "nuc" {
+		if err := linalg2Square("linalg.cond(ord="+p+")", a); err != nil {
+			return nil, "", err
+		}
+		if err := linalg2Lapack("linalg_inv_ex_cpu", "linalg.cond", a); err != nil {
+			return nil, "", err
+		}
+	} else if err := linalg2Lapack("linalg_svd_cpu", "linalg.cond", a); err != nil {
+		return nil, "", err
+	}
+	return a, p, nil
+}
+
+func linalg2CondForward(c *call) ([]*array, error) {
+	a, p, err := linalg2CondSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	nb, m, n := linalg2Matrices(a)
+	out := nnNew(a.shape[:len(a.shape)-2], a.dtype)
+	for b := 0; b < nb; b++ {
+		x := a.data[b*m*n : (b+1)*m*n]
+		if p == "2" || p == "-2" {
+			s, _, _ := linalg2SVD(x, m, n, false)
+			if len(s) == 0 {
+				out.data[b] = math.NaN()
+				continue
+			}
+			if p == "2" {
+				out.data[b] = s[0] / s[len(s)-1]
+			} else {
+				out.data[b] = s[len(s)-1] / s[0]
+			}
+			continue
+		}
+		if n == 0 {
+			out.data[b] = 0
+			continue
+		}
+		inv, info := laInverse(x, n)
+		if info != 0 {
+			out.data[b] = math.Inf(1)
+			continue
+		}
+		out.data[b] = linalg2MatNorm(p, x, n, n) * linalg2MatNorm(p, inv, n, n)
+	}
+	return []*array{out}, nil
+}
+
+// linalg2CondBackward differentiates σmax/σmin (p = 2) and σmin/σmax
+// (p = -2); PyTorch 1.13 raises in the backward of the other orders.
+func linalg2CondBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	a, p, err := linalg2CondSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g, ga := nnGradOut(gradOuts, 0), nnGradFor(c, 0)
+	if g == nil || ga == nil {
+		return []*array{ga}, nil
+	}
+	if p != "2" && p != "-2" {
+		return nil, fmt.Errorf("linalg.cond(p=%s) has no working backward in PyTorch 1.13 (an in-place inverse is read again)", p)
+	}
+	nb, m, n := linalg2Matrices(a)
+	for b := 0; b < nb; b++ {
+		s, u, vt := linalg2SVD(a.data[b*m*n:], m, n, true)
+		k := len(s)
+		if k == 0 {
+			continue
+		}
+		w := make([]float64, k)
+		hi, lo := s[0], s[k-1]
+		if p == "2" {
+			w[0] += g.data[b] / lo
+			w[k-1] -= g.data[b] * hi / (lo * lo)
+		} else {
+			w[k-1] += g.data[b] / hi
+			w[0] -= g.data[b] * lo / (hi * hi)
+		}
+		linalg2USV(ga.data[b*m*n:(b+1)*m*n], u, w, vt, m, n)
+	}
+	return []*array{ga}, nil
+}
+
+// ---- pinv, matrix_rank
+
+// linalg2Spectrum returns the values whose cut-off decides pinv and
+// matrix_rank: the singular values, or |eigenvalues| of the lower
+// triangle (hermitian), with the factors that rebuild the matrix.
+type linalg2Spectrum struct {
+	s, u, vt []float64 // hermitian: s the eigenvalues, u the eigenvectors, vt nil
+	herm     bool
+}
+
+func linalg2Spec(x []float64, m, n int, herm, vectors bool) linalg2Spectrum {
+	if herm {
+		w, v := linalg2Eigh(x, n, false, vectors)
+		return linalg2Spectrum{s: w, u: v, herm: true}
+	}
+	s, u, vt := linalg2SVD(x, m, n, vectors)
+	return linalg2Spectrum{s: s, u: u, vt: vt}
+}
+
+// cutoff is max(atol, rtol·max|s|).
+func (sp linalg2Spectrum) cutoff(atol, rtol float64) float64 {
+	mx := 0.0
+	for _, v := range sp.s {
+		if math.Abs(v) > mx || v != v {
+			mx = math.Abs(v)
+		}
+	}
+	return math.Max(atol, rtol*mx)
+}
+
+func linalg2PinvSetup(c *call, fn string) (*array, error) {
+	a, err := nnNeed(c, 0, "A")
+	if err != nil {
+		return nil, err
+	}
+	if len(a.shape) < 2 || (a.dtype != tensor.Float64 && a.dtype != tensor.Float32) {
+		if fn == "linalg.pinv" {
+			return nil, fmt.Errorf("linalg.pinv(%s{%s}): expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types",
+				ops.TypeName(a.dtype), linalg2Braces(a.shape))
+		}
+		if len(a.shape) < 2 {
+			return nil, fmt.Errorf("linalg.matrix_rank: The input tensor A must have at least 2 dimensions.")
+		}
+		return nil, fmt.Errorf("This function doesn't handle types other than float and double")
+	}
+	if c.attrs.Bool("hermitian", false) {
+		if err := linalg2Square(fn, a); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// linalg2Braces is a shape as PyTorch's toString writes it: "3, 3".
+func linalg2Braces(shape []int) string {
+	s := ""
+	for i, v := range shape {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprint(v)
+	}
+	return "[" + s + "]"
+}
+
+// linalg2Pinv returns the pseudo-inverse (n×m) of one m×n matrix.
+func linalg2Pinv(x []float64, m, n int, atol, rtol float64, herm bool) []float64 {
+	sp := linalg2Spec(x, m, n, herm, true)
+	cut := sp.cutoff(atol, rtol)
+	k := len(sp.s)
+	w := make([]float64, k)
+	for i, v := range sp.s {
+		if math.Abs(v) > cut {
+			w[i] = 1 / v
+		}
+	}
+	out := make([]float64, n*m)
+	if herm {
+		// V·diag(w)·Vᵀ
+		vw := make([]float64, n*n)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				vw[i*n+j] = sp.u[i*n+j] * w[j]
+			}
+		}
+		nnGemm(false, true, n, n, n, vw, sp.u, out, false)
+		return out
+	}
+	// V·diag(w)·Uᵀ: (Vᵀ)ᵀ n×k, Uᵀ k×m
+	vw := make([]float64, n*k)
+	for i := 0; i < n; i++ {
+		for j := 0; j < k; j++ {
+			vw[i*k+j] = sp.vt[j*n+i] * w[j]
+		}
+	}
+	nnGemm(false, true, n, m, k, vw, sp.u, out, false)
+	return out
+}
+
+func linalg2PinvForward(c *call) ([]*array, error) {
+	a, err := linalg2PinvSetup(c, "linalg.pinv")
+	if err != nil {
+		return nil, err
+	}
+	nb, m, n := linalg2Matrices(a)
+	out := nnNew(append(append([]int{}, a.shape[:len(a.shape)-2]...), n, m), a.dtype)
+	atol, rtol, herm := c.attrs.Float("atol", 0), c.attrs.Float("rtol", 0), c.attrs.Bool("hermitian", false)
+	for b := 0; b < nb; b++ {
+		copy(out.data[b*m*n:], linalg2Pinv(a.data[b*m*n:], m, n, atol, rtol, herm))
+	}
+	return []*array{out}, nil
+}
+
+// linalg2PinvGrad is PyTorch's pinv_backward for one matrix: g and p are
+// n×m (p = pinv(a)), a is m×n; the result is m×n.
+func linalg2PinvGrad(g, p, a []float64, m, n int) []float64 {
+	mm := func(x, y []float64, r, k, c int, tx, ty bool) []float64 { return linalg2MM(x, y, r, k, c, tx, ty) }
+	out := make([]float64, m*n)
+	if m <= n {
+		k := mm(g, p, m, n, m, true, false)      // gᵀ·p: m×m
+		kph := mm(k, p, m, m, n, false, true)    // K·pᵀ: m×n
+		t1 := mm(p, k, n, m, m, false, false)    // p·K: n×m → −(p·K)ᵀ
+		ap := mm(a, p, m, n, m, false, false)    // a·p: m×m
+		t3 := mm(ap, kph, m, m, n, false, false) // (a·p)·K·pᵀ: m×n
+		php := mm(p, p, m, n, m, true, false)    // pᵀ·p: m×m
+		gk := mm(k, a, m, m, n, false, false)    // K·a: m×n
+		gh := linalg2T(g, n, m)                  // gᵀ: m×n
+		for i := range gh {
+			gh[i] -= gk[i]
+		}
+		t4 := mm(php, gh, m, m, n, false, false)
+		for i := 0; i < m; i++ {
+			for j := 0; j < n; j++ {
+				out[i*n+j] = -t1[j*m+i] + kph[i*n+j] - t3[i*n+j] + t4[i*n+j]
+			}
+		}
+		return out
+	}
+	k := mm(p, g, n, m, n, false, true)   // p·gᵀ: n×n
+	phk := mm(p, k, m, n, n, true, false) // pᵀ·K: m×n
+	t1 := mm(k, p, n, n, m, false, false) // K·p: n×m → −(K·p)ᵀ
+	gh := linalg2T(g, n, m)               // gᵀ: m×n
+	ak := mm(a, k, m, n, n, false, false) // a·K: m×n
+	for i := range gh {
+		gh[i] -= ak[i]
+	}
+	t2 := mm(mm(gh, p, m, n, m, false, false), p, m, m, n, false, true) // (gᵀ − a·K)·p·pᵀ
+	t4 := mm(mm(phk, p, m, n, m, false, false), a, m, m, n, false, false)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			out[i*n+j] = -t1[j*m+i] + t2[i*n+j] + phk[i*n+j] - t4[i*n+j]
+		}
+	}
+	return out
+}
+
+func linalg2PinvBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	a, err := linalg2PinvSetup(c, "linalg.pinv")
+	if err != nil {
+		return nil, err
+	}
+	g, ga := nnGradOut(gradOuts, 0), nnGradFor(c, 0)
+	if g == nil || ga == nil {
+		return []*array{ga}, nil
+	}
+	nb, m, n := linalg2Matrices(a)
+	for b := 0; b < nb; b++ {
+		copy(ga.data[b*m*n:], linalg2PinvGrad(g.data[b*m*n:(b+1)*m*n], outs[0].data[b*m*n:(b+1)*m*n], a.data[b*m*n:(b+1)*m*n], m, n))
+	}
+	return []*array{ga}, nil
+}
+
+func linalg2MatrixRankForward(c *call) ([]*array, error) {
+	a, err := linalg2PinvSetup(c, "linalg.matrix_rank")
+	if err != nil {
+		return nil, err
+	}
+	nb, m, n := linalg2Matrices(a)
+	out := nnNew(a.shape[:len(a.shape)-2], tensor.Int64)
+	atol, rtol, herm := c.attrs.Float("atol", 0), c.attrs.Float("rtol", 0), c.attrs.Bool("hermitian", false)
+	for b := 0; b < nb; b++ {
+		sp := linalg2Spec(a.data[b*m*n:], m, n, herm, false)
+		cut := sp.cutoff(atol, rtol)
+		r := 0
+		for _, v := range sp.s {
+			if math.Abs(v) > cut {
+				r++
+			}
+		}
+		out.data[b] = float64(r)
+	}
+	return []*array{out}, nil
+}
+
+// ---- symeig
+
+func linalg2SymeigSetup(c *call) (*array, int, int, error) {
+	a, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if err := linalg2Square("linalg.symeig", a); err != nil {
+		return nil, 0, 0, err
+	}
+	if a.dtype != tensor.Float64 && a.dtype != tensor.Float32 {
+		return nil, 0, 0, nnNotImpl("symeig_cpu", a.dtype)
+	}
+	nb, _, n := linalg2Matrices(a)
+	return a, nb, n, nil
+}
+
+func linalg2SymeigForward(c *call) ([]*array, error) {
+	a, nb, n, err := linalg2SymeigSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	vec, upper := c.attrs.Bool("eigenvectors", false), c.attrs.Bool("upper", true)
+	w := nnNew(a.shape[:len(a.shape)-1], a.dtype)
+	v := nnNew([]int{0}, a.dtype)
+	if vec || a.len() == 0 {
+		v = nnNew(a.shape, a.dtype)
+	}
+	for b := 0; b < nb; b++ {
+		ev, vv := linalg2Eigh(a.data[b*n*n:], n, upper, vec)
+		copy(w.data[b*n:], ev)
+		if vec {
+			copy(v.data[b*n*n:], vv)
+		}
+	}
+	return []*array{w, v}, nil
+}
+
+// linalg2SymeigBackward is PyTorch's linalg_eig_backward for a symmetric
+// input: gA = V·(skew(Vᵀ·gV) / E + diag(gL))·Vᵀ, E_ij = L_j − L_i.
+func linalg2SymeigBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	_, nb, n, err := linalg2SymeigSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	ga := nnGradFor(c, 0)
+	if ga == nil {
+		return []*array{ga}, nil
+	}
+	if !c.attrs.Bool("eigenvectors", false) {
+		return nil, fmt.Errorf("linalg_eig_backward: torch.symeig(A, eigenvectors=False) is not differentiable. Use torch.linalg.eigvalsh(A) instead.")
+	}
+	gl, gv := nnGradOut(gradOuts, 0), nnGradOut(gradOuts, 1)
+	for b := 0; b < nb; b++ {
+		l, v := outs[0].data[b*n:(b+1)*n], outs[1].data[b*n*n:(b+1)*n*n]
+		mid := make([]float64, n*n)
+		if gv != nil {
+			vg := linalg2MM(v, gv.data[b*n*n:], n, n, n, true, false)
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					if i != j {
+						mid[i*n+j] = 0.5 * (vg[i*n+j] - vg[j*n+i]) / (l[j] - l[i])
+					}
+				}
+			}
+		}
+		if gl != nil {
+			for i := 0; i < n; i++ {
+				mid[i*n+i] = gl.data[b*n+i]
+			}
+		}
+		copy(ga.data[b*n*n:], linalg2MM(linalg2MM(v, mid, n, n, n, false, false), v, n, n, n, false, true))
+	}
+	return []*array{ga}, nil
+}
+
+// ---- matrix_exp
+
+// linalg2Expm is exp of one n×n matrix by scaling and squaring with the
+// [13/13] Padé approximant (Higham 2005).
+func linalg2Expm(a []float64, n int) []float64 {
+	if n == 0 {
+		return []float64{}
+	}
+	if !nnAllFinite(a[:n*n]) {
+		out := make([]float64, n*n)
+		for i := range out {
+			out[i] = math.NaN()
+		}
+		return out
+	}
+	norm := 0.0 // 1-norm
+	for j := 0; j < n; j++ {
+		s := 0.0
+		for i := 0; i < n; i++ {
+			s += math.Abs(a[i*n+j])
+		}
+		norm = math.Max(norm, s)
+	}
+	const theta13 = 5.371920351148152
+	sq := 0
+	if norm > theta13 {
+		sq = int(math.Max(0, math.Ceil(math.Log2(norm/theta13))))
+	}
+	scale := math.Ldexp(1, -sq)
+	x := make([]float64, n*n)
+	for i, v := range a[:n*n] {
+		x[i] = v * scale
+	}
+	b := []float64{64764752532480000, 32382376266240000, 7771770303897600, 1187353796428800, 129060195264000,
+		10559470521600, 670442572800, 33522128640, 1323241920, 40840800, 960960, 16380, 182, 1}
+	id := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		id[i*n+i] = 1
+	}
+	mm := func(p, q []float64) []float64 { return linalg2MM(p, q, n, n, n, false, false) }
+	x2 := mm(x, x)
+	x4 := mm(x2, x2)
+	x6 := mm(x4, x2)
+	lin := func(cs []float64, ms ...[]float64) []float64 {
+		out := make([]float64, n*n)
+		for k, mtx := range ms {
+			for i := range out {
+				out[i] += cs[k] * mtx[i]
+			}
+		}
+		return out
+	}
+	uIn := lin([]float64{b[13], b[11], b[9]}, x6, x4, x2)
+	u := mm(x, func() []float64 {
+		t := mm(x6, uIn)
+		add := lin([]float64{b[7], b[5], b[3], b[1]}, x6, x4, x2, id)
+		for i := range t {
+			t[i] += add[i]
+		}
+		return t
+	}())
+	vIn := lin([]float64{b[12], b[10], b[8]}, x6, x4, x2)
+	v := mm(x6, vIn)
+	add := lin([]float64{b[6], b[4], b[2], b[0]}, x6, x4, x2, id)
+	for i := range v {
+		v[i] += add[i]
+	}
+	p, q := make([]float64, n*n), make([]float64, n*n)
+	for i := range p {
+		p[i] = v[i] + u[i]
+		q[i] = v[i] - u[i]
+	}
+	lu, piv, _, _ := laLU(q, n)
+	linalg2LUSolve(lu, piv, n, p, n)
+	for ; sq > 0; sq-- {
+		p = mm(p, p)
+	}
+	return p
+}
+
+func linalg2MatrixExpSetup(c *call) (*array, int, int, error) {
+	a, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if err := linalg2Square("linalg.matrix_exp", a); err != nil {
+		return nil, 0, 0, err
+	}
+	if !a.dtype.IsFloat() {
+		return nil, 0, 0, fmt.Errorf("matrix_exp: Expected a floating point or complex tensor as input. Got %s", ops.TypeName(a.dtype))
+	}
+	if a.dtype == tensor.Float16 {
+		return nil, 0, 0, nnNotImpl("log2_vml_cpu", a.dtype)
+	}
+	nb, _, n := linalg2Matrices(a)
+	return a, nb, n, nil
+}
+
+func linalg2MatrixExpForward(c *call) ([]*array, error) {
+	a, nb, n, err := linalg2MatrixExpSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	out := nnNew(a.shape, a.dtype)
+	for b := 0; b < nb; b++ {
+		copy(out.data[b*n*n:], linalg2Expm(a.data[b*n*n:], n))
+	}
+	return []*array{out}, nil
+}
+
+// linalg2MatrixExpBackward: the upper-right block of exp([[Aᵀ, G], [0, Aᵀ]])
+// (PyTorch's backward_analytic_function_of_a_matrix).
+func linalg2MatrixExpBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	a, nb, n, err := linalg2MatrixExpSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g, ga := nnGradOut(gradOuts, 0), nnGradFor(c, 0)
+	if g == nil || ga == nil {
+		return []*array{ga}, nil
+	}
+	if a.dtype == tensor.BFloat16 {
+		// PyTorch 1.13's bfloat16 matrix_exp backward gives NaN everywhere
+		for i := range ga.data {
+			ga.data[i] = math.NaN()
+		}
+		return []*array{ga}, nil
+	}
+	N := 2 * n
+	for b := 0; b < nb; b++ {
+		blk := make([]float64, N*N)
+		x, gb := a.data[b*n*n:], g.data[b*n*n:]
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				blk[i*N+j] = x[j*n+i]
+				blk[(n+i)*N+n+j] = x[j*n+i]
+				blk[i*N+n+j] = gb[i*n+j]
+			}
+		}
+		e := linalg2Expm(blk, N)
+		dst := ga.data[b*n*n:]
+		for i := 0; i < n; i++ {
+			copy(dst[i*n:(i+1)*n], e[i*N+n:i*N+N])
+		}
+	}
+	return []*array{ga}, nil
+}
+
+// ---- lstsq
+
+type linalg2LstsqPlan struct {
+	bc           *linalg2Bcast
+	m, n, k      int
+	vector       bool
+	driver       string
+	rcond        float64
+	dt           tensor.DType
+	abatch       []int
+	solShape     []int
+	residualsSet bool
+}
+
+func linalg2LstsqSetup(c *call) (*linalg2LstsqPlan, *array, *array, error) {
+	a, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	b, err := nnNeed(c, 1, "b")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ra, rb := len(a.shape), len(b.shape)
+	switch {
+	case a.dtype != tensor.Float64 && a.dtype != tensor.Float32:
+		return nil, nil, nil, fmt.Errorf("This function doesn't handle types other than float and double")
+	case a.dtype != b.dtype:
+		return nil, nil, nil, fmt.Errorf("torch.linalg.lstsq: Expected input and other to have the same dtype, but got input's dtype %s and other's dtype %s",
+			ops.TypeName(a.dtype), ops.TypeName(b.dtype))
+	case ra < 2:
+		return nil, nil, nil, fmt.Errorf("torch.linalg.lstsq: input must have at least 2 dimensions.")
+	case ra < rb || ra-rb > 1:
+		return nil, nil, nil, fmt.Errorf("torch.linalg.lstsq: input.dim() must be greater or equal to other.dim() and (input.dim() - other.dim()) <= 1")
+	}
+	pl := &linalg2LstsqPlan{m: a.shape[ra-2], n: a.shape[ra-1], vector: rb == ra-1, driver: c.attrs.Str("driver", "gelsy"), rcond: c.attrs.Float("rcond", 0), dt: a.dtype}
+	bb := b.shape[:rb-1]
+	pl.k = 1
+	if !pl.vector {
+		bb, pl.k = b.shape[:rb-2], b.shape[rb-1]
+		if b.shape[rb-2] != pl.m {
+			return nil, nil, nil, fmt.Errorf("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+		}
+	} else if b.shape[rb-1] != pl.m {
+		return nil, nil, nil, fmt.Errorf("torch.linalg.lstsq: input.size(-2) should match other.size(-1)")
+	}
+	pl.abatch = a.shape[:ra-2]
+	if pl.bc, err = linalg2BatchOf(pl.abatch, bb); err != nil {
+		return nil, nil, nil, err
+	}
+	pl.solShape = append(append([]int{}, pl.bc.batch...), pl.n)
+	if !pl.vector {
+		pl.solShape = append(pl.solShape, pl.k)
+	}
+	return pl, a, b, nil
+}
+
+// rhs returns batch i's right-hand side as an m×k matrix.
+func (pl *linalg2LstsqPlan) rhs(i int, b *array) []float64 {
+	return b.data[pl.bc.ib[i]*pl.m*pl.k:][:pl.m*pl.k]
+}
+
+func linalg2LstsqForward(c *call) ([]*array, error) {
+	pl, a, b, err := linalg2LstsqSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	m, n, k := pl.m, pl.n, pl.k
+	sol := nnNew(pl.solShape, pl.dt)
+	rank := nnNew([]int{0}, tensor.Int64)
+	if pl.driver != "gels" {
+		rank = nnNew(pl.abatch, tensor.Int64)
+	}
+	sv := nnNew([]int{0}, pl.dt)
+	withSV := pl.driver == "gelsd" || pl.driver == "gelss"
+	if withSV {
+		sv = nnNew(append(append([]int{}, pl.abatch...), min(m, n)), pl.dt)
+	}
+	full := true
+	res := make([]float64, pl.bc.nb*k)
+	for i := 0; i < pl.bc.nb; i++ {
+		x := a.data[pl.bc.ia[i]*m*n:][:m*n]
+		s, u, vt := linalg2SVD(x, m, n, true)
+		cut := 0.0
+		if len(s) > 0 {
+			cut = pl.rcond * s[0]
+		}
+		r := 0
+		w := make([]float64, len(s))
+		for j, v := range s {
+			if v > cut {
+				w[j] = 1 / v
+				r++
+			}
+		}
+		full = full && r == min(m, n)
+		if pl.driver != "gels" {
+			rank.data[pl.bc.ia[i]] = float64(r)
+		}
+		if withSV {
+			copy(sv.data[pl.bc.ia[i]*len(s):], s)
+		}
+		// x = V·diag(w)·Uᵀ·b
+		kk := len(s)
+		utb := linalg2MM(u, pl.rhs(i, b), kk, m, k, true, false)
+		for j := 0; j < kk; j++ {
+			for cc := 0; cc < k; cc++ {
+				utb[j*k+cc] *= w[j]
+			}
+		}
+		xs := linalg2MM(vt, utb, n, kk, k, true, false)
+		copy(sol.data[i*n*k:], xs)
+		// squared residuals per column
+		ax := linalg2MM(x, xs, m, n, k, false, false)
+		bi := pl.rhs(i, b)
+		for cc := 0; cc < k; cc++ {
+			t := 0.0
+			for row := 0; row < m; row++ {
+				d := bi[row*k+cc] - ax[row*k+cc]
+				t += d * d
+			}
+			res[i*k+cc] = t
+		}
+	}
+	residuals := nnNew([]int{0}, pl.dt)
+	if m > n && pl.driver != "gelsy" && full {
+		shape := append([]int{}, pl.bc.batch...)
+		if !pl.vector {
+			shape = append(shape, k)
+		}
+		residuals = &array{shape: shape, data: res, dtype: pl.dt}
+	}
+	return []*array{sol, residuals, rank, sv}, nil
+}
+
+// linalg2LstsqBackward is PyTorch 1.13's linalg_lstsq derivative through
+// the pseudo-inverse: X = pinv(A)·B, gB = pinv(A)ᵀ·gX, gA =
+// pinv_backward(gX·Bᵀ).
+func linalg2LstsqBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	pl, a, b, err := linalg2LstsqSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g := nnGradOut(gradOuts, 0)
+	ga, gb := nnGradFor(c, 0), nnGradFor(c, 1)
+	if g == nil {
+		return []*array{ga, gb}, nil
+	}
+	m, n, k := pl.m, pl.n, pl.k
+	eps := 0x1p-52
+	if pl.dt == tensor.Float32 {
+		eps = 0x1p-23
+	}
+	fullA := make([]float64, pl.bc.nb*m*n)
+	fullB := make([]float64, pl.bc.nb*m*k)
+	for i := 0; i < pl.bc.nb; i++ {
+		x := a.data[pl.bc.ia[i]*m*n:][:m*n]
+		p := linalg2Pinv(x, m, n, 0, eps*float64(max(m, n)), false)
+		gx := g.data[i*n*k : (i+1)*n*k]
+		copy(fullB[i*m*k:], linalg2MM(p, gx, m, n, k, true, false))
+		gp := linalg2MM(gx, pl.rhs(i, b), n, k, m, false, true)
+		copy(fullA[i*m*n:], linalg2PinvGrad(gp, p, x, m, n))
+	}
+	if ga != nil {
+		copy(ga.data, linalg2SumBatch(fullA, pl.bc.batch, []int{m, n}, ga.shape))
+	}
+	if gb != nil {
+		mat := []int{m, k}
+		if pl.vector {
+			mat = []int{m}
+		}
+		copy(gb.data, linalg2SumBatch(fullB, pl.bc.batch, mat, gb.shape))
+	}
+	return []*array{ga, gb}, nil
+}
+
+// ---- tensorsolve
+
+type linalg2TensorsolvePlan struct {
+	order  []int // A's dims with dims moved to the end
+	moved  []int // A's shape in that order
+	nrow   int
+	rest   []int
+	labels []int
+}
+
+func linalg2TensorsolveSetup(c *call) (*linalg2TensorsolvePlan, *array, *array, error) {
+	a, err := nnNeed(c, 0, "A")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	b, err := nnNeed(c, 1, "B")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := linalg2Lapack("lu_cpu", "linalg.solve", a); err != nil {
+		return nil, nil, nil, err
+	}
+	if a.dtype != b.dtype {
+		return nil, nil, nil, fmt.Errorf("linalg.solve: Expected A and B to have the same dtype, but found A of type %s and B of type %s instead", ops.TypeName(a.dtype), ops.TypeName(b.dtype))
+	}
+	r := len(a.shape)
+	pl := &linalg2TensorsolvePlan{}
+	var dims []int
+	for _, d := range c.attrs.Ints("dims", nil) {
+		nd, err := normDim(d, r)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		dims = append(dims, nd)
+	}
+	for i := 0; i < r; i++ {
+		if !slices.Contains(dims, i) {
+			pl.order = append(pl.order, i)
+		}
+	}
+	pl.order = append(pl.order, dims...)
+	for _, d := range pl.order {
+		pl.moved = append(pl.moved, a.shape[d])
+	}
+	nb := len(b.shape)
+	if nb > r {
+		return nil, nil, nil, fmt.Errorf("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but got %d != %d", 1, b.len())
+	}
+	pl.rest = pl.moved[nb:]
+	pl.nrow = tensor.NumElements(pl.moved[:nb])
+	if p := tensor.NumElements(pl.rest); p != pl.nrow {
+		return nil, nil, nil, fmt.Errorf("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but got %d != %d", p, pl.nrow)
+	}
+	if !slices.Equal(b.shape, pl.moved[:nb]) {
+		return nil, nil, nil, fmt.Errorf("linalg.solve: Incompatible shapes of A and B for the equation AX = B (%dx%d and %d)", pl.nrow, pl.nrow, b.len())
+	}
+	pl.labels = make([]int, r)
+	for i := range pl.labels {
+		pl.labels[i] = i
+	}
+	return pl, a, b, nil
+}
+
+// mat returns A moved and flattened to nrow×nrow.
+func (pl *linalg2TensorsolvePlan) mat(a *array) []float64 {
+	v := linalg2View{data: a.data, labels: pl.labels, sizes: a.shape, strides: contiguousStrides(a.shape)}
+	return linalg2Gather(v, pl.order, pl.moved).data
+}
+
+func linalg2TensorsolveForward(c *call) ([]*array, error) {
+	pl, a, b, err := linalg2TensorsolveSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	n := pl.nrow
+	lu, piv, info, _ := laLU(pl.mat(a), n)
+	if info != 0 {
+		return nil, fmt.Errorf("torch.linalg.solve: The solver failed because the input matrix is singular.")
+	}
+	x := append([]float64(nil), b.data...)
+	linalg2LUSolve(lu, piv, n, x, 1)
+	return []*array{{shape: append([]int{}, pl.rest...), data: x, dtype: a.dtype}}, nil
+}
+
+func linalg2TensorsolveBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	pl, a, _, err := linalg2TensorsolveSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g := nnGradOut(gradOuts, 0)
+	ga, gb := nnGradFor(c, 0), nnGradFor(c, 1)
+	if g == nil {
+		return []*array{ga, gb}, nil
+	}
+	n := pl.nrow
+	lu, piv, _, _ := laLU(linalg2T(pl.mat(a), n, n), n)
+	z := append([]float64(nil), g.data...)
+	linalg2LUSolve(lu, piv, n, z, 1)
+	if gb != nil {
+		copy(gb.data, z)
+	}
+	if ga != nil {
+		gm := linalg2MM(z, outs[0].data, n, 1, n, false, false)
+		for i := range gm {
+			gm[i] = -gm[i]
+		}
+		v := linalg2View{data: gm, labels: pl.order, sizes: pl.moved, strides: contiguousStrides(pl.moved)}
+		copy(ga.data, linalg2Gather(v, pl.labels, a.shape).data)
+	}
+	return []*array{ga, gb}, nil
 }

@@ -44,6 +44,38 @@ func init() {
 		Schema{Name: "lu_unpack", Doc: "torch.lu_unpack: (P, L, U) of LU_data [..., m, n] and its int32 pivots; unpack_data=False gives empty L and U, unpack_pivots=False an empty P",
 			Inputs: []InputSpec{in("LU_data"), idx("LU_pivots")},
 			Attrs:  []AttrSpec{attr("unpack_data", AttrBool, BoolAttr(true), ""), attr("unpack_pivots", AttrBool, BoolAttr(true), "")}, Outputs: 3},
+		Schema{Name: "svdvals", Doc: "singular values (descending) of (batches of) m×n matrices; float32/float64 only; gradient U·diag(g)·Vᵀ",
+			Inputs: []InputSpec{in("A")}, Outputs: 1},
+		Schema{Name: "matrix_norm", Doc: "torch.linalg.matrix_norm: ord fro, nuc, inf, -inf, 1, -1, 2 or -2 over the two dims, at dtype (input converted first); " +
+			"nuc and ±2 need float32/float64",
+			Inputs: []InputSpec{in("A")},
+			Attrs: []AttrSpec{attr("ord", AttrString, StringAttr("fro"), "fro, nuc, inf, -inf, 1, -1, 2 or -2"), attr("dim", AttrInts, IntsAttr(-2, -1), "two distinct dims"),
+				attr("keepdim", AttrBool, BoolAttr(false), ""), attr("dtype", AttrString, NoneAttr(), "computation and result dtype; None: the input's")}, Outputs: 1},
+		Schema{Name: "cond", Doc: "torch.linalg.cond: p 2 (None) and -2 from the singular values (any m×n), the others as norm(A)·norm(A⁻¹) of square matrices (inf when singular); " +
+			"PyTorch 1.13 differentiates p 2 and -2 only",
+			Inputs: []InputSpec{in("A")}, Attrs: []AttrSpec{attr("p", AttrString, StringAttr("2"), "2, -2, fro, nuc, inf, -inf, 1 or -1")}, Outputs: 1},
+		Schema{Name: "pinv", Doc: "pseudo-inverse from the singular values above max(atol, rtol·σmax) (hermitian: the eigenvalues of the lower triangle); " +
+			"atol and rtol already defaulted by the lowering from the dumped dtype; gradient PyTorch's pinv_backward",
+			Inputs: []InputSpec{in("A")},
+			Attrs: []AttrSpec{attr("atol", AttrFloat, FloatAttr(0), ""), req("rtol", AttrFloat, "relative cut-off"),
+				attr("hermitian", AttrBool, BoolAttr(false), "")}, Outputs: 1},
+		Schema{Name: "matrix_rank", Doc: "int64 count of the singular values (hermitian: |eigenvalues| of the lower triangle) above max(atol, rtol·σmax); no gradient",
+			Inputs: []InputSpec{idx("A")},
+			Attrs: []AttrSpec{attr("atol", AttrFloat, FloatAttr(0), ""), req("rtol", AttrFloat, "relative cut-off"),
+				attr("hermitian", AttrBool, BoolAttr(false), "")}, Outputs: 1},
+		Schema{Name: "symeig", Doc: "torch.symeig: ascending eigenvalues of the symmetric matrices in the upper (or lower) triangle, and the eigenvectors " +
+			"(empty without eigenvectors), each signed so that its largest-magnitude element is positive (LAPACK's signs are arbitrary); " +
+			"differentiable only with eigenvectors",
+			Inputs: []InputSpec{in("self")},
+			Attrs:  []AttrSpec{attr("eigenvectors", AttrBool, BoolAttr(false), ""), attr("upper", AttrBool, BoolAttr(true), "")}, Outputs: 2},
+		Schema{Name: "matrix_exp", Doc: "exp of (batches of) square matrices (scaling and squaring, Padé 13); gradient the upper-right block of exp([[Aᵀ, G], [0, Aᵀ]])",
+			Inputs: []InputSpec{in("self")}, Outputs: 1},
+		Schema{Name: "lstsq", Doc: "torch.linalg.lstsq(A, B): (solution, residuals, rank, singular_values) as the driver returns them; the minimum-norm " +
+			"solution over the singular values above rcond·σmax; residuals when m > n, every A has full rank and the driver is not gelsy",
+			Inputs: []InputSpec{in("self"), in("b")},
+			Attrs:  []AttrSpec{req("rcond", AttrFloat, "already defaulted from the dumped dtype"), attr("driver", AttrString, StringAttr("gelsy"), "gelsy, gels, gelsd or gelss")}, Outputs: 4},
+		Schema{Name: "tensorsolve", Doc: "torch.linalg.tensorsolve(A, B, dims): X with tensordot(A, X, X.ndim) = B, dims of A moved to the end first",
+			Inputs: []InputSpec{in("A"), in("B")}, Attrs: []AttrSpec{attr("dims", AttrInts, IntsAttr(), "dims of A moved to the end (empty: none)")}, Outputs: 1},
 	)
 }
 

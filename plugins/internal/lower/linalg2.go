@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/probe-dev/probe/sdk/framework"
@@ -17,8 +18,8 @@ func init() {
 	def(linalg2Cdist, "x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'", "Torch.cdist")
 	def(linalg2Pdist, "input, p=2", "Torch.pdist")
 	def(linalg2Cholesky("cholesky"), "input, upper=False, *, out=None", "Torch.cholesky", "Tensor.cholesky")
-	def(linalg2Cholesky("linalg.cholesky"), "A, *, upper=False, out=None", "Torch.linalg.cholesky")
-	defMulti(linalg2Cholesky("linalg.cholesky_ex"), "A, *, upper=False, check_errors=False, out=None", "Torch.linalg.cholesky_ex")
+	def(linalg2Cholesky("linalg.cholesky"), "input, *, upper=False, out=None", "Torch.linalg.cholesky")
+	defMulti(linalg2Cholesky("linalg.cholesky_ex"), "input, *, upper=False, check_errors=False, out=None", "Torch.linalg.cholesky_ex")
 	def(linalg2Factor("cholesky_inverse", "input"), "input, upper=False, *, out=None", "Torch.cholesky_inverse", "Tensor.cholesky_inverse")
 	def(linalg2Factor("cholesky_solve", "input", "input2"), "input, input2, upper=False, *, out=None", "Torch.cholesky_solve", "Tensor.cholesky_solve")
 	defMulti(linalg2Triangular, "input, A, upper=True, transpose=False, unitriangular=False, *, out=None", "Torch.triangular_solve", "Tensor.triangular_solve")
@@ -33,6 +34,29 @@ func init() {
 	declareOps([]string{"lu_solve"}, "Torch.lu_solve", "Tensor.lu_solve")
 	declareOps([]string{"lu_unpack"}, "Torch.lu_unpack")
 	declareOps([]string{"matrix_power"}, "Torch.linalg.inv_ex")
+
+	def(linalg2Svdvals, "A, *, driver=None, out=None", "Torch.linalg.svdvals")
+	def(linalg2MatrixNorm, "input, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=None", "Torch.linalg.matrix_norm")
+	def(linalg2Norm, "input, ord=None, dim=None, keepdim=False, *, out=None, dtype=None", "Torch.linalg.norm")
+	def(linalg2Nuclear, "input, dim=None, keepdim=False, *, out=None", "Torch.nuclear_norm")
+	def(linalg2Frobenius, "input, dim=None, keepdim=False, *, out=None", "Torch.frobenius_norm")
+	def(linalg2Cond, "input, p=None, *, out=None", "Torch.linalg.cond")
+	def(linalg2Pinv("linalg.pinv"), "input, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None", "Torch.linalg.pinv")
+	def(linalg2Pinv("pinverse"), "input, rcond=1e-15", "Torch.pinverse", "Tensor.pinverse")
+	// torch.matrix_rank and torch.lstsq raise in PyTorch 1.13: a dumped
+	// Torch.matrix_rank or Torch.lstsq is the torch.linalg function (§12 #11).
+	def(linalg2Pinv("linalg.matrix_rank"), "input, tol=None, hermitian=False, *, atol=None, rtol=None, out=None", "Torch.linalg.matrix_rank", "Torch.matrix_rank")
+	defMulti(linalg2Symeig, "input, eigenvectors=False, upper=True, *, out=None", "Torch.symeig", "Tensor.symeig")
+	def(linalg2MatrixExp, "input", "Torch.matrix_exp", "Tensor.matrix_exp", "Torch.linalg.matrix_exp")
+	defMulti(linalg2Lstsq, "input, b, rcond=None, *, driver=None", "Torch.linalg.lstsq", "Torch.lstsq")
+	def(linalg2Tensorsolve, "input, other, dims=None, *, out=None", "Torch.linalg.tensorsolve")
+	def(linalg2Diagonal, "A, *, offset=0, dim1=-2, dim2=-1", "Torch.linalg.diagonal")
+	usedOps = append(usedOps, "svdvals", "matrix_norm", "cond", "pinv", "matrix_rank", "symeig", "matrix_exp", "lstsq", "tensorsolve")
+	declareOps([]string{"matrix_norm", "norm"}, "Torch.linalg.norm")
+	declareOps([]string{"norm"}, "Torch.frobenius_norm")
+	declareOps([]string{"matrix_norm"}, "Torch.nuclear_norm", "Torch.linalg.matrix_norm")
+	declareOps([]string{"tensorsolve"}, "Torch.linalg.tensorsolve")
+	declareOps([]string{"lstsq"}, "Torch.linalg.lstsq", "Torch.lstsq")
 	declareOps([]string{"einsum"}, "Torch.einsum")
 	declareOps([]string{"cdist"}, "Torch.cdist")
 }
@@ -143,11 +167,7 @@ func (b *bound) linalg2Float2(fn string, x framework.Arg) error {
 // torch.linalg forms and linalg.cholesky_ex (the info output compared too).
 func linalg2Cholesky(fn string) lowerFunc {
 	return func(b *bound) (*framework.Plan, error) {
-		arg := "A"
-		if fn == "cholesky" {
-			arg = "input"
-		}
-		x, err := b.tensor(arg)
+		x, err := b.tensor("input")
 		if err != nil {
 			return nil, err
 		}
@@ -294,4 +314,444 @@ func linalg2InvEx(b *bound) (*framework.Plan, error) {
 	p := newPlan("matrix_power", ops.Attrs{"n": ops.IntAttr(-1)}, tensorBinding(x))
 	p.Compare = []int{0}
 	return p, nil
+}
+
+// linalg2Svdvals lowers torch.linalg.svdvals (driver is a CUDA option).
+func linalg2Svdvals(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("A")
+	if err != nil {
+		return nil, err
+	}
+	if err := b.linalg2Float2("linalg.svd", x); err != nil {
+		return nil, err
+	}
+	return newPlan("svdvals", nil, tensorBinding(x)), nil
+}
+
+// linalg2Ord reads a matrix norm order: 'fro', 'nuc' or ±1, ±2, ±inf.
+func (b *bound) linalg2Ord(name string) (string, error) {
+	a := b.arg(name)
+	switch a.Kind {
+	case framework.ArgString:
+		if a.Str == "fro" || a.Str == "nuc" {
+			return a.Str, nil
+		}
+		return "", b.argErr(name, "linalg.matrix_norm: Order %s not supported.", a.Str)
+	case framework.ArgInt, framework.ArgFloat:
+		v, _ := b.float(name)
+		switch {
+		case math.IsInf(v, 1):
+			return "inf", nil
+		case math.IsInf(v, -1):
+			return "-inf", nil
+		case v == 1 || v == -1 || v == 2 || v == -2:
+			return fmt.Sprint(v), nil
+		}
+		return "", b.argErr(name, "linalg.matrix_norm: Order %v not supported.", v)
+	}
+	return "", b.argErr(name, "expected a number or str, got %s", kindName(a))
+}
+
+// linalg2MatrixNormPlan checks x and builds the matrix_norm plan.
+func (b *bound) linalg2MatrixNormPlan(x framework.Arg, ord string, d0, d1 int64, keep bool, dt ops.Attr) (*framework.Plan, error) {
+	if rankOf(x) < 2 {
+		return nil, b.errf("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+	}
+	if !x.DType.IsFloat() {
+		return nil, b.errf("linalg.matrix_norm: Expected a floating point or complex tensor as input. Got %s", ops.TypeName(x.DType))
+	}
+	w0, err := b.wrapDim("dim", d0, rankOf(x))
+	if err != nil {
+		return nil, err
+	}
+	w1, err := b.wrapDim("dim", d1, rankOf(x))
+	if err != nil {
+		return nil, err
+	}
+	if w0 == w1 {
+		return nil, b.argErr("dim", "linalg.matrix_norm: dims must be different. Got (%d, %d)", d0, d1)
+	}
+	if ord == "nuc" || ord == "2" || ord == "-2" {
+		d := x.DType
+		if dt.Kind == ops.AttrString {
+			d, _ = tensor.Parse(dt.String)
+		}
+		if err := b.linalg2Float2("linalg.svd", framework.Arg{DType: d}); err != nil {
+			return nil, err
+		}
+	}
+	return newPlan("matrix_norm", ops.Attrs{"ord": ops.StringAttr(ord), "dim": ops.IntsAttr(d0, d1), "keepdim": ops.BoolAttr(keep), "dtype": dt}, tensorBinding(x)), nil
+}
+
+// linalg2MatrixNorm lowers torch.linalg.matrix_norm.
+func linalg2MatrixNorm(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	ord, err := b.linalg2Ord("ord")
+	if err != nil {
+		return nil, err
+	}
+	dims, err := b.intList("dim", 2, false)
+	if err != nil {
+		return nil, err
+	}
+	keep, err := b.boolean("keepdim")
+	if err != nil {
+		return nil, err
+	}
+	dt, err := b.dtypeAttr("dtype")
+	if err != nil {
+		return nil, err
+	}
+	return b.linalg2MatrixNormPlan(x, ord, dims[0], dims[1], keep, dt)
+}
+
+// linalg2VectorPlan is the vector p-norm over dims (nil: every dim).
+func (b *bound) linalg2VectorPlan(x framework.Arg, p float64, dims []int64, keep bool, dt ops.Attr) *framework.Plan {
+	dim := ops.NoneAttr()
+	if dims != nil {
+		dim = ops.IntsAttr(dims...)
+	}
+	return newPlan("norm", ops.Attrs{"p": ops.FloatAttr(p), "dim": dim, "keepdim": ops.BoolAttr(keep), "dtype": dt}, tensorBinding(x))
+}
+
+// linalg2Norm lowers torch.linalg.norm: without ord the 2-norm of the
+// flattened input or over dim (a 2-tuple: the Frobenius norm, the same
+// values); with ord a vector norm (1-d input or one dim) or a matrix norm
+// (2-d input or two dims).
+func linalg2Norm(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	if !x.DType.IsFloat() {
+		return nil, b.errf("linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s", ops.TypeName(x.DType))
+	}
+	keep, err := b.boolean("keepdim")
+	if err != nil {
+		return nil, err
+	}
+	dt, err := b.dtypeAttr("dtype")
+	if err != nil {
+		return nil, err
+	}
+	var dims []int64
+	if !b.isNone("dim") {
+		if dims, err = b.intList("dim", 0, true); err != nil {
+			return nil, err
+		}
+		if len(dims) != 1 && len(dims) != 2 {
+			return nil, b.argErr("dim", "linalg.norm: If dim is specified, it must be of length 1 or 2. Got %v", dims)
+		}
+		for _, d := range dims {
+			if _, err := b.wrapDim("dim", d, rankOf(x)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if b.isNone("ord") {
+		return b.linalg2VectorPlan(x, 2, dims, keep, dt), nil
+	}
+	matrix := len(dims) == 2
+	if dims == nil {
+		switch rankOf(x) {
+		case 1:
+		case 2:
+			matrix, dims = true, []int64{-2, -1}
+		default:
+			return nil, b.errf("linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got %dD.", rankOf(x))
+		}
+	}
+	if matrix {
+		ord, err := b.linalg2Ord("ord")
+		if err != nil {
+			return nil, err
+		}
+		return b.linalg2MatrixNormPlan(x, ord, dims[0], dims[1], keep, dt)
+	}
+	if b.arg("ord").Kind == framework.ArgString {
+		return nil, b.argErr("ord", "linalg.vector_norm: ord must be a number for a vector norm, got %q", b.arg("ord").Str)
+	}
+	p, err := b.normOrder("ord")
+	if err != nil {
+		return nil, err
+	}
+	return b.linalg2VectorPlan(x, p, dims, keep, dt), nil
+}
+
+// linalg2Nuclear lowers torch.nuclear_norm(input, keepdim=False) and
+// torch.nuclear_norm(input, dim, keepdim=False).
+func linalg2Nuclear(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	keep := false
+	dims := []int64{-2, -1}
+	if a := b.arg("dim"); a.Kind == framework.ArgBool {
+		if b.given["keepdim"] {
+			return nil, b.argErr("keepdim", "given twice (the (input, keepdim) overload)")
+		}
+		keep = a.Bool
+	} else {
+		if keep, err = b.boolean("keepdim"); err != nil {
+			return nil, err
+		}
+		if b.isNone("dim") {
+			if rankOf(x) != 2 {
+				return nil, b.errf("Expected a tensor with 2 dimensions, but got a tensor with %d dimensions instead.", rankOf(x))
+			}
+		} else if dims, err = b.intList("dim", 2, false); err != nil {
+			return nil, err
+		}
+	}
+	if rankOf(x) < 2 {
+		return nil, b.errf("Expected a tensor with 2 dimensions, but got a tensor with %d dimensions instead.", rankOf(x))
+	}
+	return b.linalg2MatrixNormPlan(x, "nuc", dims[0], dims[1], keep, ops.NoneAttr())
+}
+
+// linalg2Frobenius lowers torch.frobenius_norm: the 2-norm over at most
+// two dims (every dim without dim).
+func linalg2Frobenius(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	if !x.DType.IsFloat() {
+		return nil, b.errf("norm(): input dtype should be either floating point or complex. Got %s instead.", ops.TypeName(x.DType))
+	}
+	keep, err := b.boolean("keepdim")
+	if err != nil {
+		return nil, err
+	}
+	var dims []int64
+	if !b.isNone("dim") {
+		if dims, err = b.intList("dim", 0, true); err != nil {
+			return nil, err
+		}
+		if len(dims) > 2 {
+			return nil, b.errf("Expected at most 2 dimensions, but got %d dimensions instead.", len(dims))
+		}
+		for _, d := range dims {
+			if _, err := b.wrapDim("dim", d, rankOf(x)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return b.linalg2VectorPlan(x, 2, dims, keep, ops.NoneAttr()), nil
+}
+
+// linalg2Cond lowers torch.linalg.cond; PyTorch 1.13 has no working
+// backward for the orders other than None, 2 and -2.
+func linalg2Cond(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	p := "2"
+	if !b.isNone("p") {
+		if p, err = b.linalg2Ord("p"); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.linalg2Float2("linalg.cond", x); err != nil {
+		return nil, err
+	}
+	if rankOf(x) < 2 {
+		return nil, b.errf("linalg.cond: The input tensor A must have at least 2 dimensions.")
+	}
+	plan := newPlan("cond", ops.Attrs{"p": ops.StringAttr(p)}, tensorBinding(x))
+	if p != "2" && p != "-2" {
+		plan.BackwardMessage = "linalg.cond(p=" + p + ") has no working backward in PyTorch 1.13 (an in-place inverse is read again)"
+	}
+	return plan, nil
+}
+
+// linalg2Eps is the machine epsilon of the dumped dtype, which PyTorch's
+// default tolerances use (the bench computes in float64 with the
+// device's tolerances).
+func linalg2Eps(d tensor.DType) float64 {
+	if d == tensor.Float32 {
+		return 0x1p-23
+	}
+	return 0x1p-52
+}
+
+// linalg2Tol reads the tolerances of pinv and matrix_rank: a positional
+// rcond/tol (the deprecated overloads: an absolute tol for matrix_rank, a
+// relative rcond for pinv), else atol and rtol with PyTorch's defaults
+// (rtol = eps·max(m, n) unless atol > 0).
+func (b *bound) linalg2Tol(fn string, x framework.Arg) (atol, rtol float64, err error) {
+	m, n := x.Shape[rankOf(x)-2], x.Shape[rankOf(x)-1]
+	def := linalg2Eps(x.DType) * float64(max(m, n))
+	old := "rcond"
+	if fn == "linalg.matrix_rank" {
+		old = "tol"
+	}
+	if fn == "pinverse" {
+		r, err := b.float("rcond")
+		return 0, r, err
+	}
+	if !b.isNone(old) {
+		if !b.isNone("atol") || !b.isNone("rtol") {
+			return 0, 0, b.argErr(old, "%s: %s cannot be combined with atol or rtol", fn, old)
+		}
+		v, err := b.float(old)
+		if err != nil {
+			return 0, 0, err
+		}
+		if old == "tol" {
+			return v, 0, nil
+		}
+		return 0, v, nil
+	}
+	if !b.isNone("atol") {
+		if atol, err = b.float("atol"); err != nil {
+			return 0, 0, err
+		}
+	}
+	if !b.isNone("rtol") {
+		rtol, err = b.float("rtol")
+		return atol, rtol, err
+	}
+	if atol > 0 {
+		return atol, 0, nil
+	}
+	return atol, def, nil
+}
+
+// linalg2Pinv lowers torch.linalg.pinv, torch.pinverse and
+// torch.linalg.matrix_rank (the same tolerances).
+func linalg2Pinv(fn string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		if rankOf(x) < 2 || (x.DType != tensor.Float64 && x.DType != tensor.Float32) {
+			return nil, b.errf("%s: expected a tensor with 2 or more dimensions of float or double type, got %s of rank %d", fn, ops.TypeName(x.DType), rankOf(x))
+		}
+		atol, rtol, err := b.linalg2Tol(fn, x)
+		if err != nil {
+			return nil, err
+		}
+		herm := false
+		if fn != "pinverse" {
+			if herm, err = b.boolean("hermitian"); err != nil {
+				return nil, err
+			}
+			if r := rankOf(x); herm && x.Shape[r-1] != x.Shape[r-2] {
+				return nil, b.errf("%s: A must be batches of square matrices, but they are %d by %d matrices", fn, x.Shape[r-2], x.Shape[r-1])
+			}
+		}
+		op := "pinv"
+		if fn == "linalg.matrix_rank" {
+			op = "matrix_rank"
+		}
+		return newPlan(op, ops.Attrs{"atol": ops.FloatAttr(atol), "rtol": ops.FloatAttr(rtol), "hermitian": ops.BoolAttr(herm)}, tensorBinding(x)), nil
+	}
+}
+
+// linalg2Symeig lowers torch.symeig (deprecated in 1.13, not removed).
+func linalg2Symeig(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	vec, err := b.boolean("eigenvectors")
+	if err != nil {
+		return nil, err
+	}
+	upper, err := b.boolean("upper")
+	if err != nil {
+		return nil, err
+	}
+	p := newPlan("symeig", ops.Attrs{"eigenvectors": ops.BoolAttr(vec), "upper": ops.BoolAttr(upper)}, tensorBinding(x))
+	if !vec {
+		p.BackwardMessage = "torch.symeig(A, eigenvectors=False) is not differentiable in PyTorch 1.13"
+	}
+	return p, nil
+}
+
+// linalg2MatrixExp lowers torch.matrix_exp and torch.linalg.matrix_exp.
+func linalg2MatrixExp(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("matrix_exp", nil, tensorBinding(x)), nil
+}
+
+// linalg2Lstsq lowers torch.linalg.lstsq: rcond defaults to
+// eps·max(m, n) of the dumped dtype, driver to gelsy (the CPU's).
+func linalg2Lstsq(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	rhs, err := b.tensor("b")
+	if err != nil {
+		return nil, err
+	}
+	if rankOf(x) < 2 {
+		return nil, b.errf("torch.linalg.lstsq: input must have at least 2 dimensions.")
+	}
+	rcond := linalg2Eps(x.DType) * float64(max(x.Shape[rankOf(x)-2], x.Shape[rankOf(x)-1]))
+	if !b.isNone("rcond") {
+		if rcond, err = b.float("rcond"); err != nil {
+			return nil, err
+		}
+	}
+	driver := "gelsy"
+	if !b.isNone("driver") {
+		if driver, err = b.str("driver"); err != nil {
+			return nil, err
+		}
+		switch driver {
+		case "gels", "gelsy", "gelsd", "gelss":
+		default:
+			return nil, b.argErr("driver", "torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
+		}
+	}
+	return newPlan("lstsq", ops.Attrs{"rcond": ops.FloatAttr(rcond), "driver": ops.StringAttr(driver)}, tensorBinding(x), tensorBinding(rhs)), nil
+}
+
+// linalg2Tensorsolve lowers torch.linalg.tensorsolve.
+func linalg2Tensorsolve(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	rhs, err := b.tensor("other")
+	if err != nil {
+		return nil, err
+	}
+	dims := []int64{}
+	if !b.isNone("dims") {
+		if dims, err = b.intList("dims", 0, true); err != nil {
+			return nil, err
+		}
+	}
+	return newPlan("tensorsolve", ops.Attrs{"dims": ops.IntsAttr(dims...)}, tensorBinding(x), tensorBinding(rhs)), nil
+}
+
+// linalg2Diagonal lowers torch.linalg.diagonal: torch.diagonal with the
+// last two dims by default.
+func linalg2Diagonal(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("A")
+	if err != nil {
+		return nil, err
+	}
+	off, err := b.integer("offset")
+	if err != nil {
+		return nil, err
+	}
+	d1, d2, err := b.diagPair("dim1", "dim2", rankOf(x))
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("diagonal", ops.Attrs{"offset": ops.IntAttr(off), "dim1": ops.IntAttr(d1), "dim2": ops.IntAttr(d2)}, tensorBinding(x)), nil
 }

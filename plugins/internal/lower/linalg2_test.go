@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"math"
 	"testing"
 
 	"github.com/probe-dev/probe/sdk/framework"
@@ -16,7 +17,84 @@ func linalg2Kws(a ...framework.NamedArg) []framework.NamedArg { return a }
 
 // linalg2Cases are every lowering case of the linalg2 family (TestOpsListed).
 func linalg2Cases() []lcase {
-	return append(linalg2EinsumCases(), linalg2SolverCases()...)
+	return append(append(linalg2EinsumCases(), linalg2SolverCases()...), linalg2NormCases()...)
+}
+
+func linalg2NormCases() []lcase {
+	a := tn("args.0", tensor.Float64, 3, 4)
+	a32 := tn("args.0", tensor.Float32, 3, 4)
+	a3 := tn("args.0", tensor.Float64, 2, 3, 4)
+	v := tn("args.0", tensor.Float64, 4)
+	h := tn("args.0", tensor.Float16, 3, 4)
+	sq := tn("args.0", tensor.Float64, 3, 3)
+	b := tn("args.1", tensor.Float64, 3, 2)
+	mn := func(ord string, d0, d1 int64, keep bool) ops.Attrs {
+		return ops.Attrs{"ord": ops.StringAttr(ord), "dim": ops.IntsAttr(d0, d1), "keepdim": ops.BoolAttr(keep), "dtype": ops.NoneAttr()}
+	}
+	vn := func(p float64, dim ops.Attr) ops.Attrs {
+		return ops.Attrs{"p": ops.FloatAttr(p), "dim": dim, "keepdim": ops.BoolAttr(false), "dtype": ops.NoneAttr()}
+	}
+	tol := func(atol, rtol float64, herm bool) ops.Attrs {
+		return ops.Attrs{"atol": ops.FloatAttr(atol), "rtol": ops.FloatAttr(rtol), "hermitian": ops.BoolAttr(herm)}
+	}
+	inf := math.Inf(1)
+	return []lcase{
+		{name: "Torch.linalg.svdvals", args: linalg2Args(a), op: "svdvals", in: []string{"args.0"}},
+		{name: "Torch.linalg.svdvals", args: linalg2Args(h), err: "linalg.svd: Low precision dtypes not supported. Got Half"},
+		{name: "Torch.linalg.matrix_norm", args: linalg2Args(a), op: "matrix_norm", attrs: mn("fro", -2, -1, false)},
+		{name: "Torch.linalg.matrix_norm", args: linalg2Args(a3, fv(inf), lv(iv(0), iv(2)), bv(true)), op: "matrix_norm", attrs: mn("inf", 0, 2, true)},
+		{name: "Torch.linalg.matrix_norm", args: linalg2Args(a, iv(-2)), op: "matrix_norm", attrs: mn("-2", -2, -1, false)},
+		{name: "Torch.linalg.matrix_norm", args: linalg2Args(a, sv("nuc")), kwargs: linalg2Kws(kw("dtype", dtv("torch.float64"))), op: "matrix_norm",
+			attrs: ops.Attrs{"ord": ops.StringAttr("nuc"), "dim": ops.IntsAttr(-2, -1), "keepdim": ops.BoolAttr(false), "dtype": ops.StringAttr("float64")}},
+		{name: "Torch.linalg.matrix_norm", args: linalg2Args(a, iv(3)), err: "Order 3 not supported"},
+		{name: "Torch.linalg.matrix_norm", args: linalg2Args(h, sv("nuc")), err: "linalg.svd: Low precision dtypes not supported. Got Half"},
+		{name: "Torch.linalg.matrix_norm", args: linalg2Args(v), err: "The input tensor A must have at least 2 dimensions"},
+		{name: "Torch.linalg.norm", args: linalg2Args(a3), op: "norm", attrs: vn(2, ops.NoneAttr())},
+		{name: "Torch.linalg.norm", args: linalg2Args(a3), kwargs: linalg2Kws(kw("dim", lv(iv(0), iv(1)))), op: "norm", attrs: vn(2, ops.IntsAttr(0, 1))},
+		{name: "Torch.linalg.norm", args: linalg2Args(v, fv(inf)), op: "norm", attrs: vn(inf, ops.NoneAttr())},
+		{name: "Torch.linalg.norm", args: linalg2Args(a, sv("nuc")), op: "matrix_norm", attrs: mn("nuc", -2, -1, false)},
+		{name: "Torch.linalg.norm", args: linalg2Args(a3, iv(1), lv(iv(1), iv(2))), op: "matrix_norm", attrs: mn("1", 1, 2, false)},
+		{name: "Torch.linalg.norm", args: linalg2Args(a3, iv(3), iv(1)), op: "norm", attrs: vn(3, ops.IntsAttr(1))},
+		{name: "Torch.linalg.norm", args: linalg2Args(a3, iv(2)), err: "If dim is not specified but ord is, the input must be 1D or 2D. Got 3D."},
+		{name: "Torch.linalg.norm", args: linalg2Args(v, sv("fro"), iv(0)), err: "ord must be a number for a vector norm"},
+		{name: "Torch.nuclear_norm", args: linalg2Args(a), op: "matrix_norm", attrs: mn("nuc", -2, -1, false)},
+		{name: "Torch.nuclear_norm", args: linalg2Args(a, bv(true)), op: "matrix_norm", attrs: mn("nuc", -2, -1, true)},
+		{name: "Torch.nuclear_norm", args: linalg2Args(a3, lv(iv(0), iv(2))), op: "matrix_norm", attrs: mn("nuc", 0, 2, false)},
+		{name: "Torch.nuclear_norm", args: linalg2Args(a3), err: "Expected a tensor with 2 dimensions, but got a tensor with 3 dimensions instead."},
+		{name: "Torch.frobenius_norm", args: linalg2Args(a), op: "norm", attrs: vn(2, ops.NoneAttr())},
+		{name: "Torch.frobenius_norm", args: linalg2Args(a3, lv(iv(0), iv(1)), bv(true)), op: "norm",
+			attrs: ops.Attrs{"p": ops.FloatAttr(2), "dim": ops.IntsAttr(0, 1), "keepdim": ops.BoolAttr(true), "dtype": ops.NoneAttr()}},
+		{name: "Torch.frobenius_norm", args: linalg2Args(a3, lv(iv(0), iv(1), iv(2))), err: "Expected at most 2 dimensions, but got 3 dimensions instead."},
+		{name: "Torch.linalg.cond", args: linalg2Args(a), op: "cond", attrs: ops.Attrs{"p": ops.StringAttr("2")}, in: []string{"args.0"}},
+		{name: "Torch.linalg.cond", args: linalg2Args(sq, sv("fro")), op: "cond", attrs: ops.Attrs{"p": ops.StringAttr("fro")}},
+		{name: "Torch.linalg.pinv", args: linalg2Args(a), op: "pinv", attrs: tol(0, 0x1p-52*4, false), in: []string{"args.0"}},
+		{name: "Torch.linalg.pinv", args: linalg2Args(a32), op: "pinv", attrs: tol(0, 0x1p-23*4, false)},
+		{name: "Torch.linalg.pinv", args: linalg2Args(a, fv(0.1)), op: "pinv", attrs: tol(0, 0.1, false)},
+		{name: "Torch.linalg.pinv", args: linalg2Args(sq), kwargs: linalg2Kws(kw("atol", fv(0.5)), kw("hermitian", bv(true))), op: "pinv", attrs: tol(0.5, 0, true)},
+		{name: "Torch.linalg.pinv", args: linalg2Args(a), kwargs: linalg2Kws(kw("atol", fv(0.5)), kw("rtol", fv(0.25))), op: "pinv", attrs: tol(0.5, 0.25, false)},
+		{name: "Torch.linalg.pinv", args: linalg2Args(a, fv(0.1)), kwargs: linalg2Kws(kw("atol", fv(0.5))), err: "rcond cannot be combined with atol or rtol"},
+		{name: "Torch.linalg.pinv", args: linalg2Args(a), kwargs: linalg2Kws(kw("hermitian", bv(true))), err: "A must be batches of square matrices"},
+		{name: "Torch.pinverse", args: linalg2Args(a), op: "pinv", attrs: tol(0, 1e-15, false)},
+		{name: "Tensor.pinverse", args: linalg2Args(a, fv(0.01)), op: "pinv", attrs: tol(0, 0.01, false)},
+		{name: "Torch.linalg.matrix_rank", args: linalg2Args(a), op: "matrix_rank", attrs: tol(0, 0x1p-52*4, false)},
+		{name: "Torch.matrix_rank", args: linalg2Args(a, fv(0.5)), op: "matrix_rank", attrs: tol(0.5, 0, false)},
+		{name: "Torch.linalg.matrix_rank", args: linalg2Args(h), err: "expected a tensor with 2 or more dimensions of float or double type"},
+		{name: "Torch.symeig", args: linalg2Args(sq), op: "symeig", attrs: ops.Attrs{"eigenvectors": ops.BoolAttr(false), "upper": ops.BoolAttr(true)}, multi: true},
+		{name: "Tensor.symeig", args: linalg2Args(sq, bv(true), bv(false)), op: "symeig", attrs: ops.Attrs{"eigenvectors": ops.BoolAttr(true), "upper": ops.BoolAttr(false)}, multi: true},
+		{name: "Torch.matrix_exp", args: linalg2Args(sq), op: "matrix_exp", in: []string{"args.0"}},
+		{name: "Tensor.matrix_exp", args: linalg2Args(sq), op: "matrix_exp"},
+		{name: "Torch.linalg.matrix_exp", args: linalg2Args(sq), op: "matrix_exp"},
+		{name: "Torch.linalg.lstsq", args: linalg2Args(sq, b), op: "lstsq", multi: true, attrs: ops.Attrs{"rcond": ops.FloatAttr(0x1p-52 * 3), "driver": ops.StringAttr("gelsy")}},
+		{name: "Torch.lstsq", args: linalg2Args(sq, b, fv(0.01)), kwargs: linalg2Kws(kw("driver", sv("gelsd"))), op: "lstsq", multi: true,
+			attrs: ops.Attrs{"rcond": ops.FloatAttr(0.01), "driver": ops.StringAttr("gelsd")}},
+		{name: "Torch.linalg.lstsq", args: linalg2Args(sq, b), kwargs: linalg2Kws(kw("driver", sv("qr"))), err: "parameter `driver` should be one of (gels, gelsy, gelsd, gelss)"},
+		{name: "Torch.linalg.tensorsolve", args: linalg2Args(sq, tn("args.1", tensor.Float64, 3)), op: "tensorsolve", attrs: ops.Attrs{"dims": ops.IntsAttr()}},
+		{name: "Torch.linalg.tensorsolve", args: linalg2Args(sq, tn("args.1", tensor.Float64, 3), lv(iv(0))), op: "tensorsolve", attrs: ops.Attrs{"dims": ops.IntsAttr(0)}},
+		{name: "Torch.linalg.diagonal", args: linalg2Args(a3), op: "diagonal", attrs: ops.Attrs{"offset": ops.IntAttr(0), "dim1": ops.IntAttr(-2), "dim2": ops.IntAttr(-1)}},
+		{name: "Torch.linalg.diagonal", args: linalg2Args(a3), kwargs: linalg2Kws(kw("offset", iv(1)), kw("dim1", iv(0))), op: "diagonal",
+			attrs: ops.Attrs{"offset": ops.IntAttr(1), "dim1": ops.IntAttr(0), "dim2": ops.IntAttr(-1)}},
+		{name: "Torch.linalg.diagonal", args: linalg2Args(a3, iv(1)), err: "positional"},
+	}
 }
 
 func linalg2EinsumCases() []lcase {

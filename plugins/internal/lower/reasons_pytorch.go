@@ -10,11 +10,6 @@ func init() {
 		"Torch.bernoulli", "Torch.multinomial", "Torch.normal", "Torch.poisson", "Torch.binomial")
 	cannot("was removed in PyTorch 1.9: PyTorch 1.13 raises on every call",
 		"Tensor.eig", "Tensor.lstsq", "Tensor.solve", "Torch.eig")
-	// torch.lstsq, torch.solve and torch.matrix_rank raise in PyTorch 1.13,
-	// so a dumped Torch.<name> is torch.linalg.<name>, which msprobe's
-	// dumper records under its last name (pytorch-precheck §12 #11).
-	cannot("in a dump is a torch.linalg call recorded under its last name (msprobe's dumper drops \"linalg.\"); probe does not map such names back to torch.linalg yet",
-		"Torch.lstsq", "Torch.matrix_rank")
 	cannot("has no CPU kernel in PyTorch 1.13 (a CUDA helper of SyncBatchNorm)",
 		"Torch.batch_norm_stats", "Torch.batch_norm_elemt", "Torch.batch_norm_gather_stats",
 		"Torch.batch_norm_gather_stats_with_counts", "Torch.batch_norm_backward_reduce", "Torch.batch_norm_backward_elemt")

@@ -4,7 +4,7 @@ combinatorics, run with the real torch. Conventions as in ops.py."""
 
 import torch
 
-from .ops import _row, _t, _x
+from .ops import _dtype, _row, _t, _x
 from .wire import ArgumentError
 
 FLOAT2 = (torch.float64, torch.float32)
@@ -111,6 +111,70 @@ def _s_lu(dt):
     return [lu.to(dt), piv]
 
 
+# ---------------------------------------------------------------- SVD-based ops, symeig, matrix_exp, lstsq, tensorsolve
+
+def _ord(v):
+    return v if v in ("fro", "nuc") else float(v)
+
+
+def _svdvals(c):
+    (x,) = _tensors(c, 1)
+    return torch.linalg.svdvals(x)
+
+
+def _matrix_norm(c):
+    (x,) = _tensors(c, 1)
+    a = c.attrs
+    dt = a.get("dtype")
+    return torch.linalg.matrix_norm(x, _ord(a.get("ord", "fro")), tuple(a.get("dim", (-2, -1))), a.get("keepdim", False),
+                                    dtype=_dtype(dt) if dt else None)
+
+
+def _cond(c):
+    (x,) = _tensors(c, 1)
+    return torch.linalg.cond(x, _ord(c.attrs.get("p", "2")))
+
+
+def _pinv(c):
+    (x,) = _tensors(c, 1)
+    a = c.attrs
+    return torch.linalg.pinv(x, atol=a.get("atol", 0.0), rtol=a["rtol"], hermitian=a.get("hermitian", False))
+
+
+def _matrix_rank(c):
+    (x,) = _tensors(c, 1)
+    a = c.attrs
+    return torch.linalg.matrix_rank(x, atol=a.get("atol", 0.0), rtol=a["rtol"], hermitian=a.get("hermitian", False))
+
+
+def _symeig(c):
+    (x,) = _tensors(c, 1)
+    vec = c.attrs.get("eigenvectors", False)
+    w, v = torch.symeig(x, vec, c.attrs.get("upper", True))
+    if not vec:
+        return [w, v]
+    # each eigenvector signed so that its largest-magnitude element is
+    # positive (the op's convention; LAPACK's signs are arbitrary)
+    idx = v.abs().argmax(dim=-2, keepdim=True)
+    return [w, v * torch.sign(torch.gather(v, -2, idx)).detach()]
+
+
+def _matrix_exp(c):
+    (x,) = _tensors(c, 1)
+    return torch.matrix_exp(x)
+
+
+def _lstsq(c):
+    a, b = _tensors(c, 2)
+    return list(torch.linalg.lstsq(a, b, c.attrs["rcond"], driver=c.attrs.get("driver", "gelsy")))
+
+
+def _tensorsolve(c):
+    a, b = _tensors(c, 2)
+    dims = c.attrs.get("dims") or None
+    return torch.linalg.tensorsolve(a, b, dims)
+
+
 OPS = {
     "einsum": _einsum,
     "cdist": _cdist,
@@ -122,6 +186,15 @@ OPS = {
     "linalg_solve": _linalg_solve,
     "lu_solve": _lu_solve,
     "lu_unpack": _lu_unpack,
+    "svdvals": _svdvals,
+    "matrix_norm": _matrix_norm,
+    "cond": _cond,
+    "pinv": _pinv,
+    "matrix_rank": _matrix_rank,
+    "symeig": _symeig,
+    "matrix_exp": _matrix_exp,
+    "lstsq": _lstsq,
+    "tensorsolve": _tensorsolve,
 }
 
 SAMPLES = {
@@ -135,8 +208,18 @@ SAMPLES = {
     "linalg_solve": _f2(lambda dt: ([_spd(dt), _x(dt)], {})),
     "lu_solve": _f2(lambda dt: ([_x(dt)] + _s_lu(dt), {})),
     "lu_unpack": _f2(lambda dt: (_s_lu(dt), {})),
+    "svdvals": _f2(lambda dt: ([_x(dt)], {})),
+    "matrix_norm": lambda dt: ([_x(dt)], {}) if dt.is_floating_point else None,
+    "cond": _f2(lambda dt: ([_spd(dt)], {})),
+    "pinv": _f2(lambda dt: ([_spd(dt)], {"rtol": 1e-6})),
+    "matrix_rank": _f2(lambda dt: ([_spd(dt)], {"rtol": 1e-6})),
+    "symeig": _f2(lambda dt: ([_spd(dt)], {"eigenvectors": True})),
+    "matrix_exp": lambda dt: ([_x(dt)], {}) if dt in (torch.float64, torch.float32, torch.bfloat16) else None,
+    "lstsq": _f2(lambda dt: ([_spd(dt), _x(dt)], {"rcond": 1e-6})),
+    "tensorsolve": _f2(lambda dt: ([_spd(dt), _row(dt)], {})),
 }
 
-BACKWARD = {"einsum", "cdist", "pdist", "cholesky", "cholesky_inverse", "cholesky_solve", "triangular_solve", "linalg_solve", "lu_solve", "lu_unpack"}
+BACKWARD = {"einsum", "cdist", "pdist", "cholesky", "cholesky_inverse", "cholesky_solve", "triangular_solve", "linalg_solve", "lu_solve", "lu_unpack",
+            "svdvals", "matrix_norm", "cond", "pinv", "symeig", "matrix_exp", "lstsq", "tensorsolve"}
 
 _ = _t

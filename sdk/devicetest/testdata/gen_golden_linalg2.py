@@ -368,8 +368,204 @@ def lu_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# svdvals, matrix_norm, cond, pinv, matrix_rank
+
+EPS = {f64: torch.finfo(f64).eps, f32: torch.finfo(f32).eps}
+
+
+def svd_cases():
+    cs = []
+    op = "svdvals"
+    r = R(op)
+    sv = torch.linalg.svdvals
+    cs.append(case(op + "/wide", op, [r.randn((3, 4))], sv))
+    cs.append(case(op + "/tall", op, [r.randn((4, 3))], sv))
+    cs.append(case(op + "/batched", op, [r.randn((2, 3, 3))], sv))
+    cs.append(case(op + "/empty", op, [r.randn((0, 3))], sv))
+    cs.append(error_case(op + "/1d", op, [r.randn((3,))], sv))
+    cs.append(error_case(op + "/int", op, [r.randint(0, 3, (2, 2))], sv))
+    cs += narrow(op, lambda r, d: [r.randn((3, 4), d)], sv)
+
+    op = "matrix_norm"
+    r = R(op)
+
+    def mn(ord, dim=(-2, -1), keepdim=False, dtype=None):
+        o = ord
+        if ord in ("inf", "-inf", "1", "-1", "2", "-2"):
+            o = float(ord)
+        return lambda x: torch.linalg.matrix_norm(x, o, dim, keepdim, dtype=dtype)
+
+    def at(ord, dim=(-2, -1), keepdim=False, dtype=None):
+        return {"ord": ord, "dim": list(dim), "keepdim": keepdim, "dtype": dtype}
+    for ord in ("fro", "nuc", "inf", "-inf", "1", "-1", "2", "-2"):
+        cs.append(case(op + "/" + ord, op, [r.randn((3, 4))], mn(ord), attrs=at(ord)))
+        cs.append(case(op + "/" + ord + "/dims_keepdim", op, [r.randn((3, 2, 4))], mn(ord, (2, 0), True), attrs=at(ord, (2, 0), True)))
+    cs.append(case(op + "/batched", op, [r.randn((2, 3, 3))], mn("fro"), attrs=at("fro")))
+    cs.append(case(op + "/ties", op, [torch.tensor([[1.0, -2.0], [-2.0, 1.0]], dtype=f64)], mn("1"), attrs=at("1")))
+    cs.append(case(op + "/zero_fro", op, [torch.zeros((2, 2), dtype=f64)], mn("fro"), attrs=at("fro")))
+    cs.append(case(op + "/empty_fro", op, [r.randn((0, 3))], mn("fro"), attrs=at("fro")))
+    cs.append(case(op + "/dtype", op, [r.randn((3, 3), f32)], mn("fro", dtype=f64), attrs=at("fro", dtype=f64)))
+    cs.append(error_case(op + "/1d", op, [r.randn((3,))], mn("fro"), attrs=at("fro")))
+    cs.append(error_case(op + "/int", op, [r.randint(0, 3, (2, 2))], mn("fro"), attrs=at("fro")))
+    cs.append(error_case(op + "/empty_inf", op, [r.randn((0, 3))], mn("inf"), attrs=at("inf")))
+    for ord in ("fro", "inf", "1"):
+        cs += narrow(op + "_" + ord, lambda r, d: [pos(r, (3, 4), d)], mn(ord), attrs=at(ord), dtypes=(f32, bf16, f16))
+    cs += narrow(op + "_nuc", lambda r, d: [r.randn((3, 4), d)], mn("nuc"), attrs=at("nuc"))
+    for c in cs:
+        if c["op"].startswith("matrix_norm_"):
+            c["op"] = "matrix_norm"
+
+    op = "cond"
+    r = R(op)
+
+    def cd(p):
+        pp = p
+        if p in ("inf", "-inf", "1", "-1", "2", "-2"):
+            pp = float(p)
+        return lambda x: torch.linalg.cond(x, pp)
+    cs.append(case(op + "/none", op, [r.randn((3, 4))], lambda x: torch.linalg.cond(x), attrs={"p": "2"}))
+    cs.append(case(op + "/m2", op, [r.randn((4, 3))], cd("-2"), attrs={"p": "-2"}))
+    cs.append(case(op + "/batched", op, [r.randn((2, 3, 3))], cd("2"), attrs={"p": "2"}))
+    for p in ("fro", "nuc", "inf", "-inf", "1", "-1"):
+        cs.append(case(op + "/" + p, op, [wellcond(r, 3)], cd(p), attrs={"p": p}, backward=False))
+    cs.append(case(op + "/singular_fro", op, [torch.ones((2, 2), dtype=f64)], cd("fro"), attrs={"p": "fro"}, backward=False))
+    cs.append(error_case(op + "/fro_not_square", op, [r.randn((2, 3))], cd("fro"), attrs={"p": "fro"}))
+    cs += narrow(op, lambda r, d: [wellcond(r, 3, (), d)], cd("2"), attrs={"p": "2"})
+
+    op = "pinv"
+    r = R(op)
+
+    def pv(atol=0.0, rtol=None, herm=False, n=None):
+        return lambda x: torch.linalg.pinv(x, atol=atol, rtol=rtol, hermitian=herm)
+
+    def at(x, atol=0.0, rtol=None, herm=False):
+        if rtol is None:
+            rtol = EPS[x.dtype] * max(x.shape[-2:])
+        return {"atol": atol, "rtol": rtol, "hermitian": herm}
+
+    def add(name, x, atol=0.0, rtol=None, herm=False, backward=True):
+        a = at(x, atol, rtol, herm)
+        cs.append(case(op + "/" + name, op, [x], pv(a["atol"], a["rtol"], herm), attrs=a, backward=backward))
+    add("wide", r.randn((3, 4)))
+    add("tall", r.randn((4, 3)))
+    add("batched", r.randn((2, 3, 3)))
+    add("pinverse_rcond", r.randn((3, 3)), rtol=1e-15)
+    add("rank_deficient", torch.outer(r.randn((3,)), r.randn((4,))), backward=False)
+    add("atol_cut", torch.diag(torch.tensor([3.0, 1.0, 1e-3], dtype=f64)), atol=0.01, backward=False)
+    add("hermitian", spd(r, 3), herm=True, backward=False)
+    add("empty", r.randn((0, 3)))
+    cs.append(error_case(op + "/int", op, [r.randint(0, 3, (2, 2))], pv(rtol=0.0), attrs={"atol": 0.0, "rtol": 0.0, "hermitian": False}))
+    cs += narrow(op, lambda r, d: [wellcond(r, 3, (), d)], pv(0.0, EPS[f32] * 3), attrs={"atol": 0.0, "rtol": EPS[f32] * 3, "hermitian": False})
+
+    op = "matrix_rank"
+    r = R(op)
+
+    def rk(x, atol=0.0, rtol=None, herm=False, name=""):
+        if rtol is None:
+            rtol = EPS[x.dtype] * max(x.shape[-2:])
+        cs.append(case(op + "/" + name, op, [x], lambda y: torch.linalg.matrix_rank(y, atol=atol, rtol=rtol, hermitian=herm),
+                       attrs={"atol": atol, "rtol": rtol, "hermitian": herm}, backward=False))
+    rk(r.randn((3, 4)), name="full")
+    rk(torch.outer(r.randn((3,)), r.randn((4,))), name="rank1")
+    rk(r.randn((2, 3, 3)), name="batched")
+    rk(torch.diag(torch.tensor([3.0, 1.0, 1e-3], dtype=f64)), atol=0.01, rtol=0.0, name="atol")
+    rk(torch.diag(torch.tensor([3.0, 1.0, 1e-3], dtype=f64)), rtol=0.1, name="rtol")
+    rk(spd(r, 3), herm=True, name="hermitian")
+    rk(r.randn((3, 3), f32), name="f32")
+    return cs
+
+
+def symeig_cases():
+    cs = []
+    op = "symeig"
+    r = R(op)
+
+    def normalized(x, vec=False, upper=True):
+        w, v = torch.symeig(x, vec, upper)
+        if not vec:
+            return w, v
+        idx = v.abs().argmax(dim=-2, keepdim=True)
+        sign = torch.sign(torch.gather(v, -2, idx)).detach()
+        return w, v * sign
+
+    def add(name, x, vec=False, upper=True, backward=False):
+        cs.append(case(op + "/" + name, op, [x], lambda y: normalized(y, vec, upper), attrs={"eigenvectors": vec, "upper": upper}, backward=backward))
+    add("values", spd(r, 3))
+    add("vectors", spd(r, 3), vec=True)
+    add("lower", torch.tril(spd(r, 3)) + torch.triu(r.randn((3, 3)), 1), vec=True, upper=False)
+    add("upper_only", torch.triu(spd(r, 3)) + torch.tril(r.randn((3, 3)), -1), vec=True)
+    add("batched", spd(r, 3, (2,)), vec=True)
+    add("empty", spd(r, 0))
+    cs.append(error_case(op + "/not_square", op, [r.randn((2, 3))], lambda y: torch.symeig(y), attrs={}))
+    # the gradient is symmetric while the forward reads one triangle (see
+    # cholesky_cases): float32 bench backward cases
+    cs += fp32_bwd(op, lambda r: [spd(r, 3, (2,), f32)], lambda y: normalized(y, True), attrs={"eigenvectors": True, "upper": True})
+    cs += fp32_bwd(op + "/lower", lambda r: [spd(r, 3, (), f32)], lambda y: normalized(y, True, False), attrs={"eigenvectors": True, "upper": False})
+    cs += narrow(op, lambda r, d: [spd(r, 3, (), d)], lambda y: normalized(y, True), attrs={"eigenvectors": True, "upper": True}, backward=False)
+    return cs
+
+
+def matrix_exp_cases():
+    cs = []
+    op = "matrix_exp"
+    r = R(op)
+    me = torch.matrix_exp
+    cs.append(case(op + "/small", op, [0.3 * r.randn((3, 3))], me))
+    cs.append(case(op + "/scaled", op, [3.0 * r.randn((4, 4))], me))
+    cs.append(case(op + "/batched", op, [r.randn((2, 3, 3))], me))
+    cs.append(case(op + "/one", op, [r.randn((1, 1))], me))
+    cs.append(case(op + "/empty", op, [r.randn((0, 0))], me))
+    cs.append(case(op + "/zero", op, [torch.zeros((2, 2), dtype=f64)], me))
+    cs.append(error_case(op + "/not_square", op, [r.randn((2, 3))], me))
+    cs.append(error_case(op + "/int", op, [r.randint(0, 3, (2, 2))], me))
+    cs += narrow(op, lambda r, d: [(0.3 * r.randn((3, 3))).to(d)], me, dtypes=(f32, bf16))
+    return cs
+
+
+def lstsq_cases():
+    cs = []
+    op = "lstsq"
+    r = R(op)
+
+    def add(name, a, b, driver="gelsy", backward=True):
+        rcond = EPS[a.dtype] * max(a.shape[-2:])
+        cs.append(case(op + "/" + name, op, [a, b], lambda x, y: torch.linalg.lstsq(x, y, driver=driver), attrs={"rcond": rcond, "driver": driver},
+                       backward=backward))
+    add("tall", r.randn((4, 3)), r.randn((4, 2)))
+    for drv in ("gels", "gelsd", "gelss"):
+        add("tall_" + drv, r.randn((4, 3)), r.randn((4, 2)), drv)
+    add("square", wellcond(r, 3), r.randn((3, 2)))
+    add("wide", r.randn((3, 4)), r.randn((3, 2)), "gelsd")
+    # PyTorch 1.13 raises in the backward of a vector B
+    add("vector", r.randn((4, 3)), r.randn((4,)), backward=False)
+    add("batched", r.randn((2, 4, 3)), r.randn((2, 4, 2)), "gelsd")
+    add("rank_deficient", torch.outer(r.randn((4,)), r.randn((3,))), r.randn((4, 2)), "gelsd", backward=False)
+    cs.append(error_case(op + "/rows", op, [r.randn((4, 3)), r.randn((3, 2))], lambda x, y: torch.linalg.lstsq(x, y), attrs={"rcond": 0.0}))
+    cs += narrow(op, lambda r, d: [r.randn((4, 3), d), r.randn((4, 2), d)], lambda x, y: torch.linalg.lstsq(x, y), attrs={"rcond": EPS[f32] * 4})
+    return cs
+
+
+def tensorsolve_cases():
+    cs = []
+    op = "tensorsolve"
+    r = R(op)
+
+    def ts(dims=None):
+        return lambda a, b: torch.linalg.tensorsolve(a, b, dims)
+    a = wellcond(r, 6).reshape(2, 3, 6)
+    cs.append(case(op + "/basic", op, [a, r.randn((2, 3))], ts(), attrs={"dims": []}))
+    a2 = wellcond(r, 6).reshape(6, 2, 3).permute(1, 2, 0).contiguous().permute(2, 0, 1).contiguous()
+    cs.append(case(op + "/dims", op, [a2, r.randn((2, 3))], ts((0,)), attrs={"dims": [0]}))
+    cs.append(case(op + "/square", op, [wellcond(r, 4), r.randn((4,))], ts(), attrs={"dims": []}))
+    cs.append(error_case(op + "/sizes", op, [r.randn((2, 3, 4)), r.randn((2, 3))], ts(), attrs={"dims": []}))
+    cs += narrow(op, lambda r, d: [wellcond(r, 4, (), d), r.randn((4,), d)], ts(), attrs={"dims": []})
+    return cs
+
+
 def main():
     cs = einsum_cases() + cdist_cases() + pdist_cases() + cholesky_cases() + triangular_cases() + solve_cases() + lu_cases()
+    cs += svd_cases() + symeig_cases() + matrix_exp_cases() + lstsq_cases() + tensorsolve_cases()
     write_group("linalg2", cs)
     for line in REPORT:
         print(line)
