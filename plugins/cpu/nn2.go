@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/probe-dev/probe/sdk/ops"
@@ -37,6 +38,11 @@ func init() {
 	supportDTypes("affine_grid", tensor.Float64, tensor.Float32, tensor.BFloat16, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)
 	register("feature_dropout", &kernel{forward: nn2DropoutForward, backward: nn2DropoutBackward})
 	supportDTypes("feature_dropout", tensor.Float64, tensor.Float32, tensor.BFloat16)
+	register("softmax_backward_data", &kernel{forward: nn2SoftmaxBwdForward, backward: nn2SoftmaxBwdBackward})
+	supportDTypes("softmax_backward_data", tensor.Float64, tensor.Float32, tensor.BFloat16)
+	register("embedding_renorm", &kernel{forward: nn2RenormForward})
+	register("bilinear", &kernel{forward: nn2BilinearForward, backward: nn2BilinearBackward})
+	supportDTypes("bilinear", tensor.Float64, tensor.Float32, tensor.BFloat16, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)
 	supportDTypes("conv_tbc", tensor.Float64, tensor.Float32, tensor.BFloat16, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8)
 }
 
@@ -1458,4 +1464,374 @@ func nn2DropoutBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		}
 	}
 	return []*array{gx}, nil
+}
+
+// ---- softmax_backward_data ----
+
+type nn2SoftmaxBwd struct {
+	g, y               *array
+	outer, size, inner int
+	dt                 tensor.DType
+}
+
+func nn2SoftmaxBwdSetup(c *call) (*nn2SoftmaxBwd, error) {
+	g, y := c.in[0], c.in[1]
+	if !slices.Equal(g.shape, y.shape) {
+		return nil, fmt.Errorf("Expected tensor for argument #1 'grad' to have same size as tensor for argument #2 'output'; but %s does not equal %s (while checking arguments for softmax_backward)",
+			ops.ShapeList(g.shape), ops.ShapeList(y.shape))
+	}
+	dim, err := normDim(c.attrs.Int("dim", 0), g.rank())
+	if err != nil {
+		return nil, err
+	}
+	in, err := tensor.Parse(c.attrs.Str("input_dtype", ""))
+	if err != nil {
+		return nil, fmt.Errorf("attribute input_dtype: %v", err)
+	}
+	name := "softmax_backward_kernel_impl"
+	if dim == max(g.rank(), 1)-1 {
+		name = "softmax_backward_lastdim_kernel_impl"
+	}
+	switch {
+	case g.dtype == tensor.Float16 || !g.dtype.IsFloat():
+		return nil, nnNotImpl(name, g.dtype)
+	case g.dtype == tensor.Float32 && in == tensor.Float16:
+		// the result would be float16, which the CPU kernel does not write
+		return nil, fmt.Errorf("expected scalar type Float but found Half")
+	case y.dtype != g.dtype:
+		return nil, fmt.Errorf("expected scalar type %s but found %s", ops.TypeName(g.dtype), ops.TypeName(y.dtype))
+	}
+	s := &nn2SoftmaxBwd{g: g, y: y, dt: g.dtype}
+	s.outer, s.size, s.inner = nnDimSplit(g.shape, dim)
+	return s, nil
+}
+
+// each calls f with the first flat index and the stride of every line
+// along the dim.
+func (s *nn2SoftmaxBwd) each(f func(base, st int)) {
+	parallelPlanes(s.outer*s.inner, func(q int) {
+		f((q/s.inner)*s.size*s.inner+q%s.inner, s.inner)
+	})
+}
+
+// nn2SoftmaxBwdForward: y·(g − Σ g·y) along the dim.
+func nn2SoftmaxBwdForward(c *call) ([]*array, error) {
+	s, err := nn2SoftmaxBwdSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	out := nnNew(s.g.shape, s.dt)
+	s.each(func(base, st int) {
+		sum := 0.0
+		for j := 0; j < s.size; j++ {
+			k := base + j*st
+			sum += s.g.data[k] * s.y.data[k]
+		}
+		for j := 0; j < s.size; j++ {
+			k := base + j*st
+			out.data[k] = s.y.data[k] * (s.g.data[k] - sum)
+		}
+	})
+	return []*array{out}, nil
+}
+
+// nn2SoftmaxBwdBackward: with G the gradient of the result, the gradient
+// of grad_output is the op itself on (G, output) and that of output
+// G·(g − Σ g·y) − g·Σ G·y.
+func nn2SoftmaxBwdBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	gg, gy := nnGradFor(c, 0), nnGradFor(c, 1)
+	G := nnGradOut(gradOuts, 0)
+	if G == nil || gg == nil && gy == nil {
+		return []*array{gg, gy}, nil
+	}
+	s, err := nn2SoftmaxBwdSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	s.each(func(base, st int) {
+		var sgy, sGy float64
+		for j := 0; j < s.size; j++ {
+			k := base + j*st
+			sgy += s.g.data[k] * s.y.data[k]
+			sGy += G.data[k] * s.y.data[k]
+		}
+		for j := 0; j < s.size; j++ {
+			k := base + j*st
+			if gg != nil {
+				gg.data[k] = s.y.data[k] * (G.data[k] - sGy)
+			}
+			if gy != nil {
+				gy.data[k] = G.data[k]*(s.g.data[k]-sgy) - s.g.data[k]*sGy
+			}
+		}
+	})
+	return []*array{gg, gy}, nil
+}
+
+// ---- embedding_renorm ----
+
+// nn2PNorm is the p-norm of v (p = 0 counts non-zeros, ±Inf max/min |v|).
+func nn2PNorm(v []float64, p float64) float64 {
+	switch {
+	case p == 0:
+		n := 0.0
+		for _, x := range v {
+			if x != 0 {
+				n++
+			}
+		}
+		return n
+	case math.IsInf(p, 1), math.IsInf(p, -1):
+		m := math.Inf(-1)
+		if p < 0 {
+			m = math.Inf(1)
+		}
+		for _, x := range v {
+			a := math.Abs(x)
+			if p > 0 && (a > m || a != a) || p < 0 && (a < m || a != a) {
+				m = a
+			}
+		}
+		return m
+	case p == 1:
+		s := 0.0
+		for _, x := range v {
+			s += math.Abs(x)
+		}
+		return s
+	case p == 2:
+		s := 0.0
+		for _, x := range v {
+			s += x * x
+		}
+		return math.Sqrt(s)
+	}
+	s := 0.0
+	for _, x := range v {
+		s += math.Pow(math.Abs(x), p)
+	}
+	return math.Pow(s, 1/p)
+}
+
+// nn2RenormForward is embedding_renorm_cpu_: the rows of self named in
+// indices (sorted, each distinct index once; negative ones count from the
+// end) whose norm exceeds max_norm are scaled by max_norm/(norm + 1e-7),
+// the scale rounded to float32 below float64 as PyTorch's multiplication
+// by a double scalar does.
+func nn2RenormForward(c *call) ([]*array, error) {
+	w, idx := c.in[0], c.in[1]
+	if w.rank() != 2 {
+		return nil, fmt.Errorf("Expected 2-dimensional tensor, but got %d-dimensional tensor for argument #1 'self' (while checking arguments for embedding_renorm_)", w.rank())
+	}
+	if idx.dtype != tensor.Int64 && idx.dtype != tensor.Int32 {
+		return nil, fmt.Errorf("Expected tensor for argument #2 'indices' to have one of the following scalar types: Long, Int; but got torch.%sTensor instead (while checking arguments for embedding_renorm_)", ops.TypeName(idx.dtype))
+	}
+	rows, cols := w.shape[0], w.shape[1]
+	sorted := append([]float64(nil), idx.data...)
+	slices.Sort(sorted)
+	for _, v := range sorted {
+		if v >= float64(rows) || v < -float64(rows) {
+			return nil, fmt.Errorf("select(): index %d out of range for tensor of size %s at dimension 0", int64(v), ops.ShapeList(w.shape))
+		}
+	}
+	if !w.dtype.IsFloat() && len(sorted) > 0 {
+		return nil, fmt.Errorf("norm(): input dtype should be either floating point or complex. Got %s instead.", ops.TypeName(w.dtype))
+	}
+	out := w.clone()
+	maxNorm, p := c.attrs.Float("max_norm", 0), c.attrs.Float("norm_type", 2)
+	for i, v := range sorted {
+		if i > 0 && v == sorted[i-1] {
+			continue
+		}
+		r := int(v)
+		if r < 0 {
+			r += rows
+		}
+		row := out.data[r*cols : (r+1)*cols]
+		norm := nn2PNorm(row, p)
+		if w.dtype != tensor.Float64 {
+			norm = roundTo(w.dtype, norm) // the norm is a tensor of self's dtype
+		}
+		if norm > maxNorm {
+			scale := maxNorm / (norm + 1e-7)
+			if w.dtype != tensor.Float64 {
+				scale = float64(float32(scale))
+			}
+			for j := range row {
+				row[j] *= scale
+				if w.dtype != tensor.Float64 {
+					row[j] = roundTo(w.dtype, float64(float32(row[j])))
+				}
+			}
+		}
+	}
+	return []*array{out}, nil
+}
+
+// ---- bilinear ----
+
+type nn2Bilinear struct {
+	x1, x2, w, b   *array
+	batch, o, i, j int
+	outShape       []int
+	dt             tensor.DType
+}
+
+func nn2BilinearSetup(c *call) (*nn2Bilinear, error) {
+	x1, x2, w, b := c.in[0], c.in[1], c.in[2], c.in[3]
+	if x1.rank() != x2.rank() {
+		return nil, fmt.Errorf("bilinear(): input dimensions do not match: got %d and %d", x1.rank(), x2.rank())
+	}
+	if x1.rank() == 0 {
+		return nil, fmt.Errorf("Dimension specified as -1 but tensor has no dimensions")
+	}
+	r := x1.rank()
+	for k := 0; k < r-1; k++ {
+		if x1.shape[k] != x2.shape[k] {
+			return nil, fmt.Errorf("bilinear(): input batch dimensions do not match at dim %d: got %d and %d", k, x1.shape[k], x2.shape[k])
+		}
+	}
+	ws := func(k int) int {
+		if k < w.rank() {
+			return w.shape[k]
+		}
+		return -1
+	}
+	if x1.shape[r-1] != ws(1) {
+		return nil, fmt.Errorf("bilinear(): input1 size does not match weight size: got %d but expected %d", x1.shape[r-1], ws(1))
+	}
+	if x2.shape[r-1] != ws(2) {
+		return nil, fmt.Errorf("bilinear(): input2 size does not match weight size: got %d but expected %d", x2.shape[r-1], ws(2))
+	}
+	if b != nil && (b.rank() == 0 || b.shape[0] != w.shape[0]) {
+		got := 0
+		if b.rank() > 0 {
+			got = b.shape[0]
+		}
+		return nil, fmt.Errorf("bilinear(): bias size does not match weight size: got %d but expected %d", got, w.shape[0])
+	}
+	if b != nil && b.rank() != 1 {
+		return nil, fmt.Errorf("bilinear: a bias of shape %s broadcasts the output to another shape, which the bilinear op does not support", ops.ShapeList(b.shape))
+	}
+	if w.rank() != 3 {
+		return nil, fmt.Errorf("bilinear(): expected a 3-D weight, got size %s", ops.ShapeList(w.shape))
+	}
+	if err := nn2SameDType(x1, w, x2); err != nil {
+		return nil, err
+	}
+	if x1.dtype == tensor.Bool || x1.dtype == tensor.Float16 {
+		return nil, nnNotImpl("bmm", x1.dtype)
+	}
+	bl := &nn2Bilinear{x1: x1, x2: x2, w: w, b: b, batch: x1.len() / max(x1.shape[r-1], 1), o: w.shape[0], i: w.shape[1], j: w.shape[2], dt: x1.dtype}
+	if x1.shape[r-1] == 0 {
+		bl.batch = tensor.NumElements(x1.shape[:r-1])
+	}
+	bl.outShape = append(append([]int{}, x1.shape[:r-1]...), bl.o)
+	if b != nil {
+		bl.dt = nnPromote(x1, b)
+	}
+	return bl, nil
+}
+
+// t returns T[b, o, i] = Σ_j weight[o, i, j]·input2[b, j].
+func (bl *nn2Bilinear) t() []float64 {
+	t := float64sFor(bl.batch * bl.o * bl.i)
+	nnGemm(false, true, bl.batch, bl.o*bl.i, bl.j, bl.x2.data, bl.w.data, t, false)
+	return t
+}
+
+func nn2BilinearForward(c *call) ([]*array, error) {
+	bl, err := nn2BilinearSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	out := nnNew(bl.outShape, bl.dt)
+	t := bl.t()
+	defer scratchDone(t)
+	parallelPlanes(bl.batch, func(b int) {
+		x := bl.x1.data[b*bl.i : (b+1)*bl.i]
+		for o := 0; o < bl.o; o++ {
+			s := 0.0
+			for i, xv := range x {
+				s += xv * t[(b*bl.o+o)*bl.i+i]
+			}
+			if bl.b != nil {
+				s += bl.b.data[o]
+			}
+			out.data[b*bl.o+o] = s
+		}
+	})
+	if bl.b != nil && bl.dt != bl.x1.dtype {
+		// PyTorch adds the bias to the product rounded to the inputs' dtype
+		for b := 0; b < bl.batch; b++ {
+			for o := 0; o < bl.o; o++ {
+				k := b*bl.o + o
+				out.data[k] = roundTo(bl.x1.dtype, out.data[k]-bl.b.data[o]) + bl.b.data[o]
+			}
+		}
+	}
+	return []*array{out}, nil
+}
+
+func nn2BilinearBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	g := nnGradOut(gradOuts, 0)
+	g1, g2, gw, gb := nnGradFor(c, 0), nnGradFor(c, 1), nnGradFor(c, 2), nnGradFor(c, 3)
+	res := []*array{g1, g2, gw, gb}
+	if g == nil {
+		return res, nil
+	}
+	bl, err := nn2BilinearSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	if g1 != nil {
+		t := bl.t()
+		parallelPlanes(bl.batch, func(b int) {
+			for o := 0; o < bl.o; o++ {
+				gv := g.data[b*bl.o+o]
+				row := t[(b*bl.o+o)*bl.i : (b*bl.o+o+1)*bl.i]
+				for i, tv := range row {
+					g1.data[b*bl.i+i] += gv * tv
+				}
+			}
+		})
+		scratchDone(t)
+	}
+	if g2 != nil || gw != nil {
+		u := float64sFor(bl.batch * bl.j)
+		sc := float64sFor(bl.batch * bl.i)
+		for o := 0; o < bl.o; o++ {
+			wo := bl.w.data[o*bl.i*bl.j:]
+			if g2 != nil {
+				// U = input1 · weight[o]; gx2 += g[:, o]·U
+				nnGemm(false, false, bl.batch, bl.j, bl.i, bl.x1.data, wo, u, false)
+				for b := 0; b < bl.batch; b++ {
+					gv := g.data[b*bl.o+o]
+					for j := 0; j < bl.j; j++ {
+						g2.data[b*bl.j+j] += gv * u[b*bl.j+j]
+					}
+				}
+			}
+			if gw != nil {
+				// gw[o] = (g[:, o]·input1)ᵀ · input2
+				for b := 0; b < bl.batch; b++ {
+					gv := g.data[b*bl.o+o]
+					for i := 0; i < bl.i; i++ {
+						sc[b*bl.i+i] = gv * bl.x1.data[b*bl.i+i]
+					}
+				}
+				nnGemm(true, false, bl.i, bl.j, bl.batch, sc, bl.x2.data, gw.data[o*bl.i*bl.j:], false)
+			}
+		}
+		scratchDone(u)
+		scratchDone(sc)
+	}
+	if gb != nil {
+		for b := 0; b < bl.batch; b++ {
+			for o := 0; o < bl.o; o++ {
+				gb.data[o] += g.data[b*bl.o+o]
+			}
+		}
+	}
+	return res, nil
 }

@@ -64,6 +64,11 @@ func init() {
 		def(nn2Dropout(false, true, n), "input, p=0.5, training=True, inplace=False", fmt.Sprintf("Functional.dropout%dd", n))
 	}
 	usedOps = append(usedOps, "feature_dropout")
+
+	def(nn2SoftmaxBackwardData, "grad_output, output, dim, input_dtype, *, out=None", "Torch._softmax_backward_data")
+	def(nn2EmbeddingRenorm, "input, indices, max_norm, norm_type", "Torch.embedding_renorm_")
+	def(nn2Bilinear, "input1, input2, weight, bias=None", "Torch.bilinear", "Functional.bilinear")
+	usedOps = append(usedOps, "softmax_backward_data", "embedding_renorm", "bilinear")
 }
 
 // nn2ConvTranspose lowers torch.conv_transposeNd and F.conv_transposeNd
@@ -463,4 +468,65 @@ func nn2Dropout(alpha, feature bool, spatial int) lowerFunc {
 		}
 		return newPlan("feature_dropout", attrs, tensorBinding(x)), nil
 	}
+}
+
+func nn2SoftmaxBackwardData(b *bound) (*framework.Plan, error) {
+	g, err := b.tensor("grad_output")
+	if err != nil {
+		return nil, err
+	}
+	y, err := b.tensor("output")
+	if err != nil {
+		return nil, err
+	}
+	dim, err := b.dimOf("dim", g)
+	if err != nil {
+		return nil, err
+	}
+	if b.isNone("input_dtype") {
+		return nil, b.argErr("input_dtype", "expected dtype, got None")
+	}
+	dt, err := b.dtypeAttr("input_dtype")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("softmax_backward_data", ops.Attrs{"dim": ops.IntAttr(dim), "input_dtype": dt}, tensorBinding(g), tensorBinding(y)), nil
+}
+
+// nn2EmbeddingRenorm lowers torch.embedding_renorm_: the op's result is
+// the renormalised weight (the API writes it into its input).
+func nn2EmbeddingRenorm(b *bound) (*framework.Plan, error) {
+	w, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	idx, err := b.tensor("indices")
+	if err != nil {
+		return nil, err
+	}
+	maxNorm, err := b.float("max_norm")
+	if err != nil {
+		return nil, err
+	}
+	p, err := b.float("norm_type")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("embedding_renorm", ops.Attrs{"max_norm": ops.FloatAttr(maxNorm), "norm_type": ops.FloatAttr(p)}, tensorBinding(w), tensorBinding(idx)), nil
+}
+
+func nn2Bilinear(b *bound) (*framework.Plan, error) {
+	var in [3]framework.Arg
+	for i, name := range []string{"input1", "input2", "weight"} {
+		a, err := b.tensor(name)
+		if err != nil {
+			return nil, err
+		}
+		in[i] = a
+	}
+	bias, ok, err := b.optTensor("bias")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("bilinear", nil, tensorBinding(in[0]), tensorBinding(in[1]), tensorBinding(in[2]), optBinding(bias, ok)), nil
 }

@@ -175,10 +175,32 @@ func nn2DropoutCases() []lcase {
 	}
 }
 
+func TestNN2Rest(t *testing.T) { runCases(t, nn2RestCases(), nil) }
+
+func nn2RestCases() []lcase {
+	g, y := f32("args.0", 2, 3), f32("args.1", 2, 3)
+	w, idx := f32("args.0", 5, 3), i64("args.1", 4)
+	x1, x2, wb := f32("args.0", 2, 3), f32("args.1", 2, 4), f32("args.2", 5, 3, 4)
+	return []lcase{
+		{name: "Torch._softmax_backward_data", args: nn2Args{g, y, iv(-1), dtv("torch.float32")}, op: "softmax_backward_data",
+			attrs: ops.Attrs{"dim": ia(-1), "input_dtype": sa("float32")}, in: []string{"args.0", "args.1"}},
+		{name: "Torch._softmax_backward_data", args: nn2Args{g, y, iv(0)}, kwargs: nn2Kws{kw("input_dtype", dtv("torch.bfloat16"))}, op: "softmax_backward_data",
+			attrs: ops.Attrs{"dim": ia(0), "input_dtype": sa("bfloat16")}},
+		{name: "Torch._softmax_backward_data", args: nn2Args{g, y, iv(2), dtv("torch.float32")}, err: "dimension out of range"},
+		{name: "Torch._softmax_backward_data", args: nn2Args{g, y, iv(1), nv()}, err: `argument "input_dtype": expected dtype, got None`},
+		{name: "Torch.embedding_renorm_", args: nn2Args{w, idx, fv(1), iv(2)}, op: "embedding_renorm",
+			attrs: ops.Attrs{"max_norm": fa(1), "norm_type": fa(2)}, in: []string{"args.0", "args.1"}},
+		{name: "Torch.embedding_renorm_", args: nn2Args{w, idx, fv(1)}, err: `missing required argument "norm_type"`},
+		{name: "Torch.bilinear", args: nn2Args{x1, x2, wb}, op: "bilinear", in: []string{"args.0", "args.1", "args.2", "none"}},
+		{name: "Functional.bilinear", args: nn2Args{x1, x2, wb, f32("args.3", 5)}, op: "bilinear", in: []string{"args.0", "args.1", "args.2", "args.3"}},
+		{name: "Functional.bilinear", args: nn2Args{x1, iv(2), wb}, err: `argument "input2": expected tensor, got int`},
+	}
+}
+
 // nn2Cases are every lowering case of the nn2 family (TestOpsListed).
 func nn2Cases() []lcase {
 	var cs []lcase
-	for _, f := range []func() []lcase{nn2ConvTransposeCases, nn2ConvTBCCases, nn2MaxPool3dCases, nn2NormCases, nn2GridCases, nn2DropoutCases} {
+	for _, f := range []func() []lcase{nn2ConvTransposeCases, nn2ConvTBCCases, nn2MaxPool3dCases, nn2NormCases, nn2GridCases, nn2DropoutCases, nn2RestCases} {
 		cs = append(cs, f()...)
 	}
 	return cs

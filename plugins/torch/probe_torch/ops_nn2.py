@@ -127,6 +127,32 @@ def _s_feature_dropout(dt):
     return [_norm_x(dt)], {"p": 0.5, "train": False}
 
 
+def _embedding_renorm(c):
+    w, idx = c.inputs
+    return torch.embedding_renorm_(w.detach().clone(), idx, c.attrs["max_norm"], c.attrs["norm_type"])
+
+
+def _s_softmax_backward_data(dt):
+    if dt not in (torch.float64, torch.float32, torch.bfloat16):
+        return None
+    return [_norm_x(dt), _t([[[0.25, 0.75], [0.5, 0.5]], [[0.125, 0.875], [0.375, 0.625]]], dt)], {"dim": -1, "input_dtype": _DT[dt]}
+
+
+def _s_embedding_renorm(dt):
+    if not dt.is_floating_point:
+        return None
+    return [_t([[3.0, 4.0], [0.5, 0.25], [6.0, 8.0]], dt), torch.tensor([0, 2])], {"max_norm": 1.0, "norm_type": 2.0}
+
+
+def _s_bilinear(dt):
+    if dt in (torch.float16, torch.bool):
+        return None
+    return [_x(dt), _x(dt), _x(dt).reshape(1, 2, 2), None], {}
+
+
+_DT = {torch.float64: "float64", torch.float32: "float32", torch.bfloat16: "bfloat16"}
+
+
 OPS = {
     "conv_transpose": _conv_transpose,
     "max_pool3d": _max_pool3d,
@@ -137,13 +163,16 @@ OPS = {
     "batch_norm_update_stats": _update_stats,
     "grid_sampler": lambda c: torch.grid_sampler(c.inputs[0], c.inputs[1], c.attrs["interpolation_mode"], c.attrs["padding_mode"], bool(c.attrs["align_corners"])),
     "feature_dropout": _feature_dropout,
+    "softmax_backward_data": lambda c: torch._softmax_backward_data(c.inputs[0], c.inputs[1], c.attrs["dim"], _dtype(c.attrs["input_dtype"])),
+    "embedding_renorm": _embedding_renorm,
+    "bilinear": lambda c: torch.bilinear(*c.inputs),
     "affine_grid": lambda c: torch.affine_grid_generator(c.inputs[0], _ints(c.attrs["size"]), bool(c.attrs["align_corners"])),
     "conv_tbc": lambda c: torch.conv_tbc(c.inputs[0], c.inputs[1], c.inputs[2], c.attrs["pad"]),
 }
 
-# PyTorch 1.13 has no derivative for batch_norm_update_stats.
+# PyTorch 1.13 has no derivative for batch_norm_update_stats and embedding_renorm_.
 BACKWARD = {"conv_transpose", "conv_tbc", "max_pool3d", "native_layer_norm", "native_group_norm", "native_batch_norm",
-            "grid_sampler", "affine_grid", "feature_dropout"}
+            "grid_sampler", "affine_grid", "feature_dropout", "softmax_backward_data", "bilinear"}
 
 SAMPLES = {
     "conv_transpose": _s_conv_transpose,
@@ -152,6 +181,9 @@ SAMPLES = {
     "grid_sampler": _s_grid_sampler,
     "affine_grid": _s_affine_grid,
     "feature_dropout": _s_feature_dropout,
+    "softmax_backward_data": _s_softmax_backward_data,
+    "embedding_renorm": _s_embedding_renorm,
+    "bilinear": _s_bilinear,
 }
 for _op in ("native_layer_norm", "native_group_norm", "native_batch_norm", "batch_norm_update_stats"):
     SAMPLES[_op] = _s_norm(_op)

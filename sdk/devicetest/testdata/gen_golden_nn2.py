@@ -472,7 +472,114 @@ def dropout_cases():
     one("feature_alpha_dropout/err/0d", [], 0.5, True, True, True, error=True)
 
 
-SECTIONS = [conv_transpose_cases, conv_tbc_cases, max_pool3d_cases, norm_cases, grid_cases, dropout_cases]
+# --------------------------------------------------------------------------
+# softmax_backward_data, embedding_renorm, bilinear
+
+def rest_cases():
+    r = Rand("nn2_rest")
+
+    def sb(name, shape, dim, dt=f64, in_dt=None, ydt=None, mode="bench", error=False):
+        g = r.randn(shape, dt) if dt.is_floating_point else r.randint(-3, 4, shape, dt)
+        y = torch.softmax(r.randn(shape), dim if shape else 0).to(ydt or dt) if (ydt or dt).is_floating_point else r.randint(0, 2, shape, ydt or dt)
+        idt = in_dt or dt
+        attrs = {"dim": dim, "input_dtype": dtn(idt)}
+
+        def f(g, y):
+            return torch._softmax_backward_data(g, y, dim, idt)
+        nm = "softmax_backward_data/" + name
+        if error:
+            err(nm, "softmax_backward_data", [g, y], f, attrs=attrs, mode=mode)
+        else:
+            add(nm, "softmax_backward_data", [g, y], f, attrs=attrs, mode=mode)
+
+    sb("last", [3, 4], 1)
+    sb("first", [3, 4], 0)
+    sb("neg_mid", [2, 3, 4], -2)
+    sb("0d", [], 0)
+    sb("empty", [0, 3], 1)
+    sb("input_dtype_f32", [2, 3], 1, in_dt=f32)
+    for d in (f32, bf16):
+        sb("emu/%s/last" % d, [4, 6], -1, dt=d, mode="emulated")
+        sb("emu/%s/first" % d, [5, 3], 0, dt=d, mode="emulated")
+    sb("emu/bf16_input_f32", [3, 5], 1, dt=bf16, in_dt=f32, mode="emulated")
+    sb("err/f16", [2, 3], 1, dt=f16, error=True)
+    sb("err/f16_dim0", [2, 3], 0, dt=f16, error=True)
+    sb("err/int", [2, 3], 1, dt=i64, error=True)
+    sb("err/half_input", [2, 3], 1, dt=f32, in_dt=f16, error=True)
+    sb("err/mixed", [2, 3], 1, dt=f64, ydt=f32, error=True)
+    g, y = r.randn([2, 3]), r.randn([2, 4])
+    err("softmax_backward_data/err/size", "softmax_backward_data", [g, y], lambda g, y: torch._softmax_backward_data(g, y, 1, f64),
+        attrs={"dim": 1, "input_dtype": "float64"})
+
+    def rn(name, w, idx, max_norm, p, mode="bench", error=False):
+        attrs = {"max_norm": max_norm, "norm_type": p}
+
+        def f(w, i):
+            return torch.embedding_renorm_(w.clone(), i, max_norm, p)
+        nm = "embedding_renorm/" + name
+        if error:
+            err(nm, "embedding_renorm", [w, idx], f, attrs=attrs, mode=mode)
+        else:
+            add(nm, "embedding_renorm", [w, idx], f, attrs=attrs, mode=mode, backward=False)
+
+    w = r.randn([6, 4]) * 2
+    ix = torch.tensor([4, 0, 4, 2, -1])
+    rn("l2", w, ix, 1.5, 2.0)
+    rn("l1", w, ix, 3.0, 1.0)
+    rn("inf", w, torch.tensor([1, 3, 5], dtype=torch.int32), 1.0, float("inf"))
+    rn("p3", w, ix.reshape(5, 1), 1.0, 3.0)
+    rn("p0", w, ix, 2.0, 0.0)
+    rn("none_above", w, ix, 100.0, 2.0)
+    rn("empty_indices", w, torch.tensor([], dtype=i64), 1.0, 2.0)
+    rn("neg_wrap_twice", w, torch.tensor([-6, 0]), 1.0, 2.0)
+    for d in (f32, bf16, f16):
+        rn("emu/%s" % d, (r.randn([5, 8]) * 2).to(d), torch.tensor([0, 1, 3, 3]), 2.0, 2.0, mode="emulated")
+    rn("err/1d", r.randn([4]), torch.tensor([0]), 1.0, 2.0, error=True)
+    rn("err/index_dtype", w, torch.tensor([0.0]), 1.0, 2.0, error=True)
+    rn("err/out_of_range", w, torch.tensor([6]), 1.0, 2.0, error=True)
+    rn("err/int", torch.ones(3, 2, dtype=i64), torch.tensor([0]), 1.0, 2.0, error=True)
+
+    def bl(name, s1, s2, ws, bias=True, dt=f64, bdt=None, mode="bench", error=False, **kw):
+        def mk(s, d):
+            return r.randn(s, d) if d.is_floating_point else r.randint(-3, 4, s, d)
+        x1, x2, w = mk(s1, dt), mk(s2, dt), mk(ws, dt)
+        b = mk([ws[0]], bdt or dt) if bias else None
+
+        def f(x1, x2, w, b):
+            return torch.bilinear(x1, x2, w, b)
+        nm = "bilinear/" + name
+        if error:
+            err(nm, "bilinear", [x1, x2, w, b], f, mode=mode)
+        else:
+            add(nm, "bilinear", [x1, x2, w, b], f, mode=mode, backward=dt.is_floating_point, **kw)
+
+    bl("basic", [3, 2], [3, 4], [5, 2, 4])
+    bl("no_bias", [2, 3], [2, 2], [3, 3, 2], bias=False)
+    bl("batch_dims", [2, 3, 2], [2, 3, 3], [2, 2, 3])
+    bl("1d", [3], [2], [4, 3, 2])
+    bl("empty_batch", [0, 3], [0, 2], [4, 3, 2])
+    bl("int64", [3, 2], [3, 4], [5, 2, 4], dt=i64)
+    bl("int8", [2, 3], [2, 3], [2, 3, 3], dt=torch.int8)
+    # a float64 result from PyTorch's float32 product: float32's tolerance
+    bl("bias_f64", [3, 2], [3, 4], [5, 2, 4], dt=f32, bdt=f64, mode="emulated", rtol=1e-5, atol=1e-5)
+    for d in (f32, bf16):
+        bl("emu/%s" % d, [4, 5], [4, 6], [3, 5, 6], dt=d, mode="emulated")
+    bl("err/f16", [2, 3], [2, 3], [2, 3, 3], dt=f16, error=True)
+    bl("err/bool", [2, 3], [2, 3], [2, 3, 3], dt=torch.bool, bias=False, error=True)
+    bl("err/dims", [2, 3], [3], [2, 3, 3], error=True)
+    bl("err/batch", [1, 3], [2, 3], [2, 3, 3], error=True)
+    bl("err/input1", [2, 2], [2, 3], [2, 3, 3], error=True)
+    bl("err/input2", [2, 3], [2, 2], [2, 3, 3], error=True)
+    x1, x2, w = r.randn([2, 3]), r.randn([2, 4]), r.randn([5, 3, 4])
+    err("bilinear/err/bias", "bilinear", [x1, x2, w, r.randn([4])], lambda a, b, c, d: torch.bilinear(a, b, c, d))
+    err("bilinear/err/mixed", "bilinear", [x1.float(), x2, w, None], lambda a, b, c, d: torch.bilinear(a, b, c, d))
+
+
+def dtn(d):
+    return str(d).replace("torch.", "")
+
+
+SECTIONS = [conv_transpose_cases, conv_tbc_cases, max_pool3d_cases, norm_cases, grid_cases, dropout_cases, rest_cases]
 
 if __name__ == "__main__":
     for s in SECTIONS:
