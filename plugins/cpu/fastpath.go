@@ -17,7 +17,7 @@ import (
 // converts every operand to a []float64 array, evaluates a per-element
 // closure and converts the result back: three passes and two float64
 // copies per tensor. Here the same formulas run in one pass over the
-// tensors' own float32 or float64 memory, into the result tensor. Each
+// tensors' own float32, float64 or bfloat16 memory, into the result tensor. Each
 // formula is the general kernel's, evaluated in float64 and rounded to the
 // result dtype where the general path rounds it, so the results are the
 // same bits (fastpath_test.go compares the two paths on every form this
@@ -32,15 +32,15 @@ var fastDisabled bool
 // fastOperand is the second input of a binary op: a tensor of the call's
 // shape (vals), or a single number (a Python scalar cast to the call's
 // dtype, or a 0-d tensor broadcast over self).
-type fastOperand[T float32 | float64] struct {
+type fastOperand[T float32 | float64 | uint16] struct {
 	vals  []T
 	one   float64
 	isOne bool
 }
 
 // fastExecute runs req on the direct path when it qualifies: forward only,
-// no HF32, no defect planted on the op, every tensor input float32 (or
-// every one float64) with the shape of input 0 — the second operand of a
+// no HF32, no defect planted on the op, every tensor input of one dtype
+// (float32, float64 or bfloat16) with the shape of input 0 — the second operand of a
 // binary op may also be a Python number or a 0-d tensor — and memory
 // aligned for its dtype. ok is false when the general path must run
 // (which also reports every error PyTorch would raise).
@@ -64,7 +64,7 @@ func fastExecute(opts Options, req *device.ExecRequest) (res *device.ExecResult,
 	}
 	self := b.Inputs[0].Tensor
 	dt := self.DType
-	if dt != tensor.Float32 && dt != tensor.Float64 {
+	if dt != tensor.Float32 && dt != tensor.Float64 && dt != tensor.BFloat16 {
 		return nil, false
 	}
 	shape := self.Shape
@@ -121,10 +121,13 @@ func fastExecute(opts Options, req *device.ExecRequest) (res *device.ExecResult,
 		}
 	}
 	out := &tensor.Tensor{DType: dt, Shape: append([]int(nil), shape...), Data: bytesFor(self.Len() * dt.Size())}
-	if dt == tensor.Float32 {
+	switch dt {
+	case tensor.Float32:
 		fastRun[float32](req.Op, b, val, out)
-	} else {
+	case tensor.Float64:
 		fastRun[float64](req.Op, b, val, out)
+	default:
+		fastRunBF16(req.Op, b, val, out, opts.Mode == Emulated)
 	}
 	return &device.ExecResult{Outputs: []*tensor.Tensor{out}}, true
 }
@@ -135,7 +138,7 @@ func fastAligned(t *tensor.Tensor) bool {
 }
 
 // fastView is t's memory as a []T of t.Len() elements.
-func fastView[T float32 | float64](t *tensor.Tensor) []T {
+func fastView[T float32 | float64 | uint16](t *tensor.Tensor) []T {
 	n := t.Len()
 	if n == 0 {
 		return []T{}
@@ -155,113 +158,220 @@ func fastOperandOf[T float32 | float64](v ops.Value, dt tensor.DType, n int) fas
 	return fastOperand[T]{vals: fastView[T](v.Tensor)}
 }
 
-// fastRun evaluates op into out; val is addcmul's or addcdiv's value,
-// already converted as the general kernel converts it (scalarTo).
+// fastRun evaluates op into out, a float32 or float64 tensor; val is
+// addcmul's or addcdiv's value, already converted as the general kernel
+// converts it (scalarTo).
 func fastRun[T float32 | float64](op string, b *ops.Bound, val float64, out *tensor.Tensor) {
-	dt := out.DType
 	dst := fastView[T](out)
 	x := fastView[T](b.Inputs[0].Tensor)
+	f := fastFormulaOf(op, b, out.DType, val)
+	var y fastOperand[T]
+	var t1, t2 []T
 	switch op {
-	case "sqrt":
-		forChunks(len(dst), func(from, to int) error {
-			d, s := dst[from:to], x[from:to]
-			for i, v := range s {
-				d[i] = T(math.Sqrt(float64(v)))
-			}
-			return nil
-		})
 	case "add", "sub", "mul", "div":
-		y := fastOperandOf[T](b.Inputs[1], dt, len(dst))
-		k, c := fastMul, 0.0
-		switch op {
-		case "add", "sub":
-			sign := 1.0
-			if op == "sub" {
-				sign = -1
-			}
-			// x + sign*alpha*y, grouped as the general kernel groups it
-			k, c = fastAdd, sign*roundTo(dt, b.Attrs.Float("alpha", 1))
-		case "div":
-			k = fastDiv
-		}
-		fastBinary(k, c, dst, x, y)
+		y = fastOperandOf[T](b.Inputs[1], out.DType, len(dst))
 	case "addcmul", "addcdiv":
-		t1, t2 := fastView[T](b.Inputs[1].Tensor), fastView[T](b.Inputs[2].Tensor)
-		div := op == "addcdiv"
-		// addcFunc's formulas
-		forChunks(len(dst), func(from, to int) error {
-			d, s, p, q := dst[from:to], x[from:to], t1[from:to], t2[from:to]
-			p, q = p[:len(s)], q[:len(s)]
-			switch {
-			case dt == tensor.Float64 && div:
-				for i, sv := range s {
-					d[i] = T(float64(sv) + val*float64(p[i])/float64(q[i]))
-				}
-			case dt == tensor.Float64:
-				for i, sv := range s {
-					d[i] = T(math.FMA(val*float64(p[i]), float64(q[i]), float64(sv)))
-				}
-			case div:
-				for i, sv := range s {
-					r := float64(float32(float64(float32(val*float64(p[i]))) / float64(q[i])))
-					d[i] = T(float32(float64(sv) + r))
-				}
-			default:
-				for i, sv := range s {
-					d[i] = T(fma32(float64(float32(val*float64(p[i]))), float64(q[i]), float64(sv)))
-				}
-			}
-			return nil
-		})
+		t1, t2 = fastView[T](b.Inputs[1].Tensor), fastView[T](b.Inputs[2].Tensor)
 	}
+	forChunks(len(dst), func(from, to int) error {
+		var p, q []T
+		if t1 != nil {
+			p, q = t1[from:to], t2[from:to]
+		}
+		fastRange(f, dst[from:to], x[from:to], y.at(from, to), p, q)
+		return nil
+	})
 }
 
-// The binary forms of fastBinary.
-const (
-	fastAdd = iota // x + c*y
-	fastMul        // x * y
-	fastDiv        // x / y
-)
-
-// fastBinary is dst = x op y element by element, computed in float64 and
-// rounded to T, one loop per form (no call per element).
-func fastBinary[T float32 | float64](k int, c float64, dst, x []T, y fastOperand[T]) {
-	forChunks(len(dst), func(from, to int) error {
-		d, s := dst[from:to], x[from:to]
-		if y.isOne {
-			v := y.one
-			switch k {
-			case fastAdd:
-				for i, xv := range s {
-					d[i] = T(float64(xv) + c*v)
-				}
-			case fastMul:
-				for i, xv := range s {
-					d[i] = T(float64(xv) * v)
-				}
-			default:
-				for i, xv := range s {
-					d[i] = T(float64(xv) / v)
-				}
-			}
-			return nil
+// fastRunBF16 is fastRun for bfloat16 tensors: each block of elements is
+// decoded to float64, computed as at float32 (PyTorch's opmath type for
+// bfloat16; the general path's formulas for bfloat16 are its float32
+// ones), and stored rounded as the general path stores a result (through
+// float32 in the emulated mode).
+func fastRunBF16(op string, b *ops.Bound, val float64, out *tensor.Tensor, viaF32 bool) {
+	dst := fastView[uint16](out)
+	x := fastView[uint16](b.Inputs[0].Tensor)
+	f := fastFormulaOf(op, b, out.DType, val)
+	var y fastOperand[uint16]
+	var t1, t2 []uint16
+	switch op {
+	case "add", "sub", "mul", "div":
+		if v := b.Inputs[1]; v.Kind == ops.KindScalar {
+			y = fastOperand[uint16]{one: roundTo(tensor.BFloat16, v.Scalar.Float()), isOne: true}
+		} else if len(v.Tensor.Shape) == 0 && len(dst) != 1 {
+			y = fastOperand[uint16]{one: bf16Value(fastView[uint16](v.Tensor)[0]), isOne: true}
+		} else {
+			y = fastOperand[uint16]{vals: fastView[uint16](v.Tensor)}
 		}
-		o := y.vals[from:to]
-		o = o[:len(s)]
-		switch k {
-		case fastAdd:
-			for i, xv := range s {
-				d[i] = T(float64(xv) + c*float64(o[i]))
+	case "addcmul", "addcdiv":
+		t1, t2 = fastView[uint16](b.Inputs[1].Tensor), fastView[uint16](b.Inputs[2].Tensor)
+	}
+	forChunks(len(dst), func(from, to int) error {
+		const blk = 512
+		var xs, ys, ps, qs, rs [blk]float64
+		for off := from; off < to; off += blk {
+			m := min(blk, to-off)
+			bf16Decode(xs[:m], x[off:off+m])
+			yo := fastOperand[float64]{one: y.one, isOne: y.isOne}
+			if !y.isOne && y.vals != nil {
+				bf16Decode(ys[:m], y.vals[off:off+m])
+				yo.vals = ys[:m]
 			}
-		case fastMul:
-			for i, xv := range s {
-				d[i] = T(float64(xv) * float64(o[i]))
+			var p, q []float64
+			if t1 != nil {
+				bf16Decode(ps[:m], t1[off:off+m])
+				bf16Decode(qs[:m], t2[off:off+m])
+				p, q = ps[:m], qs[:m]
 			}
-		default:
-			for i, xv := range s {
-				d[i] = T(float64(xv) / float64(o[i]))
+			fastRange(f, rs[:m], xs[:m], yo, p, q)
+			d := dst[off : off+m]
+			for i, r := range rs[:m] {
+				if viaF32 {
+					r = float64(float32(r))
+				}
+				d[i] = tensor.BFloat16Bits(r)
 			}
 		}
 		return nil
 	})
+}
+
+func bf16Value(h uint16) float64 { return float64(math.Float32frombits(uint32(h) << 16)) }
+
+func bf16Decode(dst []float64, src []uint16) {
+	src = src[:len(dst)]
+	for i, h := range src {
+		dst[i] = bf16Value(h)
+	}
+}
+
+// at is the operand's part for elements [from, to).
+func (o fastOperand[T]) at(from, to int) fastOperand[T] {
+	if o.vals != nil {
+		o.vals = o.vals[from:to]
+	}
+	return o
+}
+
+// fastFormula is one op's per-element formula, as the general kernel
+// evaluates it at the call's dtype.
+type fastFormula struct {
+	kind int     // fastAdd ... fastAddcdiv32
+	c    float64 // fastAdd's sign·alpha; addcmul's and addcdiv's value
+}
+
+// The formulas of fastRange.
+const (
+	fastAdd       = iota // x + c*y
+	fastMul              // x * y
+	fastDiv              // x / y
+	fastSqrt             // sqrt(x)
+	fastAddcmul64        // fma(c*p, q, x)
+	fastAddcdiv64        // x + c*p/q
+	fastAddcmul32        // fma32(f32(c*p), q, x)
+	fastAddcdiv32        // f32(x + f32(f32(c*p) / q))
+)
+
+func fastFormulaOf(op string, b *ops.Bound, dt tensor.DType, val float64) fastFormula {
+	wide := dt == tensor.Float64
+	switch op {
+	case "add", "sub":
+		sign := 1.0
+		if op == "sub" {
+			sign = -1
+		}
+		// alpha in PyTorch's opmath type: float32 for bfloat16 (see
+		// addSubKernel); x + sign*alpha*y grouped as that kernel groups it
+		opmath := dt
+		if dt == tensor.BFloat16 {
+			opmath = tensor.Float32
+		}
+		return fastFormula{fastAdd, sign * roundTo(opmath, b.Attrs.Float("alpha", 1))}
+	case "mul":
+		return fastFormula{kind: fastMul}
+	case "div":
+		return fastFormula{kind: fastDiv}
+	case "sqrt":
+		return fastFormula{kind: fastSqrt}
+	case "addcmul":
+		if wide {
+			return fastFormula{fastAddcmul64, val}
+		}
+		return fastFormula{fastAddcmul32, val}
+	}
+	if wide {
+		return fastFormula{fastAddcdiv64, val}
+	}
+	return fastFormula{fastAddcdiv32, val}
+}
+
+// fastRange is d = f(s, y) (binary ops, sqrt) or f(s, p, q) (addcmul,
+// addcdiv) element by element, computed in float64 and rounded to T, one
+// loop per formula (no call per element). addcFunc and the kernels of
+// elementwise.go hold the same formulas.
+func fastRange[T float32 | float64](f fastFormula, d, s []T, y fastOperand[T], p, q []T) {
+	s = s[:len(d)]
+	c := f.c
+	switch f.kind {
+	case fastSqrt:
+		for i, v := range s {
+			d[i] = T(math.Sqrt(float64(v)))
+		}
+		return
+	case fastAddcmul64, fastAddcdiv64, fastAddcmul32, fastAddcdiv32:
+		p, q = p[:len(s)], q[:len(s)]
+		switch f.kind {
+		case fastAddcdiv64:
+			for i, sv := range s {
+				d[i] = T(float64(sv) + c*float64(p[i])/float64(q[i]))
+			}
+		case fastAddcmul64:
+			for i, sv := range s {
+				d[i] = T(math.FMA(c*float64(p[i]), float64(q[i]), float64(sv)))
+			}
+		case fastAddcdiv32:
+			for i, sv := range s {
+				r := float64(float32(float64(float32(c*float64(p[i]))) / float64(q[i])))
+				d[i] = T(float32(float64(sv) + r))
+			}
+		default:
+			for i, sv := range s {
+				d[i] = T(fma32(float64(float32(c*float64(p[i]))), float64(q[i]), float64(sv)))
+			}
+		}
+		return
+	}
+	if y.isOne {
+		v := y.one
+		switch f.kind {
+		case fastAdd:
+			for i, xv := range s {
+				d[i] = T(float64(xv) + c*v)
+			}
+		case fastMul:
+			for i, xv := range s {
+				d[i] = T(float64(xv) * v)
+			}
+		default:
+			for i, xv := range s {
+				d[i] = T(float64(xv) / v)
+			}
+		}
+		return
+	}
+	o := y.vals[:len(s)]
+	switch f.kind {
+	case fastAdd:
+		for i, xv := range s {
+			d[i] = T(float64(xv) + c*float64(o[i]))
+		}
+	case fastMul:
+		for i, xv := range s {
+			d[i] = T(float64(xv) * float64(o[i]))
+		}
+	default:
+		for i, xv := range s {
+			d[i] = T(float64(xv) / float64(o[i]))
+		}
+	}
 }

@@ -39,7 +39,7 @@ func fastValues(r *rand.Rand, dt tensor.DType, shape []int, positive bool) *tens
 }
 
 // TestFastPathMatchesGeneral: every form the direct path takes gives the
-// general path's bits, in both modes, at float32 and float64, on sizes
+// general path's bits, in both modes, at float32, float64 and bfloat16, on sizes
 // that exercise one chunk and several; and the direct path really ran.
 func TestFastPathMatchesGeneral(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -68,7 +68,7 @@ func TestFastPathMatchesGeneral(t *testing.T) {
 		}
 	}
 	defer func() { fastDisabled = false }()
-	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64, tensor.BFloat16} {
 		for _, shape := range [][]int{{}, {0}, {7}, {3, 41}, {5, chunkElems + 123}} {
 			for _, f := range forms {
 				var in []ops.Value
@@ -128,7 +128,7 @@ func TestFastPathMatchesGeneral(t *testing.T) {
 func TestFastPathDeclines(t *testing.T) {
 	f32 := func(shape ...int) ops.Value { return ops.T(tensor.New(tensor.Float32, shape)) }
 	f64 := func(shape ...int) ops.Value { return ops.T(tensor.New(tensor.Float64, shape)) }
-	bf := ops.T(tensor.New(tensor.BFloat16, []int{4}))
+	f16 := ops.T(tensor.New(tensor.Float16, []int{4}))
 	for _, c := range []struct {
 		name string
 		req  *device.ExecRequest
@@ -136,7 +136,7 @@ func TestFastPathDeclines(t *testing.T) {
 	}{
 		{"backward", &device.ExecRequest{Op: "add", Inputs: []ops.Value{f32(4), f32(4)}, Backward: true}, Options{}},
 		{"mixed dtypes", &device.ExecRequest{Op: "add", Inputs: []ops.Value{f32(4), f64(4)}}, Options{}},
-		{"bfloat16", &device.ExecRequest{Op: "mul", Inputs: []ops.Value{bf, bf}}, Options{}},
+		{"float16", &device.ExecRequest{Op: "mul", Inputs: []ops.Value{f16, f16}}, Options{}},
 		{"broadcast", &device.ExecRequest{Op: "mul", Inputs: []ops.Value{f32(4), f32(1)}}, Options{}},
 		{"broadcast self", &device.ExecRequest{Op: "mul", Inputs: []ops.Value{f32(), f32(4)}}, Options{}},
 		{"scalar self", &device.ExecRequest{Op: "sub", Inputs: []ops.Value{ops.F(1), f32(4)}}, Options{}},
