@@ -495,3 +495,55 @@ func loss2EmbeddingBag(b *bound) (*framework.Plan, error) {
 	attrs["padding_idx"] = ops.IntAttr(pad)
 	return newPlan("embedding_bag", attrs, tensorBinding(w), tensorBinding(ix), optBinding(off, offOK), optBinding(psw, pswOK)), nil
 }
+
+func init() {
+	def(loss2CTCLoss, "log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, zero_infinity=False", "Torch.ctc_loss")
+	def(loss2CTCLoss, "log_probs, targets, input_lengths, target_lengths, blank=0, reduction='mean', zero_infinity=False", "Functional.ctc_loss")
+	usedOps = append(usedOps, "ctc_loss")
+}
+
+// loss2CTCLoss lowers torch.ctc_loss and F.ctc_loss: the lengths are
+// tensors (op inputs) or lists of ints (attributes).
+func loss2CTCLoss(b *bound) (*framework.Plan, error) {
+	lp, err := b.tensor("log_probs")
+	if err != nil {
+		return nil, err
+	}
+	tg, err := b.tensor("targets")
+	if err != nil {
+		return nil, err
+	}
+	attrs := ops.Attrs{}
+	in := []framework.Binding{tensorBinding(lp), tensorBinding(tg)}
+	for _, n := range []string{"input_lengths", "target_lengths"} {
+		if a := b.arg(n); a.Kind == framework.ArgTensor {
+			t, err := b.tensor(n)
+			if err != nil {
+				return nil, err
+			}
+			in = append(in, tensorBinding(t))
+			attrs[n] = ops.IntsAttr()
+			continue
+		}
+		v, err := b.intList(n, 0, true)
+		if err != nil {
+			return nil, err
+		}
+		in = append(in, framework.Binding{Kind: framework.BindNone})
+		attrs[n] = ops.IntsAttr(v...)
+	}
+	blank, err := b.integer("blank")
+	if err != nil {
+		return nil, err
+	}
+	zi, err := b.boolean("zero_infinity")
+	if err != nil {
+		return nil, err
+	}
+	red, err := b.loss2Reduction("ctc_loss")
+	if err != nil {
+		return nil, err
+	}
+	attrs["blank"], attrs["zero_infinity"], attrs["reduction"] = ops.IntAttr(blank), ops.BoolAttr(zi), ops.StringAttr(red)
+	return newPlan("ctc_loss", attrs, in...), nil
+}

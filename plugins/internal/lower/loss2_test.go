@@ -119,5 +119,20 @@ func loss2Cases() []lcase {
 		lcase{name: "Functional.embedding_bag", args: a(i64("i", 12), w("w", 10, 8), i64("o", 3)), kwargs: []framework.NamedArg{kw("mode", sv("prod"))},
 			err: "mode has to be one of sum, mean or max"},
 	)
+	ctc := func(red string, il, tl []int64) ops.Attrs {
+		return ops.Attrs{"reduction": sa(red), "input_lengths": ops.IntsAttr(il...), "target_lengths": ops.IntsAttr(tl...), "blank": ops.IntAttr(0), "zero_infinity": ops.BoolAttr(false)}
+	}
+	cs = append(cs,
+		lcase{name: "Torch.ctc_loss", args: a(w("lp", 8, 2, 5), i64("t", 2, 3), ints(8, 8), ints(3, 3), iv(0), iv(1), bv(false)),
+			op: "ctc_loss", attrs: ctc("mean", []int64{8, 8}, []int64{3, 3}), in: []string{"lp", "t", "none", "none"}},
+		lcase{name: "Torch.ctc_loss", args: a(w("lp", 8, 2, 5), i64("t", 2, 3), i64("il", 2), i64("tl", 2)),
+			op: "ctc_loss", attrs: ctc("mean", nil, nil), in: []string{"lp", "t", "il", "tl"}},
+		lcase{name: "Functional.ctc_loss", args: a(w("lp", 8, 2, 5), i64("t", 6), i64("il", 2), i64("tl", 2)), kwargs: []framework.NamedArg{kw("reduction", sv("sum")), kw("zero_infinity", bv(true))},
+			op: "ctc_loss", attrs: ops.Attrs{"reduction": sa("sum"), "zero_infinity": ops.BoolAttr(true)}},
+		lcase{name: "Functional.ctc_loss", args: a(w("lp", 8, 5), i64("t", 3), iv(8), iv(3)), op: "ctc_loss", attrs: ctc("mean", []int64{8}, []int64{3})},
+		lcase{name: "Functional.ctc_loss", args: a(w("lp", 8, 2, 5), i64("t", 6), i64("il", 2), i64("tl", 2)), kwargs: []framework.NamedArg{kw("reduction", sv("avg"))},
+			err: "avg is not a valid value for reduction"},
+		lcase{name: "Torch.ctc_loss", args: a(w("lp", 8, 2, 5), i64("t", 2, 3), sv("x"), ints(3, 3)), err: `argument "input_lengths"`},
+	)
 	return cs
 }

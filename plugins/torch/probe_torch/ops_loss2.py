@@ -165,6 +165,22 @@ def _s_embedding_bag(dt):
                                                                            "include_last_offset": False, "padding_idx": -1}
 
 
+def _ctc_loss(c):
+    lp, tg, il, tl = c.inputs
+    a = c.attrs
+    il = a["input_lengths"] if il is None else il
+    tl = a["target_lengths"] if tl is None else tl
+    return torch.ctc_loss(lp, tg, il, tl, a["blank"], _red(c), a["zero_infinity"])
+
+
+def _s_ctc_loss(dt):
+    if dt not in (torch.float64, torch.float32):
+        return None
+    lp = torch.tensor([[[0.5, 0.25, 0.25]], [[0.25, 0.5, 0.25]], [[0.5, 0.25, 0.25]]], dtype=torch.float64).log().to(dt)
+    return [lp, torch.tensor([[1, 2]]), None, None], {"input_lengths": [3], "target_lengths": [2], "blank": 0,
+                                                      "reduction": "mean", "zero_infinity": False}
+
+
 def _f(dt, *rows):
     return torch.tensor(rows, dtype=torch.float64).to(dt)
 
@@ -199,6 +215,7 @@ OPS = {
     "lstm": _lstm,
     "gru": _gru,
     "embedding_bag": _embedding_bag,
+    "ctc_loss": _ctc_loss,
 }
 
 SAMPLES = {
@@ -222,6 +239,7 @@ SAMPLES = {
     "lstm": _s_rnn(4, False, True),
     "gru": _s_rnn(3, False, False),
     "embedding_bag": _s_embedding_bag,
+    "ctc_loss": _s_ctc_loss,
 }
 
 BACKWARD = set(OPS)

@@ -478,6 +478,56 @@ def bag_cases():
             add("bag/emu/%s/%s" % (mode, dn(d)), op, [w, r.randint(0, 12, (10,)), torch.tensor([0, 3, 7]), psw], eb(mode), ea(mode), mode="emulated")
 
 
+# ---------------------------------------------------------------- ctc_loss
+
+def ctc_cases():
+    op = "ctc_loss"
+
+    def cf(il, tl, blank, red, zi):
+        def f(lp, tg, ilt, tlt):
+            return torch.ctc_loss(lp, tg, il if ilt is None else ilt, tl if tlt is None else tlt, blank, RED[red], zi)
+        return f
+
+    def ca(il, tl, blank, red, zi):
+        return {"input_lengths": [] if il is None else il, "target_lengths": [] if tl is None else tl, "blank": blank,
+                "reduction": red, "zero_infinity": zi}
+
+    # float32 cases: PyTorch's float32 kernel cancels exp(lp) against
+    # exp(lcab + nll − lp): absolute deviations of a few 1e-7
+    F32 = {"atol": 2e-6, "rtol": 1e-5}
+
+    def lps(r, T, N, C, d=f64):
+        return torch.log_softmax(r.randn((T, N, C)) if N else r.randn((T, C)), -1).to(d)
+    tg = torch.tensor([[1, 2, 2], [3, 1, 0], [2, 0, 0]])
+    il, tl = [6, 5, 4], [3, 2, 1]
+    for red in RED:
+        for zi in (False, True):
+            r = R("ctc/%s/%s" % (red, zi))
+            # float64: forward (the gradient is not the derivative with
+            # respect to log_probs, so backward cases are float32)
+            add("ctc/%s/zi_%s" % (red, zi), op, [lps(r, 6, 3, 4), tg, None, None], cf(il, [3, 2, 1], 0, red, zi), ca(il, tl, 0, red, zi), backward=False)
+            add("ctc/%s/zi_%s/f32" % (red, zi), op, [lps(r, 6, 3, 4, f32), tg, None, None], cf(il, tl, 0, red, zi), ca(il, tl, 0, red, zi), **F32)
+    r = R("ctc/misc")
+    x = lps(r, 6, 3, 4, f32)
+    add("ctc/tensor_lengths", op, [x, tg, torch.tensor(il), torch.tensor(tl)], cf(None, None, 0, "mean", False), ca(None, None, 0, "mean", False), **F32)
+    add("ctc/concatenated", op, [x, torch.tensor([1, 2, 2, 3, 1, 2]), None, None], cf(il, tl, 0, "sum", False), ca(il, tl, 0, "sum", False), **F32)
+    add("ctc/blank_last", op, [x, torch.tensor([[1, 2, 2], [0, 1, 0], [2, 0, 0]]), None, None], cf(il, tl, 3, "none", False), ca(il, tl, 3, "none", False), **F32)
+    add("ctc/impossible", op, [x, tg, None, None], cf([6, 1, 4], tl, 0, "none", False), ca([6, 1, 4], tl, 0, "none", False), backward=False)
+    add("ctc/impossible_zero_inf", op, [x, tg, None, None], cf([6, 1, 4], tl, 0, "mean", True), ca([6, 1, 4], tl, 0, "mean", True), **F32)
+    add("ctc/zero_target", op, [x, tg, None, None], cf(il, [3, 0, 1], 0, "mean", False), ca(il, [3, 0, 1], 0, "mean", False), **F32)
+    add("ctc/int32_targets", op, [x, tg.int(), None, None], cf(il, tl, 0, "mean", False), ca(il, tl, 0, "mean", False), **F32)
+    add("ctc/unbatched", op, [lps(r, 5, 0, 4, f32), torch.tensor([1, 3]), None, None], cf([5], [2], 0, "none", False), ca([5], [2], 0, "none", False), **F32)
+    add("ctc/unbatched_tensor_lengths", op, [lps(r, 5, 0, 4, f32), torch.tensor([1, 3]), torch.tensor(5), torch.tensor(2)],
+        cf(None, None, 0, "mean", False), ca(None, None, 0, "mean", False), **F32)
+    err("ctc/err/input_length", op, [x, tg, None, None], cf([7, 5, 4], tl, 0, "mean", False), ca([7, 5, 4], tl, 0, "mean", False))
+    err("ctc/err/target_length", op, [x, tg, None, None], cf(il, [4, 2, 1], 0, "mean", False), ca(il, [4, 2, 1], 0, "mean", False))
+    err("ctc/err/blank", op, [x, tg, None, None], cf(il, tl, 4, "mean", False), ca(il, tl, 4, "mean", False))
+    err("ctc/err/batch", op, [x, tg, None, None], cf(il, [3, 2], 0, "mean", False), ca(il, [3, 2], 0, "mean", False))
+    r = R("ctc/emu")
+    add("ctc/emu/float32", op, [lps(r, 8, 2, 5, f32), torch.tensor([[1, 2, 3], [4, 4, 0]]), None, None], cf([8, 7], [3, 2], 0, "mean", False),
+        ca([8, 7], [3, 2], 0, "mean", False), mode="emulated")
+
+
 if __name__ == "__main__":
     bce_cases()
     kl_cases()
@@ -486,6 +536,7 @@ if __name__ == "__main__":
     cell_cases()
     rnn_cases()
     bag_cases()
+    ctc_cases()
     write_group("loss2", [c for c in CASES if c is not None])
     for line in REPORT:
         print(line)
