@@ -61,8 +61,8 @@ func init() {
 				attr("feature", AttrBool, BoolAttr(true), "one draw per (N, C) plane instead of per element"),
 				attr("alpha", AttrBool, BoolAttr(false), "alpha dropout"),
 				attr("unbatched", AttrBool, BoolAttr(false), "the input lacks the batch dimension (F.dropout1d on (C, L), F.dropout3d on (C, D, H, W)): one draw per dim-0 slice")}, Outputs: 1},
-		Schema{Name: "softmax_backward_data", Doc: "torch._softmax_backward_data(grad_output, output, dim, input_dtype): output·(grad_output − Σ_dim grad_output·output), " +
-			"at output's dtype; input_dtype is the forward input's dtype (a float32 input_dtype with float64 tensors gives float32)",
+		Schema{Name: "softmax_backward_data", Doc: "torch._softmax_backward_data(grad_output, output, dim, input_dtype): output·(grad_output − Σ_dim grad_output·output) " +
+			"at grad_output's dtype, which output must share; input_dtype (the forward input's) only refuses float32 tensors with a float16 input_dtype, as PyTorch's CPU kernel",
 			Inputs: []InputSpec{in("grad_output"), in("output")},
 			Attrs:  []AttrSpec{req("dim", AttrInt, ""), req("input_dtype", AttrString, "")}, Outputs: 1},
 		Schema{Name: "embedding_renorm", Doc: "torch.embedding_renorm_(self, indices, max_norm, norm_type): every row of the 2-d self named in indices whose norm_type-norm " +

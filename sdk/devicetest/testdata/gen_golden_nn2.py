@@ -96,22 +96,22 @@ def conv_transpose_cases():
         else:
             add(nm, "conv_transpose", [x, w, b], f, attrs=attrs, mode=mode, backward=backward and dt.is_floating_point)
 
-    one("1d", [2, 3, 5], [3, 2, 3])
-    one("1d_stride_pad", [2, 4, 6], [4, 3, 3], stride=2, padding=1, output_padding=1)
-    one("1d_unbatched", [3, 5], [3, 2, 2], stride=3)
-    one("1d_groups_dilation", [1, 4, 5], [4, 1, 3], groups=2, dilation=2, output_padding=1, stride=2)
-    one("2d", [2, 3, 4, 5], [3, 2, 3, 2], bias=False)
-    one("2d_params", [1, 4, 3, 4], [4, 3, 2, 3], stride=(2, 1), padding=(1, 0), output_padding=(1, 0), dilation=(1, 2), groups=2)
-    one("2d_unbatched", [2, 3, 3], [2, 2, 2, 2], stride=2)
+    one("1d", [2, 2, 3], [2, 2, 2])
+    one("1d_stride_pad", [1, 2, 4], [2, 2, 3], stride=2, padding=1, output_padding=1)
+    one("1d_unbatched", [2, 3], [2, 1, 2], stride=3)
+    one("1d_groups_dilation", [1, 4, 3], [4, 1, 2], groups=2, dilation=2, output_padding=1, stride=2)
+    one("2d", [1, 2, 2, 3], [2, 2, 2, 2], bias=False)
+    one("2d_params", [1, 2, 2, 3], [2, 1, 2, 2], stride=(2, 1), padding=(1, 0), output_padding=(1, 0), dilation=(1, 2), groups=2)
+    one("2d_unbatched", [2, 2, 2], [2, 1, 2, 2], stride=2)
     one("2d_empty_batch", [0, 2, 3, 3], [2, 2, 2, 2])
-    one("3d", [1, 2, 3, 2, 3], [2, 2, 2, 2, 2], stride=(1, 2, 1), padding=(0, 1, 0), output_padding=(0, 1, 0))
-    one("3d_groups", [2, 4, 2, 2, 2], [4, 1, 2, 1, 2], groups=4, dilation=(2, 1, 1))
+    one("3d", [1, 2, 2, 2, 2], [2, 1, 2, 2, 1], stride=(1, 2, 1), padding=(0, 1, 0), output_padding=(0, 1, 0))
+    one("3d_groups", [1, 2, 2, 1, 2], [2, 1, 2, 1, 2], groups=2, dilation=(2, 1, 1))
     one("int64", [1, 2, 4], [2, 3, 2], dt=i64, stride=2)
     one("int64_2d", [1, 2, 3, 3], [2, 1, 2, 2], dt=i64, padding=1, bias=False)
     for d in (f32,):
-        one("emu/%s/1d" % d, [2, 3, 7], [3, 4, 3], stride=2, padding=1, dt=d, mode="emulated")
-        one("emu/%s/2d" % d, [2, 4, 5, 5], [4, 2, 3, 3], groups=2, dt=d, mode="emulated")
-        one("emu/%s/3d" % d, [1, 2, 3, 3, 3], [2, 3, 2, 2, 2], stride=2, dt=d, mode="emulated")
+        one("emu/%s/1d" % d, [1, 3, 5], [3, 2, 3], stride=2, padding=1, dt=d, mode="emulated")
+        one("emu/%s/2d" % d, [1, 4, 3, 3], [4, 1, 2, 2], groups=2, dt=d, mode="emulated")
+        one("emu/%s/3d" % d, [1, 2, 2, 2, 2], [2, 1, 2, 2, 2], stride=2, dt=d, mode="emulated")
     one("err/bf16", [1, 2, 3], [2, 2, 2], dt=bf16, error=True)
     one("err/f16_3d", [1, 2, 3, 3, 3], [2, 2, 2, 2, 2], dt=f16, error=True)
     one("err/int32", [1, 2, 3], [2, 2, 2], dt=torch.int32, error=True)
@@ -152,7 +152,7 @@ def conv_tbc_cases():
         else:
             add(nm, "conv_tbc", [x, w, b], f, attrs={"pad": pad}, mode=mode, backward=dt.is_floating_point)
 
-    one("basic", [5, 2, 3], [2, 3, 4])
+    one("basic", [4, 2, 3], [2, 3, 2])
     one("pad", [4, 3, 2], [3, 2, 2], pad=2)
     one("pad_neg", [6, 1, 2], [2, 2, 3], pad=-1)
     one("k1", [3, 2, 2], [1, 2, 2])
@@ -163,7 +163,7 @@ def conv_tbc_cases():
     one("uint8", [4, 1, 3], [2, 3, 2], dt=torch.uint8)
     one("bias_f64", [4, 1, 3], [2, 3, 2], dt=f32, bdt=f64, mode="emulated")
     for d in (f32, bf16):
-        one("emu/%s/basic" % d, [6, 3, 4], [3, 4, 5], pad=1, dt=d, mode="emulated")
+        one("emu/%s/basic" % d, [4, 2, 3], [2, 3, 4], pad=1, dt=d, mode="emulated")
     one("err/f16", [3, 2, 2], [2, 2, 2], dt=f16, error=True)
     one("err/bool", [3, 2, 2], [2, 2, 2], dt=torch.bool, error=True)
     one("err/input_dims", [3, 2], [2, 2, 2], error=True)
@@ -199,11 +199,11 @@ def max_pool3d_cases():
         else:
             add(nm, "max_pool3d", [x], f, attrs=attrs, mode=mode)
 
-    one("basic", [1, 2, 4, 4, 4], 2)
-    one("indices", [2, 1, 3, 4, 5], (2, 2, 3), s=(1, 2, 1), idx=True)
-    one("unbatched", [2, 3, 4, 4], 2, s=1, p=1, idx=True)
-    one("dilation_ceil", [1, 1, 5, 6, 5], 2, s=2, d=(2, 1, 2), ceil=True, idx=True)
-    one("pad_ceil", [1, 2, 5, 5, 5], 3, s=2, p=1, ceil=True)
+    one("basic", [1, 2, 2, 4, 4], 2)
+    one("indices", [2, 1, 3, 2, 4], (2, 2, 3), s=(1, 2, 1), idx=True)
+    one("unbatched", [1, 3, 3, 3], 2, s=1, p=1, idx=True)
+    one("dilation_ceil", [1, 1, 5, 3, 5], 2, s=2, d=(2, 1, 2), ceil=True, idx=True)
+    one("pad_ceil", [1, 1, 4, 4, 5], 3, s=2, p=1, ceil=True)
     one("empty_batch", [0, 2, 4, 4, 4], 2)
     xn = r.randn([1, 1, 2, 2, 4])
     xn[0, 0, 0, 0, 1] = float("nan")
@@ -211,7 +211,7 @@ def max_pool3d_cases():
     one("nan_inf", None, 2, x=xn, idx=True)
     xt = torch.tensor([1.0, 1.0, 2.0, 2.0, 0.5, 0.5, 2.0, 1.0], dtype=f64).reshape(1, 1, 2, 2, 2)
     one("ties", None, (1, 2, 2), s=1, x=xt, idx=True)
-    one("emu/float32", [2, 2, 4, 5, 4], 2, s=(2, 1, 2), p=1, idx=True, dt=f32, mode="emulated")
+    one("emu/float32", [1, 2, 3, 4, 4], 2, s=(2, 1, 2), p=1, idx=True, dt=f32, mode="emulated")
     one("err/int64", [1, 1, 2, 2, 2], 2, dt=i64, error=True)
     one("err/bf16", [1, 1, 2, 2, 2], 2, dt=bf16, error=True)
     one("err/f16", [1, 1, 2, 2, 2], 2, dt=f16, error=True)
@@ -253,7 +253,7 @@ def norm_cases():
     ln("1d", [6], [6])
     ln("empty_rows", [0, 4], [4])
     for d in (f32, bf16):
-        ln("emu/%s" % d, [3, 2, 8], [8], dt=d, mode="emulated")
+        ln("emu/%s" % d, [3, 2, 6], [6], dt=d, mode="emulated")
     ln("err/f16", [2, 4], [4], dt=f16, error=True)
     ln("err/int", [2, 4], [4], dt=i64, w=False, b=False, error=True)
     ln("err/shape", [2, 3, 4], [3], w=False, b=False, error=True)
@@ -279,7 +279,7 @@ def norm_cases():
     gn("flat", [24], 2, 3, 4, 1, w=False, b=False)
     gn("per_channel", [2, 3, 5], 2, 3, 5, 3, eps=0.5)
     for d in (f32, bf16):
-        gn("emu/%s" % d, [2, 4, 6], 2, 4, 6, 2, dt=d, mode="emulated")
+        gn("emu/%s" % d, [2, 4, 4], 2, 4, 4, 2, dt=d, mode="emulated")
     gn("err/f16", [2, 4, 3], 2, 4, 3, 2, dt=f16, error=True)
     gn("err/int", [2, 4, 3], 2, 4, 3, 2, dt=i64, w=False, b=False, error=True)
     gn("err/numel", [2, 4, 3], 2, 4, 4, 2, error=True)
@@ -314,9 +314,9 @@ def norm_cases():
     bn("eval", [4, 3, 2], False)
     bn("eval_no_affine", [2, 3, 3], False, w=False, b=False, eps=0.01)
     for d in (f32, bf16):
-        bn("emu/%s/train" % d, [4, 3, 5], True, dt=d, mode="emulated")
-        bn("emu/%s/eval" % d, [4, 3, 5], False, dt=d, mode="emulated")
-    bn("emu/bf16_f32_params", [4, 3, 5], True, dt=bf16, pdt=f32, mode="emulated")
+        bn("emu/%s/train" % d, [3, 2, 5], True, dt=d, mode="emulated")
+        bn("emu/%s/eval" % d, [3, 2, 4], False, dt=d, mode="emulated")
+    bn("emu/bf16_f32_params", [3, 2, 4], True, dt=bf16, pdt=f32, mode="emulated")
     bn("err/f16", [4, 3, 2], True, dt=f16, error=True)
     bn("err/int", [4, 3, 2], True, dt=i64, w=False, b=False, stats=False, error=True)
     bn("err/mixed", [4, 3, 2], True, dt=f32, pdt=f64, error=True)
@@ -369,10 +369,10 @@ def grid_cases():
     for m, mn in ((0, "bilinear"), (1, "nearest"), (2, "bicubic")):
         for p, pn in ((0, "zeros"), (1, "border"), (2, "reflection")):
             for a in (False, True):
-                gs("2d/%s/%s/%s" % (mn, pn, "align" if a else "noalign"), [2, 2, 3, 4], [2, 3, 2, 2], m, p, a, lo=-1.6, hi=1.6)
+                gs("2d/%s/%s/%s" % (mn, pn, "align" if a else "noalign"), [1, 1, 3, 4], [1, 3, 2, 2], m, p, a, lo=-1.6, hi=1.6)
         for p, pn in ((0, "zeros"), (2, "reflection")):
             if m != 2:
-                gs("3d/%s/%s" % (mn, pn), [1, 2, 2, 3, 3], [1, 2, 2, 3, 3], m, p, p == 2, lo=-1.5, hi=1.5)
+                gs("3d/%s/%s" % (mn, pn), [1, 2, 2, 3, 3], [1, 1, 2, 3, 3], m, p, p == 2, lo=-1.5, hi=1.5)
     gs("3d/bilinear/border", [2, 1, 3, 2, 2], [2, 1, 2, 2, 3], 0, 1, False)
     gs("2d/size1", [1, 1, 1, 3], [1, 2, 2, 2], 0, 2, True)
     gs("2d/empty_grid", [1, 2, 3, 3], [1, 0, 2, 2])
@@ -382,7 +382,7 @@ def grid_cases():
     gs("2d/nearest/halves", [1, 1, 3, 5], None, 1, 0, True, grid=gi)
     gs("2d/bilinear/exact", [1, 1, 3, 5], None, 0, 1, True, grid=gi)
     for d in (f32,):
-        gs("emu/%s/bilinear" % d, [2, 3, 4, 5], [2, 3, 4, 2], 0, 0, False, dt=d, mode_="emulated")
+        gs("emu/%s/bilinear" % d, [1, 2, 4, 5], [1, 3, 3, 2], 0, 0, False, dt=d, mode_="emulated")
         gs("emu/%s/bicubic" % d, [1, 2, 4, 4], [1, 3, 3, 2], 2, 1, True, dt=d, mode_="emulated")
         gs("emu/%s/3d_nearest" % d, [1, 2, 3, 3, 3], [1, 2, 2, 2, 3], 1, 2, False, dt=d, mode_="emulated")
     gs("err/bf16", [1, 1, 2, 2], [1, 1, 1, 2], dt=bf16, error=True)
@@ -407,17 +407,17 @@ def grid_cases():
         else:
             add(nm, "affine_grid", [th], f, attrs=attrs, mode=mode, backward=dt.is_floating_point)
 
-    ag("2d", [2, 2, 3], [2, 3, 4, 5])
+    ag("2d", [2, 2, 3], [2, 3, 3, 4])
     ag("2d_align", [1, 2, 3], [1, 1, 3, 4], True)
     ag("2d_size1", [1, 2, 3], [1, 1, 1, 3])
-    ag("3d", [2, 3, 4], [2, 1, 2, 3, 4])
+    ag("3d", [2, 3, 4], [2, 1, 2, 2, 3])
     ag("3d_align", [1, 3, 4], [1, 2, 3, 2, 3], True)
     ag("int64", [1, 2, 3], [1, 1, 3, 5], dt=i64)
     ag("int64_align", [1, 2, 3], [1, 1, 3, 5], True, dt=i64)
     ag("int32_3d_align", [1, 3, 4], [1, 1, 2, 3, 4], True, dt=torch.int32)
     for d in (f32, bf16):
-        ag("emu/%s/2d" % d, [2, 2, 3], [2, 1, 5, 6], dt=d, mode="emulated")
-        ag("emu/%s/3d" % d, [1, 3, 4], [1, 1, 3, 3, 4], True, dt=d, mode="emulated")
+        ag("emu/%s/2d" % d, [1, 2, 3], [1, 1, 4, 5], dt=d, mode="emulated")
+        ag("emu/%s/3d" % d, [1, 3, 4], [1, 1, 2, 3, 3], True, dt=d, mode="emulated")
     ag("err/f16", [1, 2, 3], [1, 1, 2, 2], dt=f16, error=True)
     ag("err/size3", [1, 2, 3], [1, 1, 2], error=True)
     ag("err/batch", [2, 2, 3], [1, 1, 2, 2], error=True)
@@ -563,7 +563,7 @@ def rest_cases():
     # a float64 result from PyTorch's float32 product: float32's tolerance
     bl("bias_f64", [3, 2], [3, 4], [5, 2, 4], dt=f32, bdt=f64, mode="emulated", rtol=1e-5, atol=1e-5)
     for d in (f32, bf16):
-        bl("emu/%s" % d, [4, 5], [4, 6], [3, 5, 6], dt=d, mode="emulated")
+        bl("emu/%s" % d, [3, 4], [3, 5], [3, 4, 5], dt=d, mode="emulated")
     bl("err/f16", [2, 3], [2, 3], [2, 3, 3], dt=f16, error=True)
     bl("err/bool", [2, 3], [2, 3], [2, 3, 3], dt=torch.bool, bias=False, error=True)
     bl("err/dims", [2, 3], [3], [2, 3, 3], error=True)
