@@ -241,6 +241,9 @@ func init() {
 	defMulti(loss2RNN(false), "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first=None", "Torch.lstm")
 	defMulti(loss2RNN(true), "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first=None", "Torch.gru")
 	usedOps = append(usedOps, "lstm_cell", "gru_cell", "lstm", "gru")
+	// a made-up call cannot tell the input form from the packed one
+	declareOps([]string{"lstm"}, "Torch.lstm")
+	declareOps([]string{"gru"}, "Torch.gru")
 }
 
 // loss2Tensors reads a list of tensors (a tuple or list argument).
