@@ -974,7 +974,13 @@ func loss2TripletBackward(c *call, outs, gos []*array) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
+	// autograd at the dtype: the mean's gradient, each distance's
+	// gradient and their sum per input round there
+	r := t.e.r
 	gk := loss2GradScale(gos[0], t.e.n, t.e.red, 1)
+	for k := range gk {
+		gk[k] = r(gk[k])
+	}
 	gp, gn := make([]float64, t.e.n), make([]float64, t.e.n)
 	for k := range gk {
 		if t.pre[k] >= 0 {
@@ -1012,12 +1018,15 @@ func loss2TripletBackward(c *call, outs, gos []*array) ([]*array, error) {
 		if g == nil {
 			return
 		}
+		for k := range g {
+			g[k] = r(g[k])
+		}
 		if grads[i] == nil {
 			grads[i] = g
 			return
 		}
 		for k := range g {
-			grads[i][k] += g[k]
+			grads[i][k] = r(grads[i][k] + g[k])
 		}
 	}
 	pairs := [3][2]int{{0, 1}, {0, 2}, {1, 2}}
