@@ -26,20 +26,22 @@ func init() {
 	register("pdist", &kernel{forward: linalg2PdistForward, backward: linalg2PdistBackward})
 	supportDTypes("pdist", tensor.Float64, tensor.Float32)
 	for op, k := range map[string]*kernel{
-		"cholesky":         {forward: linalg2CholeskyForward, backward: linalg2CholeskyBackward},
-		"cholesky_inverse": {forward: linalg2CholInverseForward, backward: linalg2CholInverseBackward},
-		"cholesky_solve":   {forward: linalg2CholSolveForward, backward: linalg2CholSolveBackward},
-		"triangular_solve": {forward: linalg2TriangularForward, backward: linalg2TriangularBackward},
-		"linalg_solve":     {forward: linalg2SolveForward, backward: linalg2SolveBackward},
-		"lu_solve":         {forward: linalg2LUSolveForward, backward: linalg2LUSolveBackward},
-		"lu_unpack":        {forward: linalg2LUUnpackForward, backward: linalg2LUUnpackBackward},
-		"svdvals":          {forward: linalg2SvdvalsForward, backward: linalg2SvdvalsBackward},
-		"cond":             {forward: linalg2CondForward, backward: linalg2CondBackward},
-		"pinv":             {forward: linalg2PinvForward, backward: linalg2PinvBackward},
-		"matrix_rank":      {forward: linalg2MatrixRankForward},
-		"symeig":           {forward: linalg2SymeigForward, backward: linalg2SymeigBackward},
-		"lstsq":            {forward: linalg2LstsqForward, backward: linalg2LstsqBackward},
-		"tensorsolve":      {forward: linalg2TensorsolveForward, backward: linalg2TensorsolveBackward},
+		"cholesky":            {forward: linalg2CholeskyForward, backward: linalg2CholeskyBackward},
+		"cholesky_inverse":    {forward: linalg2CholInverseForward, backward: linalg2CholInverseBackward},
+		"cholesky_solve":      {forward: linalg2CholSolveForward, backward: linalg2CholSolveBackward},
+		"triangular_solve":    {forward: linalg2TriangularForward, backward: linalg2TriangularBackward},
+		"linalg_solve":        {forward: linalg2SolveForward, backward: linalg2SolveBackward},
+		"lu_solve":            {forward: linalg2LUSolveForward, backward: linalg2LUSolveBackward},
+		"lu_unpack":           {forward: linalg2LUUnpackForward, backward: linalg2LUUnpackBackward},
+		"svdvals":             {forward: linalg2SvdvalsForward, backward: linalg2SvdvalsBackward},
+		"cond":                {forward: linalg2CondForward, backward: linalg2CondBackward},
+		"pinv":                {forward: linalg2PinvForward, backward: linalg2PinvBackward},
+		"matrix_rank":         {forward: linalg2MatrixRankForward},
+		"symeig":              {forward: linalg2SymeigForward, backward: linalg2SymeigBackward},
+		"lstsq":               {forward: linalg2LstsqForward, backward: linalg2LstsqBackward},
+		"tensorsolve":         {forward: linalg2TensorsolveForward, backward: linalg2TensorsolveBackward},
+		"householder_product": {forward: linalg2HHForward, backward: linalg2HHBackward},
+		"ormqr":               {forward: linalg2OrmqrForward},
 	} {
 		register(op, k)
 		supportDTypes(op, tensor.Float64, tensor.Float32)
@@ -47,6 +49,20 @@ func init() {
 	register("matrix_norm", &kernel{forward: linalg2MatrixNormForward, backward: linalg2MatrixNormBackward})
 	register("matrix_exp", &kernel{forward: linalg2MatrixExpForward, backward: linalg2MatrixExpBackward})
 	supportDTypes("matrix_exp", tensor.Float64, tensor.Float32, tensor.BFloat16)
+	ints := []tensor.DType{tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8}
+	register("cov", &kernel{forward: linalg2CovForward, backward: linalg2CovBackward})
+	register("corrcoef", &kernel{forward: linalg2CorrcoefForward, backward: linalg2CorrcoefBackward})
+	register("cumulative_trapezoid", &kernel{forward: linalg2TrapForward(true), backward: linalg2TrapBackward(true)})
+	for _, op := range []string{"cov", "corrcoef", "cumulative_trapezoid"} {
+		supportDTypes(op, append([]tensor.DType{tensor.Float64, tensor.Float32, tensor.BFloat16}, ints...)...)
+	}
+	register("trapezoid", &kernel{forward: linalg2TrapForward(false), backward: linalg2TrapBackward(false)})
+	supportDTypes("trapezoid", append(append([]tensor.DType{}, floatDTypes...), ints...)...)
+	register("cartesian_prod", &kernel{forward: linalg2CartesianForward, backward: linalg2CartesianBackward})
+	register("combinations", &kernel{forward: linalg2CombForward, backward: linalg2CombBackward})
+	for _, op := range []string{"cartesian_prod", "combinations"} {
+		supportDTypes(op, append(append([]tensor.DType{}, floatDTypes...), intDTypes...)...)
+	}
 }
 
 // ---- einsum
@@ -2637,15 +2653,14 @@ func linalg2MatrixExpBackward(c *call, outs, gradOuts []*array) ([]*array, error
 // ---- lstsq
 
 type linalg2LstsqPlan struct {
-	bc           *linalg2Bcast
-	m, n, k      int
-	vector       bool
-	driver       string
-	rcond        float64
-	dt           tensor.DType
-	abatch       []int
-	solShape     []int
-	residualsSet bool
+	bc       *linalg2Bcast
+	m, n, k  int
+	vector   bool
+	driver   string
+	rcond    float64
+	dt       tensor.DType
+	abatch   []int
+	solShape []int
 }
 
 func linalg2LstsqSetup(c *call) (*linalg2LstsqPlan, *array, *array, error) {
@@ -2920,4 +2935,812 @@ func linalg2TensorsolveBackward(c *call, outs, gradOuts []*array) ([]*array, err
 		copy(ga.data, linalg2Gather(v, pl.labels, a.shape).data)
 	}
 	return []*array{ga, gb}, nil
+}
+
+// ---- householder_product, ormqr
+
+// linalg2Reflect applies H = I − τ·v·vᵀ (v = e_i + a[i+1:, i] of the m×k
+// reflector matrix a, row stride lda) to the m×c matrix y from the left.
+func linalg2Reflect(a []float64, lda, m, i int, tau float64, y []float64, c int) {
+	if tau == 0 {
+		return
+	}
+	w := make([]float64, c) // vᵀ·y
+	copy(w, y[i*c:(i+1)*c])
+	for r := i + 1; r < m; r++ {
+		v := a[r*lda+i]
+		for j := 0; j < c; j++ {
+			w[j] += v * y[r*c+j]
+		}
+	}
+	for j := 0; j < c; j++ {
+		y[i*c+j] -= tau * w[j]
+	}
+	for r := i + 1; r < m; r++ {
+		v := tau * a[r*lda+i]
+		for j := 0; j < c; j++ {
+			y[r*c+j] -= v * w[j]
+		}
+	}
+}
+
+type linalg2HHPlan struct {
+	nb, m, n, k int
+}
+
+func linalg2HHSetup(c *call) (*linalg2HHPlan, *array, *array, error) {
+	a, err := nnNeed(c, 0, "input")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	tau, err := nnNeed(c, 1, "tau")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	const fn = "torch.linalg.householder_product"
+	r := len(a.shape)
+	switch {
+	case r < 2:
+		return nil, nil, nil, fmt.Errorf("%s: input must have at least 2 dimensions.", fn)
+	case a.shape[r-2] < a.shape[r-1]:
+		return nil, nil, nil, fmt.Errorf("%s: input.shape[-2] must be greater than or equal to input.shape[-1]", fn)
+	case len(tau.shape) != r-1:
+		return nil, nil, nil, fmt.Errorf("%s: Expected tau to have one dimension less than input, but got tau.ndim equal to %d and input.ndim is equal to %d", fn, len(tau.shape), r)
+	case a.shape[r-1] < tau.shape[r-2]:
+		return nil, nil, nil, fmt.Errorf("%s: input.shape[-1] must be greater than or equal to tau.shape[-1]", fn)
+	case !slices.Equal(a.shape[:r-2], tau.shape[:r-2]):
+		return nil, nil, nil, fmt.Errorf("%s: Expected batch dimensions of tau to be equal to input.shape[:-2], but got %s", fn, ops.ShapeList(tau.shape[:r-2]))
+	case a.dtype != tau.dtype:
+		return nil, nil, nil, fmt.Errorf("%s: tau dtype %s does not match input dtype %s", fn, ops.TypeName(tau.dtype), ops.TypeName(a.dtype))
+	}
+	if err := linalg2Lapack("orgqr_cpu", "", a); err != nil {
+		return nil, nil, nil, err
+	}
+	nb, m, n := linalg2Matrices(a)
+	return &linalg2HHPlan{nb: nb, m: m, n: n, k: tau.shape[r-2]}, a, tau, nil
+}
+
+// linalg2HHChain returns Y_k = E (the first n columns of I), …, Y_0 = Q
+// with Y_i = H_i·Y_{i+1}.
+func linalg2HHChain(pl *linalg2HHPlan, a, tau []float64) [][]float64 {
+	m, n, k := pl.m, pl.n, pl.k
+	ys := make([][]float64, k+1)
+	y := make([]float64, m*n)
+	for i := 0; i < n; i++ {
+		y[i*n+i] = 1
+	}
+	ys[k] = y
+	for i := k - 1; i >= 0; i-- {
+		y = append([]float64(nil), y...)
+		linalg2Reflect(a, n, m, i, tau[i], y, n)
+		ys[i] = y
+	}
+	return ys
+}
+
+func linalg2HHForward(c *call) ([]*array, error) {
+	pl, a, tau, err := linalg2HHSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	out := nnNew(a.shape, a.dtype)
+	mn := pl.m * pl.n
+	for b := 0; b < pl.nb; b++ {
+		ys := linalg2HHChain(pl, a.data[b*mn:(b+1)*mn], tau.data[b*pl.k:(b+1)*pl.k])
+		copy(out.data[b*mn:], ys[0])
+	}
+	return []*array{out}, nil
+}
+
+// linalg2HHBackward differentiates Q = H_0·…·H_{k−1}·E reflector by
+// reflector: with G_0 = gQ and G_{i+1} = H_i·G_i, H_i's gradient is
+// G_i·Y_{i+1}ᵀ, whence gτ_i = −(vᵀG_i)(Y_{i+1}ᵀv) and
+// gv = −τ_i(G_i·Y_{i+1}ᵀv + Y_{i+1}·G_iᵀv) below the diagonal.
+func linalg2HHBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	pl, a, tau, err := linalg2HHSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g := nnGradOut(gradOuts, 0)
+	ga, gt := nnGradFor(c, 0), nnGradFor(c, 1)
+	if g == nil {
+		return []*array{ga, gt}, nil
+	}
+	m, n, k := pl.m, pl.n, pl.k
+	mn := m * n
+	for b := 0; b < pl.nb; b++ {
+		ab, tb := a.data[b*mn:(b+1)*mn], tau.data[b*k:(b+1)*k]
+		ys := linalg2HHChain(pl, ab, tb)
+		gi := append([]float64(nil), g.data[b*mn:(b+1)*mn]...)
+		v := make([]float64, m)
+		for i := 0; i < k; i++ {
+			for r := range v {
+				switch {
+				case r < i:
+					v[r] = 0
+				case r == i:
+					v[r] = 1
+				default:
+					v[r] = ab[r*n+i]
+				}
+			}
+			y := ys[i+1]
+			yv := make([]float64, n) // Y_{i+1}ᵀ·v
+			gv := make([]float64, n) // G_iᵀ·v
+			for r := i; r < m; r++ {
+				for j := 0; j < n; j++ {
+					yv[j] += y[r*n+j] * v[r]
+					gv[j] += gi[r*n+j] * v[r]
+				}
+			}
+			if gt != nil {
+				s := 0.0
+				for j := 0; j < n; j++ {
+					s += gv[j] * yv[j]
+				}
+				gt.data[b*k+i] = -s
+			}
+			if ga != nil {
+				for r := i + 1; r < m; r++ {
+					s := 0.0
+					for j := 0; j < n; j++ {
+						s += gi[r*n+j]*yv[j] + y[r*n+j]*gv[j]
+					}
+					ga.data[b*mn+r*n+i] = -tb[i] * s
+				}
+			}
+			linalg2Reflect(ab, n, m, i, tb[i], gi, n)
+		}
+	}
+	return []*array{ga, gt}, nil
+}
+
+func linalg2OrmqrForward(c *call) ([]*array, error) {
+	a, err := nnNeed(c, 0, "input")
+	if err != nil {
+		return nil, err
+	}
+	tau, err := nnNeed(c, 1, "input2")
+	if err != nil {
+		return nil, err
+	}
+	o, err := nnNeed(c, 2, "input3")
+	if err != nil {
+		return nil, err
+	}
+	left, trans := c.attrs.Bool("left", true), c.attrs.Bool("transpose", false)
+	r := len(a.shape)
+	switch {
+	case r < 2:
+		return nil, fmt.Errorf("torch.ormqr: input must have at least 2 dimensions.")
+	case len(o.shape) != r:
+		return nil, fmt.Errorf("torch.ormqr: other.dim() must be equal to input.dim()")
+	case len(tau.shape) != r-1:
+		return nil, fmt.Errorf("torch.ormqr: tau.dim() must be equal to input.dim() - 1")
+	case left && o.shape[r-2] != a.shape[r-2]:
+		return nil, fmt.Errorf("torch.ormqr: other.shape[-2] must be equal to input.shape[-2]")
+	case !left && o.shape[r-1] != a.shape[r-2]:
+		return nil, fmt.Errorf("torch.ormqr: other.shape[-1] must be equal to input.shape[-2]")
+	case left && o.shape[r-2] < tau.shape[r-2]:
+		return nil, fmt.Errorf("torch.ormqr: other.shape[-2] must be greater than or equal to tau.shape[-1]")
+	case !left && o.shape[r-1] < tau.shape[r-2]:
+		return nil, fmt.Errorf("torch.ormqr: other.shape[-1] must be greater than or equal to tau.shape[-1]")
+	case a.shape[r-1] < tau.shape[r-2]:
+		return nil, fmt.Errorf("torch.ormqr: input.shape[-1] must be greater than or equal to tau.shape[-1]")
+	case !slices.Equal(a.shape[:r-2], o.shape[:r-2]) || !slices.Equal(a.shape[:r-2], tau.shape[:r-2]):
+		return nil, fmt.Errorf("torch.ormqr: the batch dimensions of input, tau and other must be equal")
+	case a.dtype != tau.dtype || a.dtype != o.dtype:
+		return nil, fmt.Errorf("torch.ormqr: input, tau and other must have the same dtype")
+	}
+	if err := linalg2Lapack("ormqr_cpu", "", a); err != nil {
+		return nil, err
+	}
+	nb, m, ka := linalg2Matrices(a)
+	k := tau.shape[r-2]
+	_, p, q := linalg2Matrices(o)
+	out := &array{shape: append([]int{}, o.shape...), data: append([]float64(nil), o.data...), dtype: o.dtype}
+	for b := 0; b < nb; b++ {
+		ab, tb := a.data[b*m*ka:(b+1)*m*ka], tau.data[b*k:(b+1)*k]
+		y := out.data[b*p*q : (b+1)*p*q]
+		// C·op(Q) = (op(Q)ᵀ·Cᵀ)ᵀ
+		fromLeftFirst := left == trans // apply H_0 first
+		if !left {
+			y = linalg2T(y, p, q)
+		}
+		rows, cols := p, q
+		if !left {
+			rows, cols = q, p
+		}
+		for s := 0; s < k; s++ {
+			i := k - 1 - s
+			if fromLeftFirst {
+				i = s
+			}
+			linalg2Reflect(ab, ka, rows, i, tb[i], y, cols)
+		}
+		if !left {
+			copy(out.data[b*p*q:], linalg2T(y, q, p))
+		}
+	}
+	return []*array{out}, nil
+}
+
+// ---- cov, corrcoef
+
+type linalg2CovPlan struct {
+	vars, obs int
+	w         []float64 // per observation (nil: none)
+	aw        []float64 // aweights (nil: none)
+	awDT      tensor.DType
+	avg       []float64
+	xm        []float64 // centred input, vars×obs
+	norm      float64
+	dt        tensor.DType
+	outShape  []int
+}
+
+func linalg2CovSetup(c *call) (*linalg2CovPlan, *array, error) {
+	x, err := nnNeed(c, 0, "input")
+	if err != nil {
+		return nil, nil, err
+	}
+	fw, aw := nnInput(c, 1), nnInput(c, 2)
+	if len(x.shape) > 2 {
+		return nil, nil, fmt.Errorf("cov(): expected input to have two or fewer dimensions but got an input with %d dimensions", len(x.shape))
+	}
+	if x.dtype == tensor.Bool {
+		return nil, nil, fmt.Errorf("cov(): bool dtype is not supported for input")
+	}
+	pl := &linalg2CovPlan{vars: 1, obs: x.len(), dt: x.dtype}
+	if len(x.shape) == 2 {
+		pl.vars, pl.obs = x.shape[0], x.shape[1]
+		pl.outShape = []int{pl.vars, pl.vars}
+	}
+	if !pl.dt.IsFloat() {
+		pl.dt = tensor.Float32
+	}
+	if fw != nil {
+		switch {
+		case len(fw.shape) > 1:
+			return nil, nil, fmt.Errorf("cov(): expected fweights to have one or fewer dimensions but got fweights with %d dimensions", len(fw.shape))
+		case fw.dtype.IsFloat() || fw.dtype == tensor.Bool:
+			return nil, nil, fmt.Errorf("cov(): expected fweights to have integral dtype but got fweights with %s dtype", ops.TypeName(fw.dtype))
+		case fw.len() != pl.obs:
+			return nil, nil, fmt.Errorf("cov(): expected fweights to have the same numel as there are observations in the input but got %d != %d", fw.len(), pl.obs)
+		}
+		for _, v := range fw.data {
+			if v < 0 {
+				return nil, nil, fmt.Errorf("cov(): fweights cannot be negative")
+			}
+		}
+		pl.w = append([]float64(nil), fw.data...)
+	}
+	if aw != nil {
+		switch {
+		case len(aw.shape) > 1:
+			return nil, nil, fmt.Errorf("cov(): expected aweights to have one or fewer dimensions but got aweights with %d dimensions", len(aw.shape))
+		case !aw.dtype.IsFloat():
+			return nil, nil, fmt.Errorf("cov(): expected aweights to have floating point dtype but got aweights with %s dtype", ops.TypeName(aw.dtype))
+		case aw.len() != pl.obs:
+			return nil, nil, fmt.Errorf("cov(): expected aweights to have the same numel as there are observations in the input but got %d != %d", aw.len(), pl.obs)
+		}
+		for _, v := range aw.data {
+			if v < 0 {
+				return nil, nil, fmt.Errorf("cov(): aweights cannot be negative")
+			}
+		}
+		pl.aw = aw.data
+		pl.awDT = aw.dtype
+		pl.dt = ops.PromoteTypes(pl.dt, aw.dtype)
+		if pl.w == nil {
+			pl.w = append([]float64(nil), aw.data...)
+		} else {
+			for i := range pl.w {
+				pl.w[i] = roundTo(aw.dtype, pl.w[i]*aw.data[i])
+			}
+		}
+	}
+	if pl.dt == tensor.Float16 {
+		return nil, nil, nnNotImpl("addmm_impl_cpu_", pl.dt)
+	}
+	corr := float64(c.attrs.Int("correction", 1))
+	// the weights and their sums are PyTorch tensors of the weights' dtype
+	wr := func(v float64) float64 {
+		if pl.aw == nil {
+			return v
+		}
+		return roundTo(pl.awDT, v)
+	}
+	wsum := float64(pl.obs)
+	if pl.w != nil {
+		wsum = 0
+		for _, v := range pl.w {
+			wsum += v
+		}
+		wsum = wr(wsum)
+	}
+	pl.avg = make([]float64, pl.vars)
+	pl.xm = make([]float64, pl.vars*pl.obs)
+	for i := 0; i < pl.vars; i++ {
+		s := 0.0
+		for j := 0; j < pl.obs; j++ {
+			v := x.data[i*pl.obs+j]
+			if pl.w != nil {
+				v *= pl.w[j]
+			}
+			s += v
+		}
+		pl.avg[i] = s / wsum
+		for j := 0; j < pl.obs; j++ {
+			pl.xm[i*pl.obs+j] = x.data[i*pl.obs+j] - pl.avg[i]
+		}
+	}
+	switch {
+	case corr == 0:
+		pl.norm = wsum
+	case pl.aw == nil:
+		pl.norm = wsum - corr
+	default:
+		s := 0.0
+		for j, v := range pl.w {
+			s += wr(v * pl.aw[j])
+		}
+		pl.norm = wr(wsum - wr(corr*wr(wr(s)/wsum)))
+	}
+	if pl.norm <= 0 {
+		pl.norm = 0 // PyTorch warns and clamps: inf/NaN results
+	}
+	return pl, x, nil
+}
+
+// cov is xm·diag(w)·xmᵀ / norm (vars×vars).
+func (pl *linalg2CovPlan) cov() []float64 {
+	xw := pl.xm
+	if pl.w != nil {
+		xw = make([]float64, len(pl.xm))
+		for i := 0; i < pl.vars; i++ {
+			for j := 0; j < pl.obs; j++ {
+				xw[i*pl.obs+j] = pl.xm[i*pl.obs+j] * pl.w[j]
+			}
+		}
+	}
+	c := linalg2MM(pl.xm, xw, pl.vars, pl.obs, pl.vars, false, true)
+	for i := range c {
+		c[i] /= pl.norm
+	}
+	return c
+}
+
+// gradX is the input gradient of cov for the gradient gc of the cov
+// matrix: (gc + gcᵀ)·xm·diag(w) / norm (the weighted centring takes none).
+func (pl *linalg2CovPlan) gradX(gc []float64) []float64 {
+	v := pl.vars
+	s := make([]float64, v*v)
+	for i := 0; i < v; i++ {
+		for j := 0; j < v; j++ {
+			s[i*v+j] = (gc[i*v+j] + gc[j*v+i]) / pl.norm
+		}
+	}
+	gx := linalg2MM(s, pl.xm, v, v, pl.obs, false, false)
+	if pl.w != nil {
+		for i := 0; i < v; i++ {
+			for j := 0; j < pl.obs; j++ {
+				gx[i*pl.obs+j] *= pl.w[j]
+			}
+		}
+	}
+	return gx
+}
+
+func linalg2CovForward(c *call) ([]*array, error) {
+	pl, _, err := linalg2CovSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	return []*array{{shape: pl.outShape, data: pl.cov(), dtype: pl.dt}}, nil
+}
+
+func linalg2CovBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	pl, _, err := linalg2CovSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g := nnGradOut(gradOuts, 0)
+	gx := nnGradFor(c, 0)
+	if g == nil || gx == nil {
+		return []*array{gx, nil, nil}, nil
+	}
+	copy(gx.data, pl.gradX(g.data))
+	return []*array{gx, nil, nil}, nil
+}
+
+// linalg2Corr is corrcoef from cov as PyTorch computes it: c / s_i / s_j
+// (s = sqrt(diag c)), clipped to [−1, 1]; raw keeps the unclipped values.
+func linalg2Corr(cv []float64, v int) (r, raw, s []float64) {
+	s = make([]float64, v)
+	for i := range s {
+		s[i] = math.Sqrt(cv[i*v+i])
+	}
+	r, raw = make([]float64, v*v), make([]float64, v*v)
+	for i := 0; i < v; i++ {
+		for j := 0; j < v; j++ {
+			x := cv[i*v+j] / s[i] / s[j]
+			raw[i*v+j] = x
+			r[i*v+j] = math.Max(-1, math.Min(1, x))
+			if x != x {
+				r[i*v+j] = x
+			}
+		}
+	}
+	return r, raw, s
+}
+
+func linalg2CorrcoefForward(c *call) ([]*array, error) {
+	pl, _, err := linalg2CovSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	r, _, _ := linalg2Corr(pl.cov(), pl.vars)
+	return []*array{{shape: pl.outShape, data: r, dtype: pl.dt}}, nil
+}
+
+// linalg2CorrcoefBackward: the clip passes the gradient where −1 ≤ x ≤ 1;
+// x = c_ij/s_i/s_j, s_i = sqrt(c_ii).
+func linalg2CorrcoefBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	pl, _, err := linalg2CovSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g := nnGradOut(gradOuts, 0)
+	gx := nnGradFor(c, 0)
+	if g == nil || gx == nil {
+		return []*array{gx}, nil
+	}
+	v := pl.vars
+	cv := pl.cov()
+	_, raw, s := linalg2Corr(cv, v)
+	gc := make([]float64, v*v)
+	gs := make([]float64, v)
+	for i := 0; i < v; i++ {
+		for j := 0; j < v; j++ {
+			x := raw[i*v+j]
+			if !(x >= -1 && x <= 1) {
+				continue
+			}
+			gr := g.data[i*v+j]
+			gc[i*v+j] += gr / s[i] / s[j]
+			gs[i] -= gr * x / s[i]
+			gs[j] -= gr * x / s[j]
+		}
+	}
+	for i := 0; i < v; i++ {
+		gc[i*v+i] += gs[i] / (2 * s[i])
+	}
+	copy(gx.data, pl.gradX(gc))
+	return []*array{gx}, nil
+}
+
+// ---- trapezoid, cumulative_trapezoid
+
+type linalg2TrapPlan struct {
+	ydt             tensor.DType
+	outer, n, inner int
+	dim             int
+	dx              float64
+	xs              []float64 // x broadcast to y's shape (nil: dx)
+	dt              tensor.DType
+	shape           []int
+}
+
+func linalg2TrapSetup(c *call, fn string) (*linalg2TrapPlan, *array, *array, error) {
+	y, err := nnNeed(c, 0, "y")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	x := nnInput(c, 1)
+	if y.dtype == tensor.Bool {
+		return nil, nil, nil, fmt.Errorf("%s: received a bool input for `y`, but bool is not supported", fn)
+	}
+	if x != nil && x.dtype == tensor.Bool {
+		return nil, nil, nil, fmt.Errorf("%s: received a bool input for `x`, but bool is not supported", fn)
+	}
+	if len(y.shape) == 0 {
+		return nil, nil, nil, fmt.Errorf("Dimension specified as %d but tensor has no dimensions", c.attrs.Int("dim", -1))
+	}
+	d, err := normDim(c.attrs.Int("dim", -1), len(y.shape))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pl := &linalg2TrapPlan{dim: d, n: y.shape[d], outer: tensor.NumElements(y.shape[:d]), inner: tensor.NumElements(y.shape[d+1:]), dx: c.attrs.Float("dx", 1), shape: y.shape}
+	pl.dt, pl.ydt = y.dtype, y.dtype
+	if x != nil {
+		pl.dt = resultType(y, x)
+		xs := x.shape
+		if len(xs) == 1 {
+			if xs[0] != pl.n {
+				return nil, nil, nil, fmt.Errorf("%s: There must be one `x` value for each sample point", fn)
+			}
+			xs = make([]int, len(y.shape))
+			for i := range xs {
+				xs[i] = 1
+			}
+			xs[d] = pl.n
+		}
+		full, err := ops.BroadcastShapes(xs, y.shape)
+		if err != nil || !slices.Equal(full, y.shape) {
+			return nil, nil, nil, fmt.Errorf("%s: x and y must be broadcastable to y's shape, got %s and %s", fn, ops.ShapeList(x.shape), ops.ShapeList(y.shape))
+		}
+		pl.xs = expandTo(&array{shape: xs, data: x.data}, y.shape)
+	}
+	if !pl.dt.IsFloat() {
+		pl.dt = tensor.Float32
+	}
+	return pl, y, x, nil
+}
+
+// at is the flat index of element k along dim of row (o, i).
+func (pl *linalg2TrapPlan) at(o, k, i int) int { return (o*pl.n+k)*pl.inner + i }
+
+// pair is y_k + y_{k+1}: PyTorch adds them at y's dtype.
+func (pl *linalg2TrapPlan) pair(y *array, o, k, i int) float64 {
+	v := y.data[pl.at(o, k, i)] + y.data[pl.at(o, k+1, i)]
+	if pl.ydt.IsFloat() {
+		return roundTo(pl.ydt, v)
+	}
+	return v
+}
+
+// step is the width between samples k and k+1.
+func (pl *linalg2TrapPlan) step(o, k, i int) float64 {
+	if pl.xs == nil {
+		return pl.dx
+	}
+	return pl.xs[pl.at(o, k+1, i)] - pl.xs[pl.at(o, k, i)]
+}
+
+func linalg2TrapForward(cumulative bool) func(c *call) ([]*array, error) {
+	fn := map[bool]string{false: "trapezoid", true: "cumulative_trapezoid"}[cumulative]
+	return func(c *call) ([]*array, error) {
+		pl, y, _, err := linalg2TrapSetup(c, fn)
+		if err != nil {
+			return nil, err
+		}
+		if cumulative && pl.dt == tensor.Float16 {
+			return nil, nnNotImpl("cumsum_out_cpu", pl.dt)
+		}
+		shape := append([]int{}, pl.shape...)
+		if cumulative {
+			shape[pl.dim] = max(pl.n-1, 0)
+		} else {
+			shape = append(shape[:pl.dim], shape[pl.dim+1:]...)
+		}
+		out := nnNew(shape, pl.dt)
+		for o := 0; o < pl.outer; o++ {
+			for i := 0; i < pl.inner; i++ {
+				s := 0.0
+				for k := 0; k+1 < pl.n; k++ {
+					s += pl.step(o, k, i) * pl.pair(y, o, k, i) / 2
+					if cumulative {
+						out.data[(o*(pl.n-1)+k)*pl.inner+i] = s
+					}
+				}
+				if !cumulative {
+					out.data[o*pl.inner+i] = s
+				}
+			}
+		}
+		return []*array{out}, nil
+	}
+}
+
+func linalg2TrapBackward(cumulative bool) func(c *call, outs, gradOuts []*array) ([]*array, error) {
+	fn := map[bool]string{false: "trapezoid", true: "cumulative_trapezoid"}[cumulative]
+	return func(c *call, outs, gradOuts []*array) ([]*array, error) {
+		pl, y, x, err := linalg2TrapSetup(c, fn)
+		if err != nil {
+			return nil, err
+		}
+		g := nnGradOut(gradOuts, 0)
+		gy, gxArr := nnGradFor(c, 0), nnGradFor(c, 1)
+		if g == nil {
+			return []*array{gy, gxArr}, nil
+		}
+		var gx []float64
+		if gxArr != nil {
+			gx = make([]float64, len(y.data))
+		}
+		for o := 0; o < pl.outer; o++ {
+			for i := 0; i < pl.inner; i++ {
+				// gradient of interval k's term: the sum of the output
+				// gradients that include it
+				acc := 0.0
+				if cumulative {
+					for k := 0; k+1 < pl.n; k++ {
+						acc += g.data[(o*(pl.n-1)+k)*pl.inner+i]
+					}
+				} else {
+					acc = g.data[o*pl.inner+i]
+				}
+				for k := 0; k+1 < pl.n; k++ {
+					w := pl.step(o, k, i) / 2
+					if gy != nil {
+						gy.data[pl.at(o, k, i)] += acc * w
+						gy.data[pl.at(o, k+1, i)] += acc * w
+					}
+					if gx != nil {
+						t := acc * pl.pair(y, o, k, i) / 2
+						gx[pl.at(o, k+1, i)] += t
+						gx[pl.at(o, k, i)] -= t
+					}
+					if cumulative {
+						acc -= g.data[(o*(pl.n-1)+k)*pl.inner+i]
+					}
+				}
+			}
+		}
+		if gxArr != nil {
+			xs := x.shape
+			if len(xs) == 1 && len(pl.shape) > 1 {
+				xs = make([]int, len(pl.shape))
+				for i := range xs {
+					xs[i] = 1
+				}
+				xs[pl.dim] = pl.n
+			}
+			copy(gxArr.data, sumToShape(gx, pl.shape, xs))
+		}
+		return []*array{gy, gxArr}, nil
+	}
+}
+
+// ---- cartesian_prod, combinations
+
+func linalg2CartesianSetup(c *call) ([]int, tensor.DType, error) {
+	sizes := make([]int, len(c.in))
+	var dt tensor.DType
+	for i, a := range c.in {
+		if a == nil || len(a.shape) != 1 {
+			shape := []int{}
+			if a != nil {
+				shape = a.shape
+			}
+			return nil, 0, fmt.Errorf("Expect a 1D vector, but got shape %s", ops.ShapeList(shape))
+		}
+		if i == 0 {
+			dt = a.dtype
+		} else if a.dtype != dt {
+			return nil, 0, fmt.Errorf("meshgrid expects all tensors to have the same dtype")
+		}
+		sizes[i] = a.shape[0]
+	}
+	if len(sizes) == 0 {
+		return nil, 0, fmt.Errorf("cartesian_prod expects at least one tensor")
+	}
+	return sizes, dt, nil
+}
+
+func linalg2CartesianForward(c *call) ([]*array, error) {
+	sizes, dt, err := linalg2CartesianSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	k := len(sizes)
+	if k == 1 {
+		return []*array{c.in[0].clone()}, nil
+	}
+	n := tensor.NumElements(sizes)
+	out := nnNew([]int{n, k}, dt)
+	st := contiguousStrides(sizes)
+	for r := 0; r < n; r++ {
+		for j := 0; j < k; j++ {
+			out.data[r*k+j] = c.in[j].data[(r/st[j])%sizes[j]]
+		}
+	}
+	return []*array{out}, nil
+}
+
+func linalg2CartesianBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	sizes, _, err := linalg2CartesianSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g := nnGradOut(gradOuts, 0)
+	grads := make([]*array, len(c.in))
+	if g == nil {
+		return grads, nil
+	}
+	k := len(sizes)
+	for j := range c.in {
+		grads[j] = nnGradFor(c, j)
+	}
+	if k == 1 {
+		if grads[0] != nil {
+			copy(grads[0].data, g.data)
+		}
+		return grads, nil
+	}
+	n := tensor.NumElements(sizes)
+	st := contiguousStrides(sizes)
+	for r := 0; r < n; r++ {
+		for j := 0; j < k; j++ {
+			if grads[j] != nil {
+				grads[j].data[(r/st[j])%sizes[j]] += g.data[r*k+j]
+			}
+		}
+	}
+	return grads, nil
+}
+
+// linalg2Combos lists the index tuples of combinations (with_replacement:
+// non-decreasing) in lexicographic order.
+func linalg2Combos(n, r int, repl bool) [][]int {
+	var out [][]int
+	cur := make([]int, r)
+	var rec func(pos, from int)
+	rec = func(pos, from int) {
+		if pos == r {
+			out = append(out, append([]int(nil), cur...))
+			return
+		}
+		for i := from; i < n; i++ {
+			cur[pos] = i
+			if repl {
+				rec(pos+1, i)
+			} else {
+				rec(pos+1, i+1)
+			}
+		}
+	}
+	rec(0, 0)
+	return out
+}
+
+func linalg2CombSetup(c *call) (*array, int, bool, error) {
+	x, err := nnNeed(c, 0, "self")
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if len(x.shape) != 1 {
+		return nil, 0, false, fmt.Errorf("Expect a 1D vector, but got shape %s", ops.ShapeList(x.shape))
+	}
+	r := c.attrs.Int("r", 2)
+	if r < 0 {
+		return nil, 0, false, fmt.Errorf("Expect a non-negative number, but got %d", r)
+	}
+	return x, int(r), c.attrs.Bool("with_replacement", false), nil
+}
+
+func linalg2CombForward(c *call) ([]*array, error) {
+	x, r, repl, err := linalg2CombSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	if r == 0 {
+		return []*array{nnNew([]int{0}, x.dtype)}, nil
+	}
+	cs := linalg2Combos(x.shape[0], r, repl)
+	out := nnNew([]int{len(cs), r}, x.dtype)
+	for i, t := range cs {
+		for j, k := range t {
+			out.data[i*r+j] = x.data[k]
+		}
+	}
+	return []*array{out}, nil
+}
+
+func linalg2CombBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
+	x, r, repl, err := linalg2CombSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	g, gx := nnGradOut(gradOuts, 0), nnGradFor(c, 0)
+	if g == nil || gx == nil || r == 0 {
+		return []*array{gx}, nil
+	}
+	for i, t := range linalg2Combos(x.shape[0], r, repl) {
+		for j, k := range t {
+			gx.data[k] += g.data[i*r+j]
+		}
+	}
+	return []*array{gx}, nil
 }

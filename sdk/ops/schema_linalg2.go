@@ -76,6 +76,29 @@ func init() {
 			Attrs:  []AttrSpec{req("rcond", AttrFloat, "already defaulted from the dumped dtype"), attr("driver", AttrString, StringAttr("gelsy"), "gelsy, gels, gelsd or gelss")}, Outputs: 4},
 		Schema{Name: "tensorsolve", Doc: "torch.linalg.tensorsolve(A, B, dims): X with tensordot(A, X, X.ndim) = B, dims of A moved to the end first",
 			Inputs: []InputSpec{in("A"), in("B")}, Attrs: []AttrSpec{attr("dims", AttrInts, IntsAttr(), "dims of A moved to the end (empty: none)")}, Outputs: 1},
+		Schema{Name: "householder_product", Doc: "torch.linalg.householder_product / orgqr: the first n columns of H_0·…·H_{k−1}, H_i = I − tau_i·v_i·v_iᵀ with v_i = e_i + input[i+1:, i]",
+			Inputs: []InputSpec{in("input"), in("tau")}, Outputs: 1},
+		Schema{Name: "ormqr", Doc: "torch.ormqr(input, input2=tau, input3=other): op(Q)·other (left) or other·op(Q), Q = H_0·…·H_{k−1} of the reflectors in input; " +
+			"PyTorch 1.13 has no derivative",
+			Inputs: []InputSpec{in("input"), in("input2"), in("input3")},
+			Attrs:  []AttrSpec{attr("left", AttrBool, BoolAttr(true), ""), attr("transpose", AttrBool, BoolAttr(false), "")}, Outputs: 1},
+		Schema{Name: "cov", Doc: "torch.cov: covariance of the rows (variables) of a 1-d or 2-d input over its columns (observations), weighted by fweights (integers) " +
+			"and aweights (floats, not differentiated); integer input gives float32",
+			Inputs: []InputSpec{in("input"), {Name: "fweights", Optional: true}, {Name: "aweights", Optional: true}},
+			Attrs:  []AttrSpec{attr("correction", AttrInt, IntAttr(1), "")}, Outputs: 1},
+		Schema{Name: "corrcoef", Doc: "torch.corrcoef: cov / s_i / s_j with s = sqrt(diag(cov)), clipped to [-1, 1]",
+			Inputs: []InputSpec{in("input")}, Outputs: 1},
+		Schema{Name: "trapezoid", Doc: "torch.trapezoid / trapz along dim: sample spacing dx, or the sample points x (1-d along dim, or broadcast to y); integer input gives float32",
+			Inputs: []InputSpec{in("y"), opt("x")},
+			Attrs:  []AttrSpec{attr("dx", AttrFloat, FloatAttr(1), "ignored with x"), attr("dim", AttrInt, IntAttr(-1), "")}, Outputs: 1},
+		Schema{Name: "cumulative_trapezoid", Doc: "torch.cumulative_trapezoid: the running trapezoid sums along dim (one element fewer)",
+			Inputs: []InputSpec{in("y"), opt("x")},
+			Attrs:  []AttrSpec{attr("dx", AttrFloat, FloatAttr(1), "ignored with x"), attr("dim", AttrInt, IntAttr(-1), "")}, Outputs: 1},
+		Schema{Name: "cartesian_prod", Doc: "torch.cartesian_prod of 1-d tensors of one dtype: [N, k] rows in lexicographic order (one tensor: itself)",
+			Inputs: []InputSpec{{Name: "tensors", Variadic: true, Differentiable: true}}, Outputs: 1},
+		Schema{Name: "combinations", Doc: "torch.combinations of a 1-d tensor: the r-element index tuples (non-decreasing with with_replacement) in lexicographic order",
+			Inputs: []InputSpec{in("self")},
+			Attrs:  []AttrSpec{attr("r", AttrInt, IntAttr(2), ""), attr("with_replacement", AttrBool, BoolAttr(false), "")}, Outputs: 1},
 	)
 }
 

@@ -57,6 +57,21 @@ func init() {
 	declareOps([]string{"matrix_norm"}, "Torch.nuclear_norm", "Torch.linalg.matrix_norm")
 	declareOps([]string{"tensorsolve"}, "Torch.linalg.tensorsolve")
 	declareOps([]string{"lstsq"}, "Torch.linalg.lstsq", "Torch.lstsq")
+
+	def(linalg2Tensors2("householder_product", "input", "tau"), "input, tau, *, out=None", "Torch.linalg.householder_product")
+	def(linalg2Tensors2("householder_product", "input", "input2"), "input, input2, *, out=None", "Torch.orgqr", "Tensor.orgqr")
+	def(linalg2Ormqr, "input, input2, input3, left=True, transpose=False, *, out=None", "Torch.ormqr", "Tensor.ormqr")
+	def(linalg2Cov, "input, *, correction=1, fweights=None, aweights=None", "Torch.cov", "Tensor.cov")
+	def(linalg2Tensors2("corrcoef", "input"), "input", "Torch.corrcoef", "Tensor.corrcoef")
+	def(linalg2Trapezoid("trapezoid"), "y, x=None, *, dx=None, dim=-1", "Torch.trapz", "Torch.trapezoid")
+	def(linalg2Trapezoid("cumulative_trapezoid"), "y, x=None, *, dx=None, dim=-1", "Torch.cumulative_trapezoid")
+	def(linalg2Cartesian, "*tensors", "Torch.cartesian_prod")
+	def(linalg2Combinations, "input, r=2, with_replacement=False", "Torch.combinations")
+	usedOps = append(usedOps, "householder_product", "ormqr", "cov", "corrcoef", "trapezoid", "cumulative_trapezoid", "cartesian_prod", "combinations")
+	declareOps([]string{"householder_product"}, "Torch.linalg.householder_product", "Torch.orgqr", "Tensor.orgqr")
+	declareOps([]string{"ormqr"}, "Torch.ormqr", "Tensor.ormqr")
+	declareOps([]string{"cartesian_prod"}, "Torch.cartesian_prod")
+	declareOps([]string{"combinations"}, "Torch.combinations")
 	declareOps([]string{"einsum"}, "Torch.einsum")
 	declareOps([]string{"cdist"}, "Torch.cdist")
 }
@@ -754,4 +769,137 @@ func linalg2Diagonal(b *bound) (*framework.Plan, error) {
 		return nil, err
 	}
 	return newPlan("diagonal", ops.Attrs{"offset": ops.IntAttr(off), "dim1": ops.IntAttr(d1), "dim2": ops.IntAttr(d2)}, tensorBinding(x)), nil
+}
+
+// linalg2Tensors2 lowers an API whose arguments are the named tensors.
+func linalg2Tensors2(op string, names ...string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		in := make([]framework.Binding, len(names))
+		for i, n := range names {
+			x, err := b.tensor(n)
+			if err != nil {
+				return nil, err
+			}
+			in[i] = tensorBinding(x)
+		}
+		return newPlan(op, nil, in...), nil
+	}
+}
+
+// linalg2Ormqr lowers torch.ormqr(input, input2=tau, input3=other).
+func linalg2Ormqr(b *bound) (*framework.Plan, error) {
+	p, err := linalg2Tensors2("ormqr", "input", "input2", "input3")(b)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range []string{"left", "transpose"} {
+		v, err := b.boolean(n)
+		if err != nil {
+			return nil, err
+		}
+		p.Attrs[n] = ops.BoolAttr(v)
+	}
+	p.BackwardMessage = "the derivative for 'ormqr' is not implemented in PyTorch 1.13"
+	return p, nil
+}
+
+// linalg2Cov lowers torch.cov: the weights take no gradient.
+func linalg2Cov(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	corr := int64(1)
+	switch a := b.arg("correction"); a.Kind {
+	case framework.ArgBool:
+		if a.Bool {
+			corr = 1
+		} else {
+			corr = 0
+		}
+	default:
+		if corr, err = b.integer("correction"); err != nil {
+			return nil, err
+		}
+	}
+	fw, okf, err := b.optTensor("fweights")
+	if err != nil {
+		return nil, err
+	}
+	aw, oka, err := b.optTensor("aweights")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("cov", ops.Attrs{"correction": ops.IntAttr(corr)}, tensorBinding(x), optBinding(fw, okf), optBinding(aw, oka)), nil
+}
+
+// linalg2Trapezoid lowers torch.trapezoid/trapz and
+// cumulative_trapezoid: the (y, x) overload or the (y, *, dx) one.
+func linalg2Trapezoid(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		y, err := b.tensor("y")
+		if err != nil {
+			return nil, err
+		}
+		dim, err := b.integer("dim")
+		if err != nil {
+			return nil, err
+		}
+		attrs := ops.Attrs{"dim": ops.IntAttr(dim), "dx": ops.FloatAttr(1)}
+		if !b.isNone("x") {
+			if !b.isNone("dx") {
+				return nil, b.argErr("dx", "%s: cannot pass both x and dx", op)
+			}
+			x, err := b.tensor("x")
+			if err != nil {
+				return nil, err
+			}
+			return newPlan(op, attrs, tensorBinding(y), tensorBinding(x)), nil
+		}
+		if !b.isNone("dx") {
+			dx, err := b.float("dx")
+			if err != nil {
+				return nil, err
+			}
+			attrs["dx"] = ops.FloatAttr(dx)
+		}
+		return newPlan(op, attrs, tensorBinding(y), noneBinding), nil
+	}
+}
+
+// linalg2Cartesian lowers torch.cartesian_prod.
+func linalg2Cartesian(b *bound) (*framework.Plan, error) {
+	list := b.variadic
+	if len(list) == 1 && list[0].Kind == framework.ArgList {
+		list = list[0].Elems
+	}
+	xs, err := b.linalg2Tensors("tensors", list)
+	if err != nil {
+		return nil, err
+	}
+	if len(xs) == 0 {
+		return nil, b.errf("meshgrid expects a non-empty TensorList")
+	}
+	in := make([]framework.Binding, len(xs))
+	for i, x := range xs {
+		in[i] = tensorBinding(x)
+	}
+	return newPlan("cartesian_prod", nil, in...), nil
+}
+
+// linalg2Combinations lowers torch.combinations.
+func linalg2Combinations(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.integer("r")
+	if err != nil {
+		return nil, err
+	}
+	repl, err := b.boolean("with_replacement")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("combinations", ops.Attrs{"r": ops.IntAttr(r), "with_replacement": ops.BoolAttr(repl)}, tensorBinding(x)), nil
 }

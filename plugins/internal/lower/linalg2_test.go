@@ -17,7 +17,57 @@ func linalg2Kws(a ...framework.NamedArg) []framework.NamedArg { return a }
 
 // linalg2Cases are every lowering case of the linalg2 family (TestOpsListed).
 func linalg2Cases() []lcase {
-	return append(append(linalg2EinsumCases(), linalg2SolverCases()...), linalg2NormCases()...)
+	return append(append(append(linalg2EinsumCases(), linalg2SolverCases()...), linalg2NormCases()...), linalg2MiscCases()...)
+}
+
+func linalg2MiscCases() []lcase {
+	a := tn("args.0", tensor.Float64, 4, 3)
+	tau := tn("args.1", tensor.Float64, 3)
+	c := tn("args.2", tensor.Float64, 4, 2)
+	x := tn("args.0", tensor.Float32, 3, 5)
+	fw := tn("kwargs.fweights", tensor.Int64, 5)
+	aw := tn("kwargs.aweights", tensor.Float32, 5)
+	y := tn("args.0", tensor.Float32, 3, 4)
+	xs := tn("args.1", tensor.Float32, 4)
+	v := tn("args.0", tensor.Float32, 3)
+	w := tn("args.1", tensor.Float32, 2)
+	trap := func(dx float64, dim int64) ops.Attrs { return ops.Attrs{"dx": ops.FloatAttr(dx), "dim": ops.IntAttr(dim)} }
+	comb := func(r int64, repl bool) ops.Attrs {
+		return ops.Attrs{"r": ops.IntAttr(r), "with_replacement": ops.BoolAttr(repl)}
+	}
+	var cs []lcase
+	for _, n := range []string{"Torch.trapz", "Torch.trapezoid", "Torch.cumulative_trapezoid"} {
+		op := "trapezoid"
+		if n == "Torch.cumulative_trapezoid" {
+			op = "cumulative_trapezoid"
+		}
+		cs = append(cs,
+			lcase{name: n, args: linalg2Args(y), op: op, attrs: trap(1, -1), in: []string{"args.0", "none"}},
+			lcase{name: n, args: linalg2Args(y), kwargs: linalg2Kws(kw("dx", fv(0.5)), kw("dim", iv(0))), op: op, attrs: trap(0.5, 0)},
+			lcase{name: n, args: linalg2Args(y, xs), op: op, attrs: trap(1, -1), in: []string{"args.0", "args.1"}},
+			lcase{name: n, args: linalg2Args(y, xs), kwargs: linalg2Kws(kw("dx", fv(2))), err: "cannot pass both x and dx"},
+			lcase{name: n, args: linalg2Args(y, fv(2)), err: `argument "x": expected tensor, got float`},
+		)
+	}
+	return append(cs,
+		lcase{name: "Torch.linalg.householder_product", args: linalg2Args(a, tau), op: "householder_product", in: []string{"args.0", "args.1"}},
+		lcase{name: "Torch.orgqr", args: linalg2Args(a, tau), op: "householder_product"},
+		lcase{name: "Tensor.orgqr", args: linalg2Args(a), kwargs: linalg2Kws(kw("input2", tau)), op: "householder_product"},
+		lcase{name: "Torch.ormqr", args: linalg2Args(a, tau, c), op: "ormqr", attrs: ops.Attrs{"left": ops.BoolAttr(true), "transpose": ops.BoolAttr(false)}},
+		lcase{name: "Tensor.ormqr", args: linalg2Args(a, tau, c, bv(false), bv(true)), op: "ormqr", attrs: ops.Attrs{"left": ops.BoolAttr(false), "transpose": ops.BoolAttr(true)}},
+		lcase{name: "Torch.cov", args: linalg2Args(x), op: "cov", attrs: ops.Attrs{"correction": ops.IntAttr(1)}, in: []string{"args.0", "none", "none"}},
+		lcase{name: "Tensor.cov", args: linalg2Args(x), kwargs: linalg2Kws(kw("correction", iv(0)), kw("fweights", fw), kw("aweights", aw)), op: "cov",
+			attrs: ops.Attrs{"correction": ops.IntAttr(0)}, in: []string{"args.0", "kwargs.fweights", "kwargs.aweights"}},
+		lcase{name: "Torch.cov", args: linalg2Args(x, iv(0)), err: "positional"},
+		lcase{name: "Torch.corrcoef", args: linalg2Args(x), op: "corrcoef", in: []string{"args.0"}},
+		lcase{name: "Tensor.corrcoef", args: linalg2Args(x), op: "corrcoef"},
+		lcase{name: "Torch.cartesian_prod", args: linalg2Args(v, w), op: "cartesian_prod", in: []string{"args.0", "args.1"}},
+		lcase{name: "Torch.cartesian_prod", args: linalg2Args(v, iv(2)), err: "element 1: expected tensor, got int"},
+		lcase{name: "Torch.cartesian_prod", err: "meshgrid expects a non-empty TensorList"},
+		lcase{name: "Torch.combinations", args: linalg2Args(v), op: "combinations", attrs: comb(2, false), in: []string{"args.0"}},
+		lcase{name: "Torch.combinations", args: linalg2Args(v, iv(3), bv(true)), op: "combinations", attrs: comb(3, true)},
+		lcase{name: "Torch.combinations", args: linalg2Args(v, fv(3)), err: `argument "r": expected int, got float`},
+	)
 }
 
 func linalg2NormCases() []lcase {

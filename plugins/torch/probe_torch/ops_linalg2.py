@@ -175,6 +175,49 @@ def _tensorsolve(c):
     return torch.linalg.tensorsolve(a, b, dims)
 
 
+# ---------------------------------------------------------------- householder, statistics, integration, combinatorics
+
+def _householder_product(c):
+    a, tau = _tensors(c, 2)
+    return torch.linalg.householder_product(a, tau)
+
+
+def _ormqr(c):
+    a, tau, o = _tensors(c, 3)
+    return torch.ormqr(a, tau, o, c.attrs.get("left", True), c.attrs.get("transpose", False))
+
+
+def _cov(c):
+    x = _tensors(c, 1)[0]
+    fw, aw = c.inputs[1], c.inputs[2]
+    return torch.cov(x, correction=c.attrs.get("correction", 1), fweights=fw, aweights=aw)
+
+
+def _corrcoef(c):
+    (x,) = _tensors(c, 1)
+    return torch.corrcoef(x)
+
+
+def _trap(fn):
+    def f(c):
+        y = _tensors(c, 1)[0]
+        x = c.inputs[1]
+        dim = c.attrs.get("dim", -1)
+        if x is not None:
+            return fn(y, x, dim=dim)
+        return fn(y, dx=c.attrs.get("dx", 1.0), dim=dim)
+    return f
+
+
+def _cartesian_prod(c):
+    return torch.cartesian_prod(*_tensors(c, len(c.inputs)))
+
+
+def _combinations(c):
+    (x,) = _tensors(c, 1)
+    return torch.combinations(x, c.attrs.get("r", 2), c.attrs.get("with_replacement", False))
+
+
 OPS = {
     "einsum": _einsum,
     "cdist": _cdist,
@@ -195,6 +238,14 @@ OPS = {
     "matrix_exp": _matrix_exp,
     "lstsq": _lstsq,
     "tensorsolve": _tensorsolve,
+    "householder_product": _householder_product,
+    "ormqr": _ormqr,
+    "cov": _cov,
+    "corrcoef": _corrcoef,
+    "trapezoid": _trap(torch.trapezoid),
+    "cumulative_trapezoid": _trap(torch.cumulative_trapezoid),
+    "cartesian_prod": _cartesian_prod,
+    "combinations": _combinations,
 }
 
 SAMPLES = {
@@ -217,9 +268,18 @@ SAMPLES = {
     "matrix_exp": lambda dt: ([_x(dt)], {}) if dt in (torch.float64, torch.float32, torch.bfloat16) else None,
     "lstsq": _f2(lambda dt: ([_spd(dt), _x(dt)], {"rcond": 1e-6})),
     "tensorsolve": _f2(lambda dt: ([_spd(dt), _row(dt)], {})),
+    "householder_product": _f2(lambda dt: ([_x(dt), _row(dt)], {})),
+    "ormqr": _f2(lambda dt: ([_x(dt), _row(dt), _x(dt)], {})),
+    "cov": lambda dt: None if dt in (torch.bool, torch.float16) else ([_x(dt), None, None], {}),
+    "corrcoef": lambda dt: None if dt in (torch.bool, torch.float16) else ([_x(dt)], {}),
+    "trapezoid": lambda dt: None if dt == torch.bool else ([_x(dt), None], {}),
+    "cumulative_trapezoid": lambda dt: None if dt in (torch.bool, torch.float16) else ([_x(dt), None], {}),
+    "cartesian_prod": lambda dt: ([_row(dt), _row(dt)], {}),
+    "combinations": lambda dt: ([_row(dt)], {}),
 }
 
 BACKWARD = {"einsum", "cdist", "pdist", "cholesky", "cholesky_inverse", "cholesky_solve", "triangular_solve", "linalg_solve", "lu_solve", "lu_unpack",
-            "svdvals", "matrix_norm", "cond", "pinv", "symeig", "matrix_exp", "lstsq", "tensorsolve"}
+            "svdvals", "matrix_norm", "cond", "pinv", "symeig", "matrix_exp", "lstsq", "tensorsolve",
+            "householder_product", "cov", "corrcoef", "trapezoid", "cumulative_trapezoid", "cartesian_prod", "combinations"}
 
 _ = _t

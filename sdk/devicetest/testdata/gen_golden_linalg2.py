@@ -563,9 +563,142 @@ def tensorsolve_cases():
     return cs
 
 
+# --------------------------------------------------------------------------
+# householder_product, ormqr
+
+def householder_cases():
+    cs = []
+    op = "householder_product"
+    r = R(op)
+    hp = torch.linalg.householder_product
+    cs.append(case(op + "/tall", op, [r.randn((4, 3)), r.randn((3,))], hp))
+    cs.append(case(op + "/k_less", op, [r.randn((4, 3)), r.randn((2,))], hp))
+    cs.append(case(op + "/square", op, [r.randn((3, 3)), r.randn((3,))], hp))
+    cs.append(case(op + "/batched", op, [r.randn((2, 4, 2)), r.randn((2, 2))], hp))
+    cs.append(case(op + "/tau0", op, [r.randn((3, 2)), torch.zeros((2,), dtype=f64)], hp))
+    cs.append(case(op + "/geqrf", op, list(torch.geqrf(r.randn((4, 3)))), hp))
+    cs.append(error_case(op + "/wide", op, [r.randn((3, 4)), r.randn((2,))], hp))
+    cs.append(error_case(op + "/tau_long", op, [r.randn((4, 3)), r.randn((4,))], hp))
+    cs += narrow(op, lambda r, d: [r.randn((4, 3), d), r.randn((3,), d)], hp)
+
+    op = "ormqr"
+    r = R(op)
+
+    def om(left=True, trans=False):
+        return lambda a, t, c: torch.ormqr(a, t, c, left, trans)
+    for left in (True, False):
+        for trans in (False, True):
+            name = "%s%s" % ("left" if left else "right", "_t" if trans else "")
+            other = r.randn((4, 2)) if left else r.randn((2, 4))
+            cs.append(case(op + "/" + name, op, [r.randn((4, 3)), r.randn((3,)), other], om(left, trans), attrs={"left": left, "transpose": trans},
+                           backward=False))
+    cs.append(case(op + "/batched", op, [r.randn((2, 3, 2)), r.randn((2, 2)), r.randn((2, 3, 3))], om(), attrs={"left": True, "transpose": False},
+                   backward=False))
+    cs.append(error_case(op + "/rows", op, [r.randn((4, 3)), r.randn((3,)), r.randn((3, 2))], om(), attrs={"left": True, "transpose": False}))
+    cs += narrow(op, lambda r, d: [r.randn((4, 3), d), r.randn((3,), d), r.randn((4, 2), d)], om(), attrs={"left": True, "transpose": False},
+                 backward=False)
+    return cs
+
+
+# --------------------------------------------------------------------------
+# cov, corrcoef, trapezoid, cumulative_trapezoid, cartesian_prod, combinations
+
+def stats_cases():
+    cs = []
+    op = "cov"
+    r = R(op)
+
+    def cv(corr=1):
+        return lambda x, fw, aw: torch.cov(x, correction=corr, fweights=fw, aweights=aw)
+
+    def add(name, x, fw=None, aw=None, corr=1, backward=True):
+        cs.append(case(op + "/" + name, op, [x, fw, aw], cv(corr), attrs={"correction": corr}, backward=backward,
+                       requires_grad=[backward and x.dtype.is_floating_point, False, False]))
+    add("basic", r.randn((3, 5)))
+    add("1d", r.randn((5,)))
+    add("correction0", r.randn((2, 4)), corr=0)
+    add("correction2", r.randn((2, 4)), corr=2)
+    add("fweights", r.randn((3, 4)), fw=torch.tensor([1, 2, 0, 3]))
+    add("aweights", r.randn((3, 4)), aw=r.rand((4,), f64, 0.5, 2.0))
+    add("both", r.randn((3, 4)), fw=torch.tensor([1, 2, 1, 3]), aw=r.rand((4,), f64, 0.5, 2.0))
+    add("aweights_f32", r.randn((2, 4)), aw=r.rand((4,), f32, 0.5, 2.0))
+    add("one_obs", r.randn((2, 1)))
+    add("int64", r.randint(-5, 6, (2, 5)), backward=False)
+    add("int32_aw", r.randint(-5, 6, (2, 5), torch.int32), aw=r.rand((5,), f64, 0.5, 2.0), backward=False)
+    cs.append(error_case(op + "/3d", op, [r.randn((2, 2, 2)), None, None], cv(), attrs={}))
+    cs.append(error_case(op + "/bool", op, [r.bool((2, 3)), None, None], cv(), attrs={}))
+    cs.append(error_case(op + "/fw_float", op, [r.randn((2, 3)), torch.ones(3, dtype=f64), None], cv(), attrs={}))
+    cs.append(error_case(op + "/fw_negative", op, [r.randn((2, 3)), torch.tensor([1, -1, 1]), None], cv(), attrs={}))
+    cs += narrow(op, lambda r, d: [r.randn((3, 5), d), None, None], cv(), attrs={}, dtypes=(f32, bf16))
+
+    op = "corrcoef"
+    r = R(op)
+    cs.append(case(op + "/basic", op, [r.randn((3, 5))], torch.corrcoef))
+    cs.append(case(op + "/1d", op, [r.randn((5,))], torch.corrcoef))
+    cs.append(case(op + "/constant_row", op, [torch.tensor([[1.0, 1.0, 1.0], [1.0, 2.0, 4.0]], dtype=f64)], torch.corrcoef, backward=False))
+    cs.append(case(op + "/int", op, [r.randint(-5, 6, (2, 5))], torch.corrcoef, backward=False))
+    cs += narrow(op, lambda r, d: [r.randn((3, 5), d)], torch.corrcoef, dtypes=(f32, bf16))
+
+    for op, fn in (("trapezoid", torch.trapz), ("cumulative_trapezoid", torch.cumulative_trapezoid)):
+        r = R(op)
+
+        def tdx(dx=1.0, dim=-1, f=fn):
+            return lambda y, x: f(y, dx=dx, dim=dim)
+
+        def tx(dim=-1, f=fn):
+            return lambda y, x: f(y, x, dim=dim)
+        cs.append(case(op + "/basic", op, [r.randn((3, 4)), None], tdx(), attrs={"dx": 1.0, "dim": -1}))
+        cs.append(case(op + "/dx_dim0", op, [r.randn((3, 4)), None], tdx(0.5, 0), attrs={"dx": 0.5, "dim": 0}))
+        cs.append(case(op + "/x1d", op, [r.randn((3, 4)), torch.tensor([0.0, 0.5, 2.0, 2.5], dtype=f64)], tx(), attrs={"dim": -1}))
+        cs.append(case(op + "/x1d_dim0", op, [r.randn((3, 4)), torch.tensor([0.0, 1.0, 3.0], dtype=f64)], tx(0), attrs={"dim": 0}))
+        cs.append(case(op + "/x_bcast", op, [r.randn((3, 4)), r.randn((1, 4))], tx(), attrs={"dim": -1}))
+        cs.append(case(op + "/x_full", op, [r.randn((2, 3)), r.randn((2, 3))], tx(), attrs={"dim": -1}))
+        cs.append(case(op + "/one", op, [r.randn((3, 1)), None], tdx(), attrs={"dx": 1.0, "dim": -1}))
+        cs.append(case(op + "/empty", op, [r.randn((3, 0)), None], tdx(), attrs={"dx": 1.0, "dim": -1}))
+        cs.append(case(op + "/int", op, [r.randint(-5, 6, (2, 4)), None], tdx(2.0), attrs={"dx": 2.0, "dim": -1}, backward=False))
+        cs.append(case(op + "/int_x", op, [r.randint(-5, 6, (4,)), torch.tensor([1, 3, 4, 7])], tx(), attrs={"dim": -1}, backward=False))
+        cs.append(case(op + "/f32_x_f64", op, [r.randn((4,), f32), torch.tensor([0.0, 1.0, 1.5, 3.0], dtype=f64)], tx(), attrs={"dim": -1}))
+        cs.append(error_case(op + "/bool", op, [r.bool((3,)), None], tdx(), attrs={"dx": 1.0, "dim": -1}))
+        cs.append(error_case(op + "/x_len", op, [r.randn((3, 4)), torch.tensor([0.0, 1.0], dtype=f64)], tx(), attrs={"dim": -1}))
+        dts = (f32, bf16, f16) if op == "trapezoid" else (f32, bf16)
+        cs += narrow(op, lambda r, d: [pos(r, (3, 5), d), None], tdx(0.5), attrs={"dx": 0.5, "dim": -1}, dtypes=dts)
+
+    op = "cartesian_prod"
+    r = R(op)
+    cp = torch.cartesian_prod
+    cs.append(case(op + "/two", op, [r.randn((2,)), r.randn((3,))], cp))
+    cs.append(case(op + "/three", op, [r.randn((2,)), r.randn((1,)), r.randn((3,))], cp))
+    cs.append(case(op + "/one", op, [r.randn((3,))], cp))
+    cs.append(case(op + "/empty", op, [r.randn((2,)), r.randn((0,))], cp))
+    cs.append(case(op + "/int", op, [r.randint(0, 5, (2,)), r.randint(0, 5, (2,))], cp, backward=False))
+    cs.append(case(op + "/bool", op, [r.bool((2,)), r.bool((2,))], cp, backward=False))
+    cs.append(error_case(op + "/2d", op, [r.randn((1, 2)), r.randn((2,))], cp))
+    cs.append(error_case(op + "/dtypes", op, [r.randn((2,)), r.randn((2,), f32)], cp))
+    cs += narrow(op, lambda r, d: [r.randn((2,), d), r.randn((3,), d)], cp, dtypes=(f32, bf16, f16))
+
+    op = "combinations"
+    r = R(op)
+
+    def cb(rr=2, wr=False):
+        return lambda x: torch.combinations(x, rr, wr)
+    cs.append(case(op + "/r2", op, [r.randn((4,))], cb(), attrs={"r": 2, "with_replacement": False}))
+    cs.append(case(op + "/r3_repl", op, [r.randn((3,))], cb(3, True), attrs={"r": 3, "with_replacement": True}))
+    cs.append(case(op + "/r1", op, [r.randn((3,))], cb(1), attrs={"r": 1, "with_replacement": False}))
+    cs.append(case(op + "/r0", op, [r.randn((3,))], cb(0), attrs={"r": 0, "with_replacement": False}, backward=False))
+    cs.append(case(op + "/r_big", op, [r.randn((3,))], cb(4), attrs={"r": 4, "with_replacement": False}))
+    cs.append(case(op + "/empty", op, [r.randn((0,))], cb(), attrs={"r": 2, "with_replacement": False}))
+    cs.append(case(op + "/int", op, [r.randint(0, 9, (4,))], cb(), attrs={"r": 2, "with_replacement": False}, backward=False))
+    cs.append(case(op + "/bool", op, [r.bool((3,))], cb(2, True), attrs={"r": 2, "with_replacement": True}, backward=False))
+    cs.append(error_case(op + "/2d", op, [r.randn((2, 2))], cb(), attrs={"r": 2, "with_replacement": False}))
+    cs.append(error_case(op + "/neg", op, [r.randn((3,))], cb(-1), attrs={"r": -1, "with_replacement": False}))
+    cs += narrow(op, lambda r, d: [r.randn((4,), d)], cb(), attrs={"r": 2, "with_replacement": False}, dtypes=(f32, bf16, f16))
+    return cs
+
+
 def main():
     cs = einsum_cases() + cdist_cases() + pdist_cases() + cholesky_cases() + triangular_cases() + solve_cases() + lu_cases()
     cs += svd_cases() + symeig_cases() + matrix_exp_cases() + lstsq_cases() + tensorsolve_cases()
+    cs += householder_cases() + stats_cases()
     write_group("linalg2", cs)
     for line in REPORT:
         print(line)
