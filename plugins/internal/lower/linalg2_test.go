@@ -31,7 +31,9 @@ func linalg2MiscCases() []lcase {
 	xs := tn("args.1", tensor.Float32, 4)
 	v := tn("args.0", tensor.Float32, 3)
 	w := tn("args.1", tensor.Float32, 2)
-	trap := func(dx float64, dim int64) ops.Attrs { return ops.Attrs{"dx": ops.FloatAttr(dx), "dim": ops.IntAttr(dim)} }
+	trap := func(dx float64, dim int64) ops.Attrs {
+		return ops.Attrs{"dx": ops.FloatAttr(dx), "dim": ops.IntAttr(dim)}
+	}
 	comb := func(r int64, repl bool) ops.Attrs {
 		return ops.Attrs{"r": ops.IntAttr(r), "with_replacement": ops.BoolAttr(repl)}
 	}
