@@ -109,6 +109,25 @@ func (s *deviceServer) Execute(ctx context.Context, req *pb.ExecuteRequest) (*pb
 	if err != nil {
 		return fail(fmt.Errorf("decode request: %w", err))
 	}
+	if seg != nil {
+		// Outputs the device writes into the segment after the inputs
+		// travel by reference (encode's base moves past them).
+		dreq.Alloc = func(n int) []byte {
+			if n <= s.opts.InlineMax {
+				return nil
+			}
+			off := alignUp64(base, transport.SegmentAlign)
+			if err := seg.Reserve(off + int64(n)); err != nil {
+				return nil
+			}
+			v, err := seg.View(off, int64(n))
+			if err != nil {
+				return nil
+			}
+			base = off + int64(n)
+			return v
+		}
+	}
 	res, err := func() (res *device.ExecResult, err error) {
 		defer recoverPanic("Execute", &err)
 		return s.impl.Execute(ctx, dreq)
@@ -329,3 +348,5 @@ func (c *deviceClient) execute(ctx context.Context, req *device.ExecRequest, vie
 	}
 	return out, release, nil
 }
+
+func alignUp64(n, a int64) int64 { return (n + a - 1) / a * a }

@@ -141,6 +141,10 @@ func TestDeviceRoundTripInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := rec.reqs[0]
+	if got.Alloc == nil {
+		t.Error("a request through shared memory came without Alloc")
+	}
+	got.Alloc = nil // the server's, not the host's
 	if !reflect.DeepEqual(got, req) {
 		t.Fatalf("request changed on the way:\n got %+v\nwant %+v", got, req)
 	}
@@ -531,5 +535,104 @@ func TestReleaseAfterEncoding(t *testing.T) {
 	defer dev.mu.Unlock()
 	if dev.released != 3 {
 		t.Fatalf("Release called %d times, want 3", dev.released)
+	}
+}
+
+// allocator writes its results into the memory the request lends
+// (device.ExecRequest.Alloc): output i is input i with every byte flipped,
+// plus, for a large first input, a second large output.
+type allocator struct {
+	mu   sync.Mutex
+	lent []bool // per output of the last call: Alloc lent its memory
+}
+
+func (a *allocator) Describe(context.Context) (*device.Info, error) { return &device.Info{}, nil }
+func (a *allocator) Configure(context.Context, device.Config) error { return nil }
+func (a *allocator) Execute(_ context.Context, req *device.ExecRequest) (*device.ExecResult, error) {
+	var outs []*tensor.Tensor
+	var lent []bool
+	var srcs []*tensor.Tensor
+	for _, in := range req.Inputs {
+		srcs = append(srcs, in.Tensor)
+	}
+	if len(srcs) > 0 && len(srcs[0].Data) > 1<<20 {
+		srcs = append(srcs, srcs[0])
+	}
+	for _, in := range srcs {
+		var data []byte
+		if req.Alloc != nil {
+			data = req.Alloc(len(in.Data))
+		}
+		lent = append(lent, data != nil)
+		if data == nil {
+			data = make([]byte, len(in.Data))
+		}
+		clear(data) // an output overlapping an input would show
+		outs = append(outs, &tensor.Tensor{DType: in.DType, Shape: in.Shape, Data: data})
+	}
+	for i, in := range srcs {
+		for j, b := range in.Data {
+			outs[i].Data[j] = ^b
+		}
+	}
+	a.mu.Lock()
+	a.lent = lent
+	a.mu.Unlock()
+	return &device.ExecResult{Outputs: outs}, nil
+}
+
+// TestAllocLendsSharedMemory: a device that writes its large results into
+// the memory Alloc lends gets them to the host intact, after the inputs
+// (which it reads after writing every result), in both Execute forms;
+// small results are not lent memory.
+func TestAllocLendsSharedMemory(t *testing.T) {
+	dev := &allocator{}
+	d := plugintest.Device(t, dev)
+	v, ok := d.(interface {
+		ExecuteViews(context.Context, *device.ExecRequest) (*device.ExecResult, func(), error)
+	})
+	if !ok {
+		t.Skipf("%T has no ExecuteViews", d)
+	}
+	ctx := context.Background()
+	large := randTensor(tensor.Float32, []int{3 << 20}, 5) // 12 MiB: the segment grows for the results
+	large2 := randTensor(tensor.Float64, []int{1 << 19}, 6)
+	small := randTensor(tensor.Float32, []int{100}, 7)
+	flip := func(b []byte) []byte {
+		out := make([]byte, len(b))
+		for i, x := range b {
+			out[i] = ^x
+		}
+		return out
+	}
+	for _, views := range []bool{false, true} {
+		req := &device.ExecRequest{Op: "id", Inputs: []ops.Value{ops.T(large), ops.T(small), ops.T(large2)}}
+		var res *device.ExecResult
+		release := func() {}
+		var err error
+		if views {
+			res, release, err = v.ExecuteViews(ctx, req)
+		} else {
+			res, err = d.Execute(ctx, req)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := [][]byte{flip(large.Data), flip(small.Data), flip(large2.Data), flip(large.Data)}
+		if len(res.Outputs) != len(want) {
+			t.Fatalf("views=%v: %d outputs", views, len(res.Outputs))
+		}
+		for i, w := range want {
+			if !bytes.Equal(res.Outputs[i].Data, w) {
+				t.Errorf("views=%v: output %d differs", views, i)
+			}
+		}
+		release()
+		dev.mu.Lock()
+		lent := dev.lent
+		dev.mu.Unlock()
+		if !reflect.DeepEqual(lent, []bool{true, false, true, true}) {
+			t.Errorf("views=%v: Alloc lent memory for outputs %v, want the large ones only", views, lent)
+		}
 	}
 }

@@ -198,18 +198,28 @@ func (s *Segment) View(off, n int64) ([]byte, error) {
 	return s.mem[off : off+n : off+n], nil
 }
 
-// Offset reports where b lies in the current mapping, if it lies there
-// entirely (b is a view of this segment).
+// Offset reports where b lies in the segment, if it lies entirely in the
+// current mapping or in one that a growth replaced during this call (b is
+// a view of this segment).
 func (s *Segment) Offset(b []byte) (int64, bool) {
-	if len(b) == 0 || len(s.mem) == 0 {
+	if len(b) == 0 {
 		return 0, false
 	}
-	base := uintptr(unsafe.Pointer(unsafe.SliceData(s.mem)))
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	if p < base || p-base+uintptr(len(b)) > uintptr(len(s.mem)) {
-		return 0, false
+	for i := len(s.stale); i >= 0; i-- {
+		m := s.mem
+		if i < len(s.stale) {
+			m = s.stale[i]
+		}
+		if len(m) == 0 {
+			continue
+		}
+		base := uintptr(unsafe.Pointer(unsafe.SliceData(m)))
+		if p >= base && p-base+uintptr(len(b)) <= uintptr(len(m)) {
+			return int64(p - base), true
+		}
 	}
-	return int64(p - base), true
+	return 0, false
 }
 
 // WriteAt copies p into the segment at off; the segment must already be

@@ -46,6 +46,10 @@ import (
 	"fmt"
 )
 
+// SegmentAlign is the alignment of the tensors the transport places in a
+// segment.
+const SegmentAlign = 64
+
 const (
 	// MaxMessageSize is the largest gRPC message probe ever sends (4 MiB).
 	MaxMessageSize = 4 << 20
@@ -57,7 +61,7 @@ const (
 	// leaving room under MaxMessageSize for the rest of the message.
 	maxInlineTotal = MaxMessageSize - 512<<10
 	// segmentAlign is the alignment of tensors inside a segment.
-	segmentAlign = 64
+	segmentAlign = SegmentAlign
 	// growQuantum is the granularity of segment growth.
 	growQuantum = 1 << 20
 )

@@ -501,3 +501,35 @@ func TestPoolHandsOutTheLargest(t *testing.T) {
 		t.Fatal("second Get should return the remaining idle segment")
 	}
 }
+
+// TestOffsetInReplacedMapping: a view taken before a growth remapped the
+// segment still locates (until ReleaseViews), so that a result written
+// there before the growth is sent in place.
+func TestOffsetInReplacedMapping(t *testing.T) {
+	seg, err := CreateSegment()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seg.Close()
+	if err := seg.Reserve(2 << 20); err != nil {
+		t.Fatal(err)
+	}
+	early, err := seg.View(1<<20, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := seg.Reserve(8 << 20); err != nil {
+		t.Fatal(err)
+	}
+	if len(seg.stale) == 0 {
+		t.Fatal("the growth did not replace the mapping")
+	}
+	if off, ok := seg.Offset(early[10:20]); !ok || off != 1<<20+10 {
+		t.Fatalf("Offset of a view of the replaced mapping: %d %v", off, ok)
+	}
+	p := NewPacker(Options{}, seg)
+	p.SetBase(4 << 20)
+	if _, ref, err := p.Place(early); err != nil || ref == nil || ref.Offset != 1<<20 || len(p.pending) != 0 {
+		t.Fatalf("a view of the replaced mapping is not sent in place: %+v %v", ref, err)
+	}
+}

@@ -76,6 +76,22 @@ type Options struct {
 	// Fault, when set, makes the plugin process die or hang on one API
 	// (see ParseFault); it exists to test the host's crash handling.
 	Fault *Fault
+
+	// alloc is the request's Alloc during Execute: results written
+	// straight into the memory they travel in.
+	alloc func(n int) []byte
+}
+
+// outputBytes returns n bytes for the Data of a result tensor: lent by
+// the request (shared memory, sent without a copy) where it can, else from
+// the call's arena.
+func (o Options) outputBytes(n int) []byte {
+	if o.alloc != nil {
+		if b := o.alloc(n); b != nil {
+			return b[:n:n]
+		}
+	}
+	return bytesFor(n)
 }
 
 // New returns a CPU device. Configure may later override the mode and
@@ -197,6 +213,7 @@ func (d *cpuDevice) Execute(ctx context.Context, req *device.ExecRequest) (res *
 		return nil, err
 	}
 	opts := d.options()
+	opts.alloc = req.Alloc
 	if err := opts.Fault.trigger(req); err != nil {
 		return nil, err
 	}
@@ -437,7 +454,7 @@ func storeRounded(opts Options, op string, dt tensor.DType, shape []int, v []flo
 			}
 		}
 	}
-	t := &tensor.Tensor{DType: dt, Shape: append([]int(nil), shape...), Data: bytesFor(len(v) * dt.Size())}
+	t := &tensor.Tensor{DType: dt, Shape: append([]int(nil), shape...), Data: opts.outputBytes(len(v) * dt.Size())}
 	viaF32 := opts.Mode == Emulated
 	forChunks(len(v), func(from, to int) error {
 		switch dt {

@@ -120,7 +120,7 @@ func fastExecute(opts Options, req *device.ExecRequest) (res *device.ExecResult,
 			return nil, false
 		}
 	}
-	out := &tensor.Tensor{DType: dt, Shape: append([]int(nil), shape...), Data: bytesFor(self.Len() * dt.Size())}
+	out := &tensor.Tensor{DType: dt, Shape: append([]int(nil), shape...), Data: opts.outputBytes(self.Len() * dt.Size())}
 	switch dt {
 	case tensor.Float32:
 		fastRun[float32](req.Op, b, val, out)

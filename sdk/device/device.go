@@ -99,6 +99,14 @@ type ExecRequest struct {
 	// Precision asks for reduced-precision modes (HF32) the framework had
 	// on; see ops.Precision.
 	Precision ops.Precision
+	// Alloc, when not nil, lends n bytes of the memory the result travels
+	// back in (the call's shared-memory segment, when served by
+	// sdk/plugin): an output tensor whose Data the device writes there is
+	// sent without a copy. It returns nil when it has none to lend (small
+	// sizes, no shared memory); the device then allocates as usual. The
+	// memory is valid until Execute returns; only a result tensor may keep
+	// it, and it must not be handed to Releaser as the device's own.
+	Alloc func(n int) []byte
 }
 
 // ExecResult holds the op's outputs and, for a backward request, one
