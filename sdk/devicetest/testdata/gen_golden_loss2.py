@@ -501,7 +501,7 @@ def ctc_cases():
     tg = torch.tensor([[1, 2, 2], [3, 1, 0], [2, 0, 0]])
     il, tl = [6, 5, 4], [3, 2, 1]
     for red in RED:
-        for zi in (False, True):
+        for zi in (red == "mean",):
             r = R("ctc/%s/%s" % (red, zi))
             # float64: forward (the gradient is not the derivative with
             # respect to log_probs, so backward cases are float32)
