@@ -486,8 +486,14 @@ func nn2SoftmaxBackwardData(b *bound) (*framework.Plan, error) {
 	if b.isNone("input_dtype") {
 		return nil, b.argErr("input_dtype", "expected dtype, got None")
 	}
-	dt, err := b.dtypeAttr("input_dtype")
-	if err != nil {
+	var dt ops.Attr
+	if a := b.arg("input_dtype"); a.Kind == framework.ArgUnknown && a.TypeName == "" {
+		// msprobe's dumper writes a positional torch.dtype as {}
+		// (pytorch-precheck §12 #22); the forward input's dtype is then
+		// taken to be grad_output's, its usual value: the result does not
+		// depend on it (only float32 tensors with float16 are refused).
+		dt = ops.StringAttr(g.DType.String())
+	} else if dt, err = b.dtypeAttr("input_dtype"); err != nil {
 		return nil, err
 	}
 	return newPlan("softmax_backward_data", ops.Attrs{"dim": ops.IntAttr(dim), "input_dtype": dt}, tensorBinding(g), tensorBinding(y)), nil
