@@ -53,7 +53,8 @@ func BenchmarkCopy(b *testing.B) {
 
 // BenchmarkMetrics measures the one-pass metrics over 2 × 64 Mi float32
 // elements: Judge for an API of each standard (the legacy family plus the
-// standard's own), and every family at once. Bytes/s count the input bytes.
+// standard's own), the same with the bench in float64 as a run has it, and
+// every family at once. Bytes/s count the float32 input bytes.
 func BenchmarkMetrics(b *testing.B) {
 	x, y := benchPair()
 	for _, c := range []struct{ name, api string }{
@@ -63,6 +64,17 @@ func BenchmarkMetrics(b *testing.B) {
 			b.SetBytes(int64(len(x.Data) + len(y.Data)))
 			for range b.N {
 				PyTorch{}.Judge(Pair{API: c.api, Bench: x, Device: y})
+			}
+		})
+	}
+	// What a run judges: a float64 bench (the bench plugin's result)
+	// against the float32 device output.
+	x64 := x.Cast(tensor.Float64)
+	for _, c := range []struct{ name, api string }{{"benchmark", "softmax"}, {"absolute", "add"}, {"ulp", "matmul"}} {
+		b.Run("judge-"+c.name+"-f64bench", func(b *testing.B) {
+			b.SetBytes(int64(len(x.Data) + len(y.Data)))
+			for range b.N {
+				PyTorch{}.Judge(Pair{API: c.api, Bench: x64, Device: y})
 			}
 		})
 	}

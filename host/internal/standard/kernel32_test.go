@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 // TestLegacy32MatchesGeneric checks the float32 kernel against the generic
@@ -60,6 +62,65 @@ func TestLegacy32MatchesGeneric(t *testing.T) {
 						math.Float32bits(wr[i]) != math.Float32bits(gr[i]) && !(wr[i] != wr[i] && gr[i] != gr[i]) {
 						t.Fatalf("trial %d element %d: e, r = %v, %v, want %v, %v", trial, i, ge[i], gr[i], we[i], wr[i])
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestLegacy64MatchesGeneric checks the fused float64 kernel against
+// benchInDev followed by legacyLoop, bit for bit: a float64 bench against
+// float32 device values, odd and even lengths, specials, two blocks.
+func TestLegacy64MatchesGeneric(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, -1.7e308, 3e38, 1e-7, 1e-45}
+	gen := func() float64 {
+		switch r.IntN(10) {
+		case 0:
+			return special[r.IntN(len(special))]
+		case 1:
+			return r.NormFloat64() * 1e-6
+		}
+		return r.NormFloat64()
+	}
+	p := &plan{devA: tensor.Float32}
+	for trial := range 200 {
+		n := r.IntN(blockLen) + 1
+		b, d := make([]float64, n), make([]float64, n)
+		for i := range b {
+			b[i] = gen()
+			switch r.IntN(3) {
+			case 0:
+				d[i] = float64(float32(gen()))
+			case 1:
+				d[i] = float64(float32(b[i]))
+			default:
+				d[i] = float64(float32(b[i] * (1 + 0.006*r.Float64())))
+			}
+			if trial%2 == 0 && (math.IsNaN(b[i]) || math.IsNaN(d[i])) {
+				b[i], d[i] = 1, 2
+			}
+		}
+		eps := 1.1920929e-07
+		for _, cast := range []bool{false, true} {
+			var want, got accum
+			var we, wr, wbd, ge, gr, gbd [blockLen]float64
+			for range 2 {
+				if cast {
+					p.benchInDev(b, wbd[:n])
+				}
+				legacyLoop(b, d, we[:n], wr[:n], eps, &want)
+				legacy64(b, d, gbd[:n], ge[:n], gr[:n], eps, cast, &got)
+			}
+			same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) || x != x && y != y }
+			if !same(want.dot, got.dot) || !same(want.nn, got.nn) || !same(want.gg, got.gg) ||
+				want.lt2 != got.lt2 || want.lt3 != got.lt3 || want.lt4 != got.lt4 || want.lt3bf != got.lt3bf || want.maeNaN != got.maeNaN ||
+				!want.maeNaN && !same(want.mae, got.mae) {
+				t.Fatalf("trial %d cast %v: got %+v, want %+v", trial, cast, got, want)
+			}
+			for i := range n {
+				if !same(we[i], ge[i]) || !same(wr[i], gr[i]) || cast && !same(wbd[i], gbd[i]) {
+					t.Fatalf("trial %d element %d: e, r, bd = %v, %v, %v, want %v, %v, %v", trial, i, ge[i], gr[i], gbd[i], we[i], wr[i], wbd[i])
 				}
 			}
 		}

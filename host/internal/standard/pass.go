@@ -314,14 +314,22 @@ func chunkOf[T float](p *plan, bench, dev *tensor.Tensor, lo, hi int, g Group, a
 		bd := bb // bench_in_dev: the bench cast to the device array dtype
 		if p.castBench {
 			bd = blk.bd[:m]
-			p.benchInDev(bb, bd)
 		}
 		a.n += m
 		ee, rr := blk.e[:m], blk.r[:m]
 		if b32, ok := any(bb).([]float32); ok {
+			if p.castBench {
+				p.benchInDev(bb, bd)
+			}
 			store := g&(GroupBenchmark|GroupAbsolute|GroupAccumulative) != 0
 			legacy32(b32, any(dd).([]float32), any(ee).([]float32), any(rr).([]float32), float32(eps), store, a)
+		} else if b64, ok := any(bb).([]float64); ok && (!p.castBench || p.devA == tensor.Float32) {
+			// bench_in_dev is the bench rounded to float32 (benchInDev)
+			legacy64(b64, any(dd).([]float64), any(bd).([]float64), any(ee).([]float64), any(rr).([]float64), float64(eps), p.castBench, a)
 		} else {
+			if p.castBench {
+				p.benchInDev(bb, bd)
+			}
 			legacyLoop(bb, dd, ee, rr, eps, a)
 		}
 		if g&GroupBinary != 0 {
