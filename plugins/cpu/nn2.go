@@ -1065,11 +1065,13 @@ func nn2GridForward(c *call) ([]*array, error) {
 		return nil, err
 	}
 	out := nnNew(g.outShape(), g.x.dtype)
-	parallelPlanes(g.n, func(n int) {
+	// every output point is computed alone: chunks of points in parallel
+	forChunks(g.n*g.outP, func(from, to int) error {
 		var k nn2Corners
-		src := g.x.data[n*g.c*g.inP:]
-		dst := out.data[n*g.c*g.outP:]
-		for o := 0; o < g.outP; o++ {
+		for p := from; p < to; p++ {
+			n, o := p/g.outP, p%g.outP
+			src := g.x.data[n*g.c*g.inP:]
+			dst := out.data[n*g.c*g.outP:]
 			gx, gy, gz := g.point(n, o)
 			switch g.mode {
 			case 0:
@@ -1123,6 +1125,7 @@ func nn2GridForward(c *call) ([]*array, error) {
 				}
 			}
 		}
+		return nil
 	})
 	return []*array{out}, nil
 }
@@ -1212,11 +1215,17 @@ func nn2GridBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 				x0, y0 := math.Floor(x), math.Floor(y)
 				cx, dcx := nn2Cubic(x - x0)
 				cy, dcy := nn2Cubic(y - y0)
+				var offs [4][4]int
+				for i := 0; i < 4; i++ {
+					for j := 0; j < 4; j++ {
+						offs[i][j] = g.bounded(x0-1+float64(j), y0-1+float64(i))
+					}
+				}
 				for ch := 0; ch < g.c; ch++ {
 					gv := gsrc[ch*g.outP+o]
 					for i := 0; i < 4; i++ {
 						for j := 0; j < 4; j++ {
-							off := g.bounded(x0-1+float64(j), y0-1+float64(i))
+							off := offs[i][j]
 							if off < 0 {
 								continue
 							}
@@ -1733,11 +1742,15 @@ func nn2BilinearSetup(c *call) (*nn2Bilinear, error) {
 	return bl, nil
 }
 
-// t returns T[b, o, i] = Σ_j weight[o, i, j]·input2[b, j].
-func (bl *nn2Bilinear) t() []float64 {
-	t := float64sFor(bl.batch * bl.o * bl.i)
-	nnGemm(false, true, bl.batch, bl.o*bl.i, bl.j, bl.x2.data, bl.w.data, t, false)
-	return t
+// perO calls f(o, u) for every output feature o with u = input1 ·
+// weight[o] (batch × J), one product at a time.
+func (bl *nn2Bilinear) perO(f func(o int, u []float64)) {
+	u := float64sFor(bl.batch * bl.j)
+	defer scratchDone(u)
+	for o := 0; o < bl.o; o++ {
+		nnGemm(false, false, bl.batch, bl.j, bl.i, bl.x1.data, bl.w.data[o*bl.i*bl.j:], u, false)
+		f(o, u)
+	}
 }
 
 func nn2BilinearForward(c *call) ([]*array, error) {
@@ -1746,33 +1759,28 @@ func nn2BilinearForward(c *call) ([]*array, error) {
 		return nil, err
 	}
 	out := nnNew(bl.outShape, bl.dt)
-	t := bl.t()
-	defer scratchDone(t)
-	parallelPlanes(bl.batch, func(b int) {
-		x := bl.x1.data[b*bl.i : (b+1)*bl.i]
-		for o := 0; o < bl.o; o++ {
+	bl.perO(func(o int, u []float64) {
+		parallelPlanes(bl.batch, func(b int) {
 			s := 0.0
-			for i, xv := range x {
-				s += xv * t[(b*bl.o+o)*bl.i+i]
+			for j, v := range bl.x2.data[b*bl.j : (b+1)*bl.j] {
+				s += u[b*bl.j+j] * v
 			}
 			if bl.b != nil {
+				if bl.dt != bl.x1.dtype {
+					// PyTorch adds the bias to the product rounded to the inputs' dtype
+					s = roundTo(bl.x1.dtype, s)
+				}
 				s += bl.b.data[o]
 			}
 			out.data[b*bl.o+o] = s
-		}
+		})
 	})
-	if bl.b != nil && bl.dt != bl.x1.dtype {
-		// PyTorch adds the bias to the product rounded to the inputs' dtype
-		for b := 0; b < bl.batch; b++ {
-			for o := 0; o < bl.o; o++ {
-				k := b*bl.o + o
-				out.data[k] = roundTo(bl.x1.dtype, out.data[k]-bl.b.data[o]) + bl.b.data[o]
-			}
-		}
-	}
 	return []*array{out}, nil
 }
 
+// nn2BilinearBackward: with U_o = input1·weight[o] and V_o = input2·weight[o]ᵀ,
+// ginput1 = Σ_o g[:, o]·V_o, ginput2 = Σ_o g[:, o]·U_o, gweight[o] =
+// (g[:, o]·input1)ᵀ·input2 and gbias = Σ_b g.
 func nn2BilinearBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	g := nnGradOut(gradOuts, 0)
 	g1, g2, gw, gb := nnGradFor(c, 0), nnGradFor(c, 1), nnGradFor(c, 2), nnGradFor(c, 3)
@@ -1784,46 +1792,37 @@ func nn2BilinearBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g1 != nil {
-		t := bl.t()
-		parallelPlanes(bl.batch, func(b int) {
-			for o := 0; o < bl.o; o++ {
-				gv := g.data[b*bl.o+o]
-				row := t[(b*bl.o+o)*bl.i : (b*bl.o+o+1)*bl.i]
-				for i, tv := range row {
-					g1.data[b*bl.i+i] += gv * tv
-				}
-			}
-		})
-		scratchDone(t)
-	}
-	if g2 != nil || gw != nil {
-		u := float64sFor(bl.batch * bl.j)
-		sc := float64sFor(bl.batch * bl.i)
-		for o := 0; o < bl.o; o++ {
-			wo := bl.w.data[o*bl.i*bl.j:]
-			if g2 != nil {
-				// U = input1 · weight[o]; gx2 += g[:, o]·U
-				nnGemm(false, false, bl.batch, bl.j, bl.i, bl.x1.data, wo, u, false)
-				for b := 0; b < bl.batch; b++ {
-					gv := g.data[b*bl.o+o]
-					for j := 0; j < bl.j; j++ {
-						g2.data[b*bl.j+j] += gv * u[b*bl.j+j]
-					}
-				}
-			}
-			if gw != nil {
-				// gw[o] = (g[:, o]·input1)ᵀ · input2
-				for b := 0; b < bl.batch; b++ {
-					gv := g.data[b*bl.o+o]
-					for i := 0; i < bl.i; i++ {
-						sc[b*bl.i+i] = gv * bl.x1.data[b*bl.i+i]
-					}
-				}
-				nnGemm(true, false, bl.i, bl.j, bl.batch, sc, bl.x2.data, gw.data[o*bl.i*bl.j:], false)
+	// scaled rows: g[:, o]·input (batch × I or batch × J)
+	scale := func(dst, src []float64, n, o int) {
+		for b := 0; b < bl.batch; b++ {
+			gv := g.data[b*bl.o+o]
+			for k := 0; k < n; k++ {
+				dst[b*n+k] = gv * src[b*n+k]
 			}
 		}
-		scratchDone(u)
+	}
+	if g1 != nil {
+		sc := float64sFor(bl.batch * bl.j)
+		for o := 0; o < bl.o; o++ {
+			scale(sc, bl.x2.data, bl.j, o)
+			nnGemm(false, true, bl.batch, bl.i, bl.j, sc, bl.w.data[o*bl.i*bl.j:], g1.data, true)
+		}
+		scratchDone(sc)
+	}
+	if g2 != nil {
+		sc := float64sFor(bl.batch * bl.i)
+		for o := 0; o < bl.o; o++ {
+			scale(sc, bl.x1.data, bl.i, o)
+			nnGemm(false, false, bl.batch, bl.j, bl.i, sc, bl.w.data[o*bl.i*bl.j:], g2.data, true)
+		}
+		scratchDone(sc)
+	}
+	if gw != nil {
+		sc := float64sFor(bl.batch * bl.i)
+		for o := 0; o < bl.o; o++ {
+			scale(sc, bl.x1.data, bl.i, o)
+			nnGemm(true, false, bl.i, bl.j, bl.batch, sc, bl.x2.data, gw.data[o*bl.i*bl.j:], false)
+		}
 		scratchDone(sc)
 	}
 	if gb != nil {
