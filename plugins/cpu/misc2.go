@@ -920,11 +920,13 @@ func misc2Edges(c *call, x *array, d, npts int) ([][]float64, error) {
 }
 
 // misc2HistogramForward is PyTorch's histogramdd_cpu_contiguous at the
-// input's dtype: points outside [first edge, last edge] (and NaN) are
-// dropped; linspace edges place a point by division corrected by a local
-// search of the edges, edge tensors by binary search; the last bin
-// includes its right edge; weights add up in point order at the dtype.
-// density divides by the total and by each bin's widths.
+// input's dtype: points outside [first edge, last edge] are dropped (NaN
+// is not: it lands in bin 1 with linspace edges, in the last bin with edge
+// tensors, as PyTorch 1.13 places it on x86); linspace edges place a
+// point by division corrected by a local search of the edges, edge tensors
+// by binary search; the last bin includes its right edge; weights add up
+// in point order at the dtype. density divides by the total and by each
+// bin's widths.
 func misc2HistogramForward(c *call) ([]*array, error) {
 	x, w := c.in[0], c.in[1]
 	switch {
@@ -978,14 +980,20 @@ func misc2HistogramForward(c *call) ([]*array, error) {
 			v := x.data[k*d+i]
 			nb := len(e)
 			left, right := e[0], e[nb-1]
-			if !(v >= left && v <= right) {
+			if v < left || v > right {
 				skip = true
 				break
 			}
 			var pos int
-			if search {
+			switch {
+			case search:
 				pos = misc2UpperBound(e, 0, nb, v) - 1
-			} else {
+			case v != v:
+				// PyTorch 1.13's range test lets NaN through; on x86 its
+				// position int64(NaN) is INT64_MIN, and the local search
+				// over the wrapped window [pos-1, pos+2) ends at bin 1
+				pos = 1
+			default:
 				p := int(rnd(rnd(rnd(v-left)*float64(nb-1)) / rnd(right-left)))
 				lo, hi := max(0, p-1), min(p+2, nb)
 				pos = misc2UpperBound(e, lo, hi, v) - 1

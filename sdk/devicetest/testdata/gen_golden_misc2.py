@@ -330,6 +330,10 @@ def histogram_cases():
     hist("empty", torch.zeros(0, dtype=f64), 3)
     hist("equal", torch.tensor([2.0, 2.0], dtype=f64), 3)
     hist("outside_range", r.randn([25]) * 3, 4, (-1.0, 1.0))
+    # NaN passes PyTorch 1.13's range test: bin 1 with linspace edges (bin 0
+    # with one bin), the last bin with edge tensors (x86)
+    hist("nan_in_range", torch.tensor([NAN, 0.9, NAN, 0.2], dtype=f64), 4, (0.0, 1.0))
+    hist("nan_one_bin", torch.tensor([NAN, 0.5], dtype=f64), 1, (0.0, 1.0))
     hist("edges_exact", torch.tensor([0.0, 0.1, 0.2, 0.3, 0.7, 0.9, 1.0], dtype=f64), 10)
     hist("nan", torch.tensor([NAN, 1.0], dtype=f64), 3, error=True)
     hist("inf", torch.tensor([INF, 1.0], dtype=f64), 3, error=True)
@@ -350,6 +354,7 @@ def histogram_cases():
     hedges("basic", x, torch.tensor([0.0, 1.0, 2.0, 5.0], dtype=f64))
     hedges("weight_density", x, torch.tensor([0.0, 1.0, 2.0, 5.0], dtype=f64), weight=torch.ones(6, dtype=f64) * 2, density=True)
     hedges("unsorted", x, torch.tensor([3.0, 1.0, 2.0, 5.0], dtype=f64))
+    hedges("nan", torch.tensor([NAN, 0.15, NAN], dtype=f64), torch.tensor([0.0, 0.1, 0.2, 1.0], dtype=f64))
     hedges("one_edge", x, torch.tensor([1.0], dtype=f64), error=True)
     hedges("dtype", x.to(f32), torch.tensor([0.0, 1.0], dtype=f64), error=True)
 
@@ -371,6 +376,7 @@ def histogram_cases():
     hdd("weight", y, [2, 2], weight=torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=f64))
     hdd("3d_points", r.randn([2, 10, 3]), [2, 3, 4])
     hdd("1d_points", r.randn([9, 1]), [4])
+    hdd("nan", torch.tensor([[NAN, 0.5], [0.2, NAN], [0.1, 0.1]], dtype=f64), [3, 4], [0.0, 1.0, 0.0, 1.0])
     hdd("1d_input", torch.ones(3, dtype=f64), [2], error=True)
 
     def hddedges(name, x, bins, weight=None, density=False, mode="bench"):
