@@ -328,6 +328,15 @@ func nn2TBCSetup(c *call) (*nn2TBC, error) {
 	return t, nil
 }
 
+// round rounds a running sum to the input's float dtype below float64:
+// PyTorch adds each kernel offset's product into the output (and the input
+// gradient) with an in-place addmm at that dtype.
+func (t *nn2TBC) round(v []float64) {
+	if d := t.x.dtype; d.IsFloat() && d != tensor.Float64 {
+		roundSlice(d, v)
+	}
+}
+
 // rows returns, for kernel offset k, the output times [t0, t1) that read
 // an input time t + k − pad inside the input.
 func (t *nn2TBC) rows(k int) (t0, t1 int) {
@@ -351,7 +360,9 @@ func nn2TBCForward(c *call) ([]*array, error) {
 			continue
 		}
 		a := t.x.data[(t0+k-t.pad)*t.batch*t.cin:]
-		nnGemm(false, false, (t1-t0)*t.batch, t.cout, t.cin, a, t.w.data[k*t.cin*t.cout:], out.data[t0*t.batch*t.cout:], true)
+		o := out.data[t0*t.batch*t.cout : t1*t.batch*t.cout]
+		nnGemm(false, false, (t1-t0)*t.batch, t.cout, t.cin, a, t.w.data[k*t.cin*t.cout:], o, true)
+		t.round(o)
 	}
 	return []*array{out}, nil
 }
@@ -376,7 +387,9 @@ func nn2TBCBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		gk := g.data[t0*t.batch*t.cout:]
 		wk := t.w.data[k*t.cin*t.cout:]
 		if gx != nil {
-			nnGemm(false, true, rows, t.cin, t.cout, gk, wk, gx.data[xo:], true)
+			d := gx.data[xo : xo+rows*t.cin]
+			nnGemm(false, true, rows, t.cin, t.cout, gk, wk, d, true)
+			t.round(d)
 		}
 		if gw != nil {
 			nnGemm(true, false, t.cin, t.cout, rows, t.x.data[xo:], gk, gw.data[k*t.cin*t.cout:], true)
@@ -1254,8 +1267,10 @@ func nn2GridBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 // ---- affine_grid ----
 
 // nn2Linspace is linspace_from_neg_one: torch.linspace(−1, 1, n) at the
-// theta's dtype (integers truncated), scaled by (n−1)/n without
-// align_corners (in double for integer dtypes, then truncated); 0 for n ≤ 1.
+// theta's dtype (integers truncated, narrow floats rounded), scaled by
+// (n−1)/n without align_corners (range·(n−1), then /n, each at the dtype
+// but the division of an integer range, which is true division then
+// truncated); 0 for n ≤ 1.
 func nn2Linspace(n int, align bool, dt tensor.DType) []float64 {
 	v := make([]float64, n)
 	if n <= 1 {
@@ -1269,15 +1284,22 @@ func nn2Linspace(n int, align bool, dt tensor.DType) []float64 {
 		} else {
 			v[i] = 1 - step*float64(n-1-i)
 		}
-		if !dt.IsFloat() {
-			v[i] = math.Trunc(v[i])
-		}
+		v[i] = nn2At(dt, v[i])
 		if !align {
-			v[i] = v[i] * float64(n-1) / float64(n)
-			if !dt.IsFloat() {
-				v[i] = math.Trunc(v[i])
-			}
+			v[i] = nn2At(dt, nn2At(dt, v[i]*float64(n-1))/float64(n))
 		}
+	}
+	return v
+}
+
+// nn2At is v as a tensor of dtype dt holds it: integers truncate, float32
+// and narrower round (float64 keeps it).
+func nn2At(dt tensor.DType, v float64) float64 {
+	switch {
+	case !dt.IsFloat():
+		return math.Trunc(v)
+	case dt != tensor.Float64:
+		return roundTo(dt, v)
 	}
 	return v
 }
