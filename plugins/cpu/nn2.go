@@ -328,15 +328,6 @@ func nn2TBCSetup(c *call) (*nn2TBC, error) {
 	return t, nil
 }
 
-// round rounds a running sum to the input's float dtype below float64:
-// PyTorch adds each kernel offset's product into the output (and the input
-// gradient) with an in-place addmm at that dtype.
-func (t *nn2TBC) round(v []float64) {
-	if d := t.x.dtype; d.IsFloat() && d != tensor.Float64 {
-		roundSlice(d, v)
-	}
-}
-
 // rows returns, for kernel offset k, the output times [t0, t1) that read
 // an input time t + k − pad inside the input.
 func (t *nn2TBC) rows(k int) (t0, t1 int) {
@@ -360,9 +351,7 @@ func nn2TBCForward(c *call) ([]*array, error) {
 			continue
 		}
 		a := t.x.data[(t0+k-t.pad)*t.batch*t.cin:]
-		o := out.data[t0*t.batch*t.cout : t1*t.batch*t.cout]
-		nnGemm(false, false, (t1-t0)*t.batch, t.cout, t.cin, a, t.w.data[k*t.cin*t.cout:], o, true)
-		t.round(o)
+		nnGemm(false, false, (t1-t0)*t.batch, t.cout, t.cin, a, t.w.data[k*t.cin*t.cout:], out.data[t0*t.batch*t.cout:], true)
 	}
 	return []*array{out}, nil
 }
@@ -387,9 +376,7 @@ func nn2TBCBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		gk := g.data[t0*t.batch*t.cout:]
 		wk := t.w.data[k*t.cin*t.cout:]
 		if gx != nil {
-			d := gx.data[xo : xo+rows*t.cin]
-			nnGemm(false, true, rows, t.cin, t.cout, gk, wk, d, true)
-			t.round(d)
+			nnGemm(false, true, rows, t.cin, t.cout, gk, wk, gx.data[xo:], true)
 		}
 		if gw != nil {
 			nnGemm(true, false, t.cin, t.cout, rows, t.x.data[xo:], gk, gw.data[k*t.cin*t.cout:], true)
