@@ -1371,6 +1371,63 @@ func misc2NewTrig(n int) *misc2Trig {
 	return t
 }
 
+// misc2DFT is the length-n DFT of in, Σ_j in[j]·e^{∓2πi·jk/n} (forward:
+// the minus sign), by mixed-radix decimation in time: the smallest prime
+// factor p splits it into p interleaved DFTs of n/p points; a prime length
+// is summed directly.
+func (t *misc2Trig) misc2DFT(in []complex128, forward bool) []complex128 {
+	out := make([]complex128, len(in))
+	tmp := make([]complex128, len(in))
+	t.dft(in, 1, len(in), out, tmp, forward)
+	return out
+}
+
+// dft writes the DFT of the n points in[0], in[stride], ... into out,
+// using tmp (n values) as scratch.
+func (t *misc2Trig) dft(in []complex128, stride, n int, out, tmp []complex128, forward bool) {
+	if n == 1 {
+		out[0] = in[0]
+		return
+	}
+	tw := func(j int) complex128 { // e^{∓2πi·j/n}
+		k := j % n * (t.n / n)
+		if forward {
+			return complex(t.cos[k], -t.sin[k])
+		}
+		return complex(t.cos[k], t.sin[k])
+	}
+	p := 2
+	for p*p <= n && n%p != 0 {
+		p++
+	}
+	if n%p != 0 {
+		p = n
+	}
+	if p == n {
+		for k := 0; k < n; k++ {
+			var s complex128
+			for j := 0; j < n; j++ {
+				s += in[j*stride] * tw(j*k)
+			}
+			out[k] = s
+		}
+		return
+	}
+	m := n / p
+	for r := 0; r < p; r++ {
+		t.dft(in[r*stride:], stride*p, m, tmp[r*m:(r+1)*m], out[r*m:(r+1)*m], forward)
+	}
+	for q := 0; q < p; q++ {
+		for k := 0; k < m; k++ {
+			var s complex128
+			for r := 0; r < p; r++ {
+				s += tmp[r*m+k] * tw(r*(k+m*q))
+			}
+			out[k+m*q] = s
+		}
+	}
+}
+
 // misc2FFTDType checks the dtypes PyTorch's CPU FFT takes (float32 and
 // float64) and returns the promoted dtype of the signal and the window.
 func misc2FFTDType(name string, x, w *array) (tensor.DType, error) {
@@ -1525,28 +1582,24 @@ func misc2STFTForward(c *call) ([]*array, error) {
 	rnd := roundFunc(p.dt)
 	n := p.nfft
 	forChunks(p.batch*p.frames, func(from, to int) error {
-		y := make([]float64, n)
+		y := make([]complex128, n)
 		for bf := from; bf < to; bf++ {
 			b, f := bf/p.frames, bf%p.frames
 			row := x.data[b*p.length : (b+1)*p.length]
 			for i := range y {
-				y[i] = 0
+				v := 0.0
 				if s := p.src[f*p.hop+i]; s >= 0 {
-					y[i] = row[s]
+					v = row[s]
 				}
 				if p.useWin {
-					y[i] = rnd(y[i] * p.win[i])
+					v = rnd(v * p.win[i])
 				}
+				y[i] = complex(v, 0)
 			}
+			fy := p.trig.misc2DFT(y, true)
 			for k := 0; k < p.bins; k++ {
-				re, im := 0.0, 0.0
-				for i, v := range y {
-					j := k * i % n
-					re += v * p.trig.cos[j]
-					im -= v * p.trig.sin[j]
-				}
 				o := ((b*p.bins+k)*p.frames + f) * 2
-				out.data[o], out.data[o+1] = re*p.norm, im*p.norm
+				out.data[o], out.data[o+1] = real(fy[k])*p.norm, imag(fy[k])*p.norm
 			}
 		}
 		return nil
@@ -1568,15 +1621,16 @@ func misc2STFTBackward(c *call, outs, gos []*array) ([]*array, error) {
 	forChunks(p.batch*p.frames, func(from, to int) error {
 		for bf := from; bf < to; bf++ {
 			b, f := bf/p.frames, bf%p.frames
+			// dy_i = Σ_k gRe_k cos θ - gIm_k sin θ = Re Σ_k G_k e^{+iθ}
+			G := make([]complex128, n)
+			for k := 0; k < p.bins; k++ {
+				o := ((b*p.bins+k)*p.frames + f) * 2
+				G[k] = complex(g[o], g[o+1])
+			}
+			gy := p.trig.misc2DFT(G, false)
 			d := dy[bf*n : (bf+1)*n]
 			for i := range d {
-				s := 0.0
-				for k := 0; k < p.bins; k++ {
-					o := ((b*p.bins+k)*p.frames + f) * 2
-					j := k * i % n
-					s += g[o]*p.trig.cos[j] - g[o+1]*p.trig.sin[j]
-				}
-				s *= p.norm
+				s := real(gy[i]) * p.norm
 				if p.useWin {
 					s *= p.win[i]
 				}
@@ -1722,15 +1776,16 @@ func misc2ISTFTForward(c *call) ([]*array, error) {
 	forChunks(p.batch*p.frames, func(from, to int) error {
 		for bf := from; bf < to; bf++ {
 			b, f := bf/p.frames, bf%p.frames
+			// x_i = Σ_k c_k (Re X_k cos θ - Im X_k sin θ) = Re Σ_k c_k X_k e^{+iθ}
+			X := make([]complex128, n)
+			for k := 0; k < kuse; k++ {
+				o := ((b*p.bins+k)*p.frames + f) * 2
+				X[k] = complex(misc2C2RWeight(k, n)*x.data[o], misc2C2RWeight(k, n)*x.data[o+1])
+			}
+			fx := p.trig.misc2DFT(X, false)
 			fr := frames[bf*n : (bf+1)*n]
 			for i := range fr {
-				s := 0.0
-				for k := 0; k < kuse; k++ {
-					o := ((b*p.bins+k)*p.frames + f) * 2
-					j := k * i % n
-					s += misc2C2RWeight(k, n) * (x.data[o]*p.trig.cos[j] - x.data[o+1]*p.trig.sin[j])
-				}
-				fr[i] = rnd(rndX(s*p.norm) * p.win[i])
+				fr[i] = rnd(rndX(real(fx[i])*p.norm) * p.win[i])
 			}
 		}
 		return nil
@@ -1770,22 +1825,17 @@ func misc2ISTFTBackward(c *call, outs, gos []*array) ([]*array, error) {
 		}
 	}
 	forChunks(p.batch*p.frames, func(from, to int) error {
-		gf := make([]float64, n)
+		gf := make([]complex128, n)
 		for bf := from; bf < to; bf++ {
 			b, f := bf/p.frames, bf%p.frames
 			for i := range gf {
-				gf[i] = gfull[b*p.expected+f*p.hop+i] * p.win[i]
+				gf[i] = complex(gfull[b*p.expected+f*p.hop+i]*p.win[i], 0)
 			}
+			fg := p.trig.misc2DFT(gf, true)
 			for k := 0; k < kuse; k++ {
-				re, im := 0.0, 0.0
-				for i, v := range gf {
-					j := k * i % n
-					re += v * p.trig.cos[j]
-					im -= v * p.trig.sin[j]
-				}
 				s := p.norm * misc2C2RWeight(k, n)
 				o := ((b*p.bins+k)*p.frames + f) * 2
-				gx[o], gx[o+1] = re*s, im*s
+				gx[o], gx[o+1] = real(fg[k])*s, imag(fg[k])*s
 			}
 		}
 		return nil
