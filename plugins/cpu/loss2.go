@@ -46,11 +46,23 @@ func loss2Rounder(d tensor.DType) func(float64) float64 {
 	case tensor.Float32:
 		return func(v float64) float64 { return float64(float32(v)) }
 	case tensor.BFloat16:
-		return func(v float64) float64 { return tensor.BFloat16Value(tensor.BFloat16Bits(float64(float32(v)))) }
+		return loss2BF16
 	case tensor.Float16:
 		return func(v float64) float64 { return tensor.Float16Value(tensor.Float16Bits(float64(float32(v)))) }
 	}
 	return func(v float64) float64 { return v }
+}
+
+// loss2BF16 rounds v to float32, then to bfloat16 (to nearest, ties to
+// even), as a PyTorch bfloat16 operation stores its float result.
+func loss2BF16(v float64) float64 {
+	f := float32(v)
+	if f != f {
+		return v
+	}
+	b := math.Float32bits(f)
+	b += 0x7FFF + (b>>16)&1
+	return float64(math.Float32frombits(b &^ 0xFFFF))
 }
 
 // loss2Red reads and checks the reduction attribute; batchmean is accepted
@@ -130,6 +142,7 @@ func loss2Floats(kernelName string, arrs ...*array) (tensor.DType, error) {
 // loss2Elem is an elementwise loss: inputs broadcast, at the result dtype.
 type loss2Elem struct {
 	o     *operands
+	v     [][]float64 // per operand, its values at every element (nil: absent)
 	n     int
 	dt    tensor.DType
 	r     func(float64) float64
@@ -154,6 +167,14 @@ func loss2NewElem(c *call, kernelName string, batch bool, in ...*array) (*loss2E
 		return nil, err
 	}
 	e := &loss2Elem{o: o, n: tensor.NumElements(o.shape), dt: dt, r: loss2Rounder(dt), red: red, batch: 1}
+	// every operand as a full-length slice (its own values when it needs
+	// no broadcast): direct indexing in the element loops
+	e.v = make([][]float64, len(in))
+	for i, a := range in {
+		if a != nil {
+			e.v[i] = nnExpand(&array{shape: a.shape, data: o.vals[i], dtype: dt}, o.shape)
+		}
+	}
 	if red == "batchmean" {
 		// F.kl_div divides the sum by input.size(0) (0/0 is NaN); a 0-d
 		// input keeps the sum
@@ -242,10 +263,10 @@ func loss2BCEForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, o := e.r, e.o
+	r, o := e.r, e.v
 	hasW, hasPW := c.in[2] != nil, len(c.in) > 3 && c.in[3] != nil
 	return []*array{e.each(func(k int) float64 {
-		x, t := o.get(0, k), o.get(1, k)
+		x, t := o[0][k], o[1][k]
 		mv := r(math.Max(-x, 0))
 		if math.IsNaN(x) {
 			mv = x
@@ -253,13 +274,13 @@ func loss2BCEForward(c *call) ([]*array, error) {
 		inner := r(math.Log(r(r(math.Exp(-mv)) + r(math.Exp(r(-x-mv))))))
 		var l float64
 		if hasPW {
-			lw := r(r(r(o.get(3, k)-1)*t) + 1)
+			lw := r(r(r(o[3][k]-1)*t) + 1)
 			l = r(r(r(1-t)*x) + r(lw*r(inner+mv)))
 		} else {
 			l = r(r(r(r(1-t)*x)+mv) + inner)
 		}
 		if hasW {
-			l = r(l * o.get(2, k))
+			l = r(l * o[2][k])
 		}
 		return l
 	})}, nil
@@ -270,16 +291,16 @@ func loss2BCEBackward(c *call, outs, gos []*array) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := e.o
+	o := e.v
 	hasW, hasPW := c.in[2] != nil, len(c.in) > 3 && c.in[3] != nil
 	return e.grads(c, gos[0], len(c.in), func(k int, g float64, d []float64) {
-		x, t := o.get(0, k), o.get(1, k)
+		x, t := o[0][k], o[1][k]
 		w := 1.0
 		if hasW {
-			w = o.get(2, k)
+			w = o[2][k]
 		}
 		if hasPW {
-			pw := o.get(3, k)
+			pw := o[3][k]
 			pt := pw * t
 			d[0] = ((pt+1-t)*sigmoid(x) - pt) * w * g
 			d[1] = (loss2LogSigmoid(-x) - loss2LogSigmoid(x)*pw) * w * g
@@ -336,15 +357,15 @@ func loss2KLForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, o := e.r, e.o
+	r, o := e.r, e.v
 	if c.attrs.Bool("log_target", false) {
 		return []*array{e.each(func(k int) float64 {
-			x, t := o.get(0, k), o.get(1, k)
+			x, t := o[0][k], o[1][k]
 			return r(r(math.Exp(t)) * r(t-x))
 		})}, nil
 	}
 	return []*array{e.each(func(k int) float64 {
-		x, t := o.get(0, k), o.get(1, k)
+		x, t := o[0][k], o[1][k]
 		return r(r(loss2Xlogy(t)) - r(t*x))
 	})}, nil
 }
@@ -354,10 +375,10 @@ func loss2KLBackward(c *call, outs, gos []*array) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := e.o
+	o := e.v
 	logT := c.attrs.Bool("log_target", false)
 	return e.grads(c, gos[0], 2, func(k int, g float64, d []float64) {
-		x, t := o.get(0, k), o.get(1, k)
+		x, t := o[0][k], o[1][k]
 		if logT {
 			et := math.Exp(t)
 			d[0] = -et * g
@@ -385,9 +406,9 @@ func loss2MarginRankingForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, o, m := e.r, e.o, c.attrs.Float("margin", 0)
+	r, o, m := e.r, e.v, c.attrs.Float("margin", 0)
 	return []*array{e.each(func(k int) float64 {
-		v := r(r(-o.get(2, k)*r(o.get(0, k)-o.get(1, k))) + m)
+		v := r(r(-o[2][k]*r(o[0][k]-o[1][k])) + m)
 		return loss2ClampMin(v)
 	})}, nil
 }
@@ -405,9 +426,9 @@ func loss2MarginRankingBackward(c *call, outs, gos []*array) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, o, m := e.r, e.o, c.attrs.Float("margin", 0)
+	r, o, m := e.r, e.v, c.attrs.Float("margin", 0)
 	return e.grads(c, gos[0], 3, func(k int, g float64, d []float64) {
-		t, diff := o.get(2, k), r(o.get(0, k)-o.get(1, k))
+		t, diff := o[2][k], r(o[0][k]-o[1][k])
 		v := r(r(-t*diff) + m)
 		if !(v >= 0) {
 			return // clamp_min passes the gradient where v ≥ min
@@ -432,9 +453,9 @@ func loss2HingeForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, o, m := e.r, e.o, c.attrs.Float("margin", 1)
+	r, o, m := e.r, e.v, c.attrs.Float("margin", 1)
 	return []*array{e.each(func(k int) float64 {
-		x, t := o.get(0, k), o.get(1, k)
+		x, t := o[0][k], o[1][k]
 		a, b := 0.0, 0.0
 		if t != 1 {
 			a = loss2ClampMin(r(m - x))
@@ -451,9 +472,9 @@ func loss2HingeBackward(c *call, outs, gos []*array) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, o, m := e.r, e.o, c.attrs.Float("margin", 1)
+	r, o, m := e.r, e.v, c.attrs.Float("margin", 1)
 	gs := e.grads(c, gos[0], 2, func(k int, g float64, d []float64) {
-		x, t := o.get(0, k), o.get(1, k)
+		x, t := o[0][k], o[1][k]
 		if t != 1 && r(m-x) >= 0 {
 			d[0] -= g
 		}
@@ -481,9 +502,9 @@ func loss2SoftMarginForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, o := e.r, e.o
+	r, o := e.r, e.v
 	return []*array{e.each(func(k int) float64 {
-		return r(math.Log1p(r(math.Exp(r(-o.get(0, k) * o.get(1, k))))))
+		return r(math.Log1p(r(math.Exp(r(-o[0][k] * o[1][k])))))
 	})}, nil
 }
 
@@ -492,9 +513,9 @@ func loss2SoftMarginBackward(c *call, outs, gos []*array) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := e.o
+	o := e.v
 	return e.grads(c, gos[0], 2, func(k int, g float64, d []float64) {
-		x, t := o.get(0, k), o.get(1, k)
+		x, t := o[0][k], o[1][k]
 		z := math.Exp(-x * t)
 		s := z / (1 + z)
 		if math.IsInf(z, 1) {
@@ -523,10 +544,10 @@ func loss2PoissonForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, o := e.r, e.o
+	r, o := e.r, e.v
 	logIn, full, eps := c.attrs.Bool("log_input", true), c.attrs.Bool("full", false), c.attrs.Float("eps", 1e-8)
 	return []*array{e.each(func(k int) float64 {
-		x, t := o.get(0, k), o.get(1, k)
+		x, t := o[0][k], o[1][k]
 		var l float64
 		if logIn {
 			l = r(r(math.Exp(x)) - r(t*x))
@@ -549,10 +570,10 @@ func loss2PoissonBackward(c *call, outs, gos []*array) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := e.o
+	o := e.v
 	logIn, full, eps := c.attrs.Bool("log_input", true), c.attrs.Bool("full", false), c.attrs.Float("eps", 1e-8)
 	return e.grads(c, gos[0], 2, func(k int, g float64, d []float64) {
-		x, t := o.get(0, k), o.get(1, k)
+		x, t := o[0][k], o[1][k]
 		if logIn {
 			d[0] = (math.Exp(x) - t) * g
 			d[1] = -x * g
@@ -606,11 +627,11 @@ func loss2GaussianForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, o := e.r, e.o
+	r, o := e.r, e.v
 	full, eps := c.attrs.Bool("full", false), c.attrs.Float("eps", 1e-6)
 	half := r(0.5 * math.Log(2*math.Pi))
 	return []*array{e.each(func(k int) float64 {
-		x, t, v := o.get(0, k), o.get(1, k), o.get(2, k)
+		x, t, v := o[0][k], o[1][k], o[2][k]
 		if v < eps {
 			v = r(eps)
 		}
@@ -628,7 +649,7 @@ func loss2GaussianBackward(c *call, outs, gos []*array) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, r := e.o, e.r
+	o, r := e.v, e.r
 	eps := c.attrs.Float("eps", 1e-6)
 	// var's gradient goes to the viewed var (its values are var's own),
 	// then takes var's shape
@@ -636,7 +657,7 @@ func loss2GaussianBackward(c *call, outs, gos []*array) ([]*array, error) {
 	c.in[2] = vv
 	defer func() { c.in[2] = orig }()
 	gs := e.grads(c, gos[0], 3, func(k int, g float64, d []float64) {
-		x, t, v := o.get(0, k), o.get(1, k), o.get(2, k)
+		x, t, v := o[0][k], o[1][k], o[2][k]
 		if v < eps {
 			v = r(eps)
 		}
@@ -689,17 +710,17 @@ func loss2MLSoftForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, o := m.r, m.o
+	r, o := m.r, m.v
 	hasW := nnInput(c, 2) != nil
 	el := float64sFor(m.n)
 	forChunks(m.n, func(from, to int) error {
 		for k := from; k < to; k++ {
-			x, t := o.get(0, k), o.get(1, k)
+			x, t := o[0][k], o[1][k]
 			a := r(t * r(loss2LogSigmoid(x)))
 			b := r(r(1-t) * r(loss2LogSigmoid(-x)))
 			l := -r(a + b)
 			if hasW {
-				l = r(l * o.get(2, k))
+				l = r(l * o[2][k])
 			}
 			el[k] = l
 		}
@@ -723,7 +744,7 @@ func loss2MLSoftBackward(c *call, outs, gos []*array) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := m.o
+	o := m.v
 	hasW := nnInput(c, 2) != nil
 	gq := loss2GradScale(gos[0], m.lines.count(), m.red, 1)
 	// the element gradient: gq of its line over C
@@ -737,10 +758,10 @@ func loss2MLSoftBackward(c *call, outs, gos []*array) ([]*array, error) {
 	}
 	m.red = "none"
 	return m.grads(c, ge, 3, func(k int, g float64, d []float64) {
-		x, t := o.get(0, k), o.get(1, k)
+		x, t := o[0][k], o[1][k]
 		w := 1.0
 		if hasW {
-			w = o.get(2, k)
+			w = o[2][k]
 		}
 		d[0] = (sigmoid(x) - t) * w * g
 		d[1] = -x * w * g
@@ -826,9 +847,9 @@ func loss2CosineEmbeddingForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, o, m := e.r, e.o, c.attrs.Float("margin", 0)
+	r, o, m := e.r, e.v, c.attrs.Float("margin", 0)
 	return []*array{e.each(func(k int) float64 {
-		cs, t := o.get(0, k), o.get(1, k)
+		cs, t := o[0][k], o[1][k]
 		a, b := 0.0, 0.0
 		if t == 1 {
 			a = r(1 - cs)
@@ -850,12 +871,12 @@ func loss2CosineEmbeddingBackward(c *call, outs, gos []*array) ([]*array, error)
 	if err != nil {
 		return nil, err
 	}
-	r, o, m := e.r, e.o, c.attrs.Float("margin", 0)
+	r, o, m := e.r, e.v, c.attrs.Float("margin", 0)
 	// dL/dcos over the broadcast output, summed to the cosines' shape
 	gk := loss2GradScale(gos[0], e.n, e.red, 1)
 	dc := make([]float64, e.n)
 	for k := range dc {
-		cs, t := o.get(0, k), o.get(1, k)
+		cs, t := o[0][k], o[1][k]
 		switch {
 		case t == 1:
 			dc[k] = -gk[k]
@@ -949,13 +970,13 @@ func loss2NewTrip(c *call) (*loss2Trip, error) {
 	if t.e, err = loss2NewElem(c, "", false, t.dists[0], dn); err != nil {
 		return nil, err
 	}
-	r, o, m := t.e.r, t.e.o, c.attrs.Float("margin", 1)
+	r, o, m := t.e.r, t.e.v, c.attrs.Float("margin", 1)
 	t.pre = make([]float64, t.e.n)
 	for k := range t.pre {
 		if py {
-			t.pre[k] = r(r(o.get(0, k)-o.get(1, k)) + m)
+			t.pre[k] = r(r(o[0][k]-o[1][k]) + m)
 		} else {
-			t.pre[k] = r(r(m+o.get(0, k)) - o.get(1, k))
+			t.pre[k] = r(r(m+o[0][k]) - o[1][k])
 		}
 	}
 	return t, nil
