@@ -155,6 +155,12 @@ func loss2Plain(op string, params ...string) lowerFunc {
 			return nil, err
 		}
 		attrs["reduction"] = ops.StringAttr(red)
+		if !slices.ContainsFunc(ts, func(a framework.Arg) bool { return a.DType.IsFloat() }) {
+			// PyTorch computes some of these losses on integer tensors
+			// with its own promotion quirks (hinge_embedding_loss stays
+			// int64); the kernels take floating inputs
+			return nil, b.errf("%s of integer tensors only is not supported: the kernels take floating inputs", op)
+		}
 		if err := b.loss2Checks(op, attrs, ts); err != nil {
 			return nil, err
 		}

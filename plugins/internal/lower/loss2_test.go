@@ -136,3 +136,10 @@ func loss2Cases() []lcase {
 	)
 	return cs
 }
+
+func TestLoss2IntegerInputs(t *testing.T) {
+	runCases(t, []lcase{
+		{name: "Torch.hinge_embedding_loss", args: []framework.Arg{i64("x", 3), i64("t", 3)}, err: "integer tensors only"},
+		{name: "Torch.margin_ranking_loss", args: []framework.Arg{i64("a", 3), i64("b", 3), f32("t", 3)}, op: "margin_ranking_loss"},
+	}, nil)
+}
