@@ -19,29 +19,29 @@ func init() {
 	def(linalg2Pdist, "input, p=2", "Torch.pdist")
 	def(linalg2Cholesky("cholesky"), "input, upper=False, *, out=None", "Torch.cholesky", "Tensor.cholesky")
 	def(linalg2Cholesky("linalg.cholesky"), "input, *, upper=False, out=None", "Torch.linalg.cholesky")
-	defMulti(linalg2Cholesky("linalg.cholesky_ex"), "input, *, upper=False, check_errors=False, out=None", "Torch.linalg.cholesky_ex")
+	defMulti(linalg2Cholesky("linalg.cholesky_ex"), "input, *, upper=False, check_errors=False, out=None", "Torch.linalg.cholesky_ex", "Torch.cholesky_ex")
 	def(linalg2Factor("cholesky_inverse", "input"), "input, upper=False, *, out=None", "Torch.cholesky_inverse", "Tensor.cholesky_inverse")
 	def(linalg2Factor("cholesky_solve", "input", "input2"), "input, input2, upper=False, *, out=None", "Torch.cholesky_solve", "Tensor.cholesky_solve")
 	defMulti(linalg2Triangular, "input, A, upper=True, transpose=False, unitriangular=False, *, out=None", "Torch.triangular_solve", "Tensor.triangular_solve")
 	// torch.solve raises in PyTorch 1.13: a dumped Torch.solve is
 	// torch.linalg.solve recorded under its last name (§12 #11).
 	def(linalg2Solve(false), "A, B, *, left=True, out=None", "Torch.linalg.solve", "Torch.solve")
-	defMulti(linalg2Solve(true), "A, B, *, left=True, check_errors=False, out=None", "Torch.linalg.solve_ex")
+	defMulti(linalg2Solve(true), "A, B, *, left=True, check_errors=False, out=None", "Torch.linalg.solve_ex", "Torch.solve_ex")
 	def(linalg2Factor("lu_solve", "input", "LU_data", "LU_pivots"), "input, LU_data, LU_pivots, *, out=None", "Torch.lu_solve", "Tensor.lu_solve")
 	defMulti(linalg2LUUnpack, "LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None", "Torch.lu_unpack")
-	defMulti(linalg2InvEx, "A, *, check_errors=False, out=None", "Torch.linalg.inv_ex")
+	defMulti(linalg2InvEx, "A, *, check_errors=False, out=None", "Torch.linalg.inv_ex", "Torch.inv_ex")
 	usedOps = append(usedOps, "einsum", "cdist", "pdist", "cholesky", "cholesky_inverse", "cholesky_solve", "triangular_solve", "linalg_solve", "lu_solve", "lu_unpack")
 	declareOps([]string{"lu_solve"}, "Torch.lu_solve", "Tensor.lu_solve")
 	declareOps([]string{"lu_unpack"}, "Torch.lu_unpack")
-	declareOps([]string{"matrix_power"}, "Torch.linalg.inv_ex")
+	declareOps([]string{"matrix_power"}, "Torch.linalg.inv_ex", "Torch.inv_ex")
 
-	def(linalg2Svdvals, "A, *, driver=None, out=None", "Torch.linalg.svdvals")
-	def(linalg2MatrixNorm, "input, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=None", "Torch.linalg.matrix_norm")
+	def(linalg2Svdvals, "A, *, driver=None, out=None", "Torch.linalg.svdvals", "Torch.svdvals")
+	def(linalg2MatrixNorm, "input, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=None", "Torch.linalg.matrix_norm", "Torch.matrix_norm")
 	def(linalg2Norm, "input, ord=None, dim=None, keepdim=False, *, out=None, dtype=None", "Torch.linalg.norm")
 	def(linalg2Nuclear, "input, dim=None, keepdim=False, *, out=None", "Torch.nuclear_norm")
 	def(linalg2Frobenius, "input, dim=None, keepdim=False, *, out=None", "Torch.frobenius_norm")
-	def(linalg2Cond, "input, p=None, *, out=None", "Torch.linalg.cond")
-	def(linalg2Pinv("linalg.pinv"), "input, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None", "Torch.linalg.pinv")
+	def(linalg2Cond, "input, p=None, *, out=None", "Torch.linalg.cond", "Torch.cond")
+	def(linalg2Pinv("linalg.pinv"), "input, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None", "Torch.linalg.pinv", "Torch.pinv")
 	def(linalg2Pinv("pinverse"), "input, rcond=1e-15", "Torch.pinverse", "Tensor.pinverse")
 	// torch.matrix_rank and torch.lstsq raise in PyTorch 1.13: a dumped
 	// Torch.matrix_rank or Torch.lstsq is the torch.linalg function (§12 #11).
@@ -49,16 +49,21 @@ func init() {
 	defMulti(linalg2Symeig, "input, eigenvectors=False, upper=True, *, out=None", "Torch.symeig", "Tensor.symeig")
 	def(linalg2MatrixExp, "input", "Torch.matrix_exp", "Tensor.matrix_exp", "Torch.linalg.matrix_exp")
 	defMulti(linalg2Lstsq, "input, b, rcond=None, *, driver=None", "Torch.linalg.lstsq", "Torch.lstsq")
-	def(linalg2Tensorsolve, "input, other, dims=None, *, out=None", "Torch.linalg.tensorsolve")
+	def(linalg2Tensorsolve, "input, other, dims=None, *, out=None", "Torch.linalg.tensorsolve", "Torch.tensorsolve")
 	def(linalg2Diagonal, "A, *, offset=0, dim1=-2, dim2=-1", "Torch.linalg.diagonal")
+	// msprobe's dumper records torch.linalg.X as Torch.X (§12 #11); the
+	// names above that torch 1.13 lacks (cholesky_ex, solve_ex, inv_ex,
+	// svdvals, matrix_norm, cond, pinv, tensorsolve, householder_product)
+	// are therefore the torch.linalg calls. Torch.norm and Torch.diagonal
+	// exist in torch too, with other defaults: they stay torch's.
 	usedOps = append(usedOps, "svdvals", "matrix_norm", "cond", "pinv", "matrix_rank", "symeig", "matrix_exp", "lstsq", "tensorsolve")
 	declareOps([]string{"matrix_norm", "norm"}, "Torch.linalg.norm")
 	declareOps([]string{"norm"}, "Torch.frobenius_norm")
-	declareOps([]string{"matrix_norm"}, "Torch.nuclear_norm", "Torch.linalg.matrix_norm")
-	declareOps([]string{"tensorsolve"}, "Torch.linalg.tensorsolve")
+	declareOps([]string{"matrix_norm"}, "Torch.nuclear_norm", "Torch.linalg.matrix_norm", "Torch.matrix_norm")
+	declareOps([]string{"tensorsolve"}, "Torch.linalg.tensorsolve", "Torch.tensorsolve")
 	declareOps([]string{"lstsq"}, "Torch.linalg.lstsq", "Torch.lstsq")
 
-	def(linalg2Tensors2("householder_product", "input", "tau"), "input, tau, *, out=None", "Torch.linalg.householder_product")
+	def(linalg2Tensors2("householder_product", "input", "tau"), "input, tau, *, out=None", "Torch.linalg.householder_product", "Torch.householder_product")
 	def(linalg2Tensors2("householder_product", "input", "input2"), "input, input2, *, out=None", "Torch.orgqr", "Tensor.orgqr")
 	def(linalg2Ormqr, "input, input2, input3, left=True, transpose=False, *, out=None", "Torch.ormqr", "Tensor.ormqr")
 	def(linalg2Cov, "input, *, correction=1, fweights=None, aweights=None", "Torch.cov", "Tensor.cov")
@@ -68,7 +73,7 @@ func init() {
 	def(linalg2Cartesian, "*tensors", "Torch.cartesian_prod")
 	def(linalg2Combinations, "input, r=2, with_replacement=False", "Torch.combinations")
 	usedOps = append(usedOps, "householder_product", "ormqr", "cov", "corrcoef", "trapezoid", "cumulative_trapezoid", "cartesian_prod", "combinations")
-	declareOps([]string{"householder_product"}, "Torch.linalg.householder_product", "Torch.orgqr", "Tensor.orgqr")
+	declareOps([]string{"householder_product"}, "Torch.linalg.householder_product", "Torch.householder_product", "Torch.orgqr", "Tensor.orgqr")
 	declareOps([]string{"ormqr"}, "Torch.ormqr", "Tensor.ormqr")
 	declareOps([]string{"cartesian_prod"}, "Torch.cartesian_prod")
 	declareOps([]string{"combinations"}, "Torch.combinations")
@@ -303,7 +308,17 @@ func linalg2LUUnpack(b *bound) (*framework.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newPlan("lu_unpack", ops.Attrs{"unpack_data": ops.BoolAttr(data), "unpack_pivots": ops.BoolAttr(pivots)}, tensorBinding(lu), tensorBinding(piv)), nil
+	p := newPlan("lu_unpack", ops.Attrs{"unpack_data": ops.BoolAttr(data), "unpack_pivots": ops.BoolAttr(pivots)}, tensorBinding(lu), tensorBinding(piv))
+	if !data || !pivots {
+		p.Compare = []int{} // the outputs not unpacked are empty tensors
+		if pivots {
+			p.Compare = append(p.Compare, 0)
+		}
+		if data {
+			p.Compare = append(p.Compare, 1, 2)
+		}
+	}
+	return p, nil
 }
 
 // linalg2InvEx lowers torch.linalg.inv_ex onto matrix_power with n = -1:
@@ -686,6 +701,7 @@ func linalg2Symeig(b *bound) (*framework.Plan, error) {
 	}
 	p := newPlan("symeig", ops.Attrs{"eigenvectors": ops.BoolAttr(vec), "upper": ops.BoolAttr(upper)}, tensorBinding(x))
 	if !vec {
+		p.Compare = []int{0} // the eigenvectors are an empty tensor
 		p.BackwardMessage = "torch.symeig(A, eigenvectors=False) is not differentiable in PyTorch 1.13"
 	}
 	return p, nil
@@ -731,7 +747,21 @@ func linalg2Lstsq(b *bound) (*framework.Plan, error) {
 			return nil, b.argErr("driver", "torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
 		}
 	}
-	return newPlan("lstsq", ops.Attrs{"rcond": ops.FloatAttr(rcond), "driver": ops.StringAttr(driver)}, tensorBinding(x), tensorBinding(rhs)), nil
+	p := newPlan("lstsq", ops.Attrs{"rcond": ops.FloatAttr(rcond), "driver": ops.StringAttr(driver)}, tensorBinding(x), tensorBinding(rhs))
+	// outputs the driver leaves empty are not compared: residuals exist
+	// for m > n (and full rank) except with gelsy, rank except with gels,
+	// singular values with gelsd and gelss
+	p.Compare = []int{0}
+	if x.Shape[rankOf(x)-2] > x.Shape[rankOf(x)-1] && driver != "gelsy" {
+		p.Compare = append(p.Compare, 1)
+	}
+	if driver != "gels" {
+		p.Compare = append(p.Compare, 2)
+	}
+	if driver == "gelsd" || driver == "gelss" {
+		p.Compare = append(p.Compare, 3)
+	}
+	return p, nil
 }
 
 // linalg2Tensorsolve lowers torch.linalg.tensorsolve.

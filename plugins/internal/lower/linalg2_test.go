@@ -219,3 +219,24 @@ func linalg2SolverCases() []lcase {
 		{name: "Torch.linalg.inv_ex", args: linalg2Args(tn("args.0", tensor.Float64, 2, 3)), err: "A must be batches of square matrices, but they are 2 by 3 matrices"},
 	}
 }
+
+// TestLinalg2DumpedLinalgNames: msprobe's dumper records torch.linalg.X as
+// Torch.X; the names torch lacks lower as the torch.linalg calls.
+func TestLinalg2DumpedLinalgNames(t *testing.T) {
+	a := tn("args.0", tensor.Float64, 3, 3)
+	b := tn("args.1", tensor.Float64, 3, 2)
+	tau := tn("args.1", tensor.Float64, 2)
+	runCases(t, []lcase{
+		{name: "Torch.svdvals", args: linalg2Args(a), op: "svdvals"},
+		{name: "Torch.matrix_norm", args: linalg2Args(a, sv("nuc")), op: "matrix_norm",
+			attrs: ops.Attrs{"ord": ops.StringAttr("nuc"), "dim": ops.IntsAttr(-2, -1), "keepdim": ops.BoolAttr(false), "dtype": ops.NoneAttr()}},
+		{name: "Torch.cond", args: linalg2Args(a), op: "cond", attrs: ops.Attrs{"p": ops.StringAttr("2")}},
+		{name: "Torch.pinv", args: linalg2Args(a), op: "pinv", attrs: ops.Attrs{"atol": ops.FloatAttr(0), "rtol": ops.FloatAttr(0x1p-52 * 3), "hermitian": ops.BoolAttr(false)}},
+		{name: "Torch.cholesky_ex", args: linalg2Args(a), op: "cholesky", multi: true,
+			attrs: ops.Attrs{"upper": ops.BoolAttr(false), "check_errors": ops.BoolAttr(false), "fn": ops.StringAttr("linalg.cholesky_ex")}},
+		{name: "Torch.solve_ex", args: linalg2Args(a, b), op: "linalg_solve", multi: true, attrs: ops.Attrs{"left": ops.BoolAttr(true), "check_errors": ops.BoolAttr(false)}},
+		{name: "Torch.inv_ex", args: linalg2Args(a), op: "matrix_power", multi: true, attrs: ops.Attrs{"n": ops.IntAttr(-1)}},
+		{name: "Torch.tensorsolve", args: linalg2Args(a, tn("args.1", tensor.Float64, 3)), op: "tensorsolve", attrs: ops.Attrs{"dims": ops.IntsAttr()}},
+		{name: "Torch.householder_product", args: linalg2Args(a, tau), op: "householder_product"},
+	}, nil)
+}
