@@ -11,7 +11,7 @@ import (
 )
 
 // The direct path: an optimizer step is a few hundred forward-only calls of
-// add, sub, mul, div, sqrt, addcmul and addcdiv over whole parameter
+// add, sub, mul, div, sqrt, addcmul, addcdiv and clone over whole parameter
 // tensors (the AdamW step of a 42 M-parameter GPT: 2.3 G elements, four
 // fifths of all the elements of the step's dump). The general path
 // converts every operand to a []float64 array, evaluates a per-element
@@ -24,7 +24,7 @@ import (
 // one takes).
 
 // fastOps are the ops the direct path knows.
-var fastOps = map[string]bool{"add": true, "sub": true, "mul": true, "div": true, "sqrt": true, "addcmul": true, "addcdiv": true}
+var fastOps = map[string]bool{"add": true, "sub": true, "mul": true, "div": true, "sqrt": true, "addcmul": true, "addcdiv": true, "clone": true}
 
 // fastDisabled turns the direct path off (tests compare both paths).
 var fastDisabled bool
@@ -72,7 +72,7 @@ func fastExecute(opts Options, req *device.ExecRequest) (res *device.ExecResult,
 	// the input that may also be a scalar or a 0-d tensor (-1: none)
 	tensors, number := []int{0}, 1
 	switch req.Op {
-	case "sqrt":
+	case "sqrt", "clone":
 		number = -1
 	case "addcmul", "addcdiv":
 		tensors, number = []int{0, 1, 2}, -1
@@ -266,6 +266,7 @@ const (
 	fastMul              // x * y
 	fastDiv              // x / y
 	fastSqrt             // sqrt(x)
+	fastCopy             // x (converted through float64 as the general path does)
 	fastAddcmul64        // fma(c*p, q, x)
 	fastAddcdiv64        // x + c*p/q
 	fastAddcmul32        // fma32(f32(c*p), q, x)
@@ -293,6 +294,8 @@ func fastFormulaOf(op string, b *ops.Bound, dt tensor.DType, val float64) fastFo
 		return fastFormula{kind: fastDiv}
 	case "sqrt":
 		return fastFormula{kind: fastSqrt}
+	case "clone":
+		return fastFormula{kind: fastCopy}
 	case "addcmul":
 		if wide {
 			return fastFormula{fastAddcmul64, val}
@@ -316,6 +319,11 @@ func fastRange[T float32 | float64](f fastFormula, d, s []T, y fastOperand[T], p
 	case fastSqrt:
 		for i, v := range s {
 			d[i] = T(math.Sqrt(float64(v)))
+		}
+		return
+	case fastCopy:
+		for i, v := range s {
+			d[i] = T(float64(v))
 		}
 		return
 	case fastAddcmul64, fastAddcdiv64, fastAddcmul32, fastAddcdiv32:

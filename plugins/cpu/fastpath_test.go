@@ -62,6 +62,7 @@ func TestFastPathMatchesGeneral(t *testing.T) {
 		forms = append(forms, form{op: op, second: "tensor", attrs: ops.Attrs{"inplace": ops.BoolAttr(true)}})
 	}
 	forms = append(forms, form{op: "sqrt"}, form{op: "sqrt", attrs: ops.Attrs{"inplace": ops.BoolAttr(true)}})
+	forms = append(forms, form{op: "clone"})
 	for _, op := range []string{"addcmul", "addcdiv"} {
 		for _, v := range []ops.Value{ops.F(0.1), ops.F(-1e-3), ops.F(1), {Kind: ops.KindScalar, Scalar: ops.Scalar{Kind: ops.ScalarInt, I: 3}}} {
 			forms = append(forms, form{op: op, value: v}, form{op: op, value: v, attrs: ops.Attrs{"inplace": ops.BoolAttr(true)}})
