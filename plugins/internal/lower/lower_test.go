@@ -174,7 +174,7 @@ func nnCases() []lcase {
 		{name: "Functional.conv1d", args: []framework.Arg{f32("args.0", 1, 3, 9), f32("args.1", 2, 3, 3)}, kwargs: []framework.NamedArg{kw("padding", sv("same"))}, op: "convolution", attrs: ops.Attrs{"padding": la(1), "stride": la(1)}},
 		{name: "Torch.conv3d", args: []framework.Arg{f32("args.0", 1, 3, 4, 4, 4), f32("args.1", 2, 3, 1, 1, 1), nv(), iv(1), iv(0), iv(1), iv(3)}, op: "convolution", attrs: ops.Attrs{"stride": la(1, 1, 1), "groups": ia(3)}},
 		{name: "Torch.convolution", args: []framework.Arg{x4, w, nv(), ints(1), ints(0), ints(1), bv(false), ints(0), iv(1)}, op: "convolution", attrs: ops.Attrs{"stride": la(1, 1), "padding": la(0, 0)}},
-		{name: "Torch.convolution", args: []framework.Arg{x4, w, nv(), ints(1), ints(0), ints(1), bv(true), ints(0), iv(1)}, err: "transposed convolution"},
+		{name: "Torch.convolution", args: []framework.Arg{x4, w, nv(), ints(1), ints(0), ints(1), bv(true), ints(0), iv(1)}, op: "conv_transpose"},
 		// pooling
 		{name: "Functional.max_pool2d", args: []framework.Arg{x4, iv(2)}, op: "max_pool2d",
 			attrs: ops.Attrs{"kernel_size": la(2, 2), "stride": la(2, 2), "padding": la(0, 0), "dilation": la(1, 1), "ceil_mode": ba(false), "return_indices": ba(false)}},

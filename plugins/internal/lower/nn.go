@@ -357,7 +357,8 @@ func conv(n int) lowerFunc {
 	}
 }
 
-// convolution lowers the ATen-level torch.convolution (non-transposed).
+// convolution lowers the ATen-level torch.convolution: the convolution op,
+// or conv_transpose when transposed.
 func convolution(b *bound) (*framework.Plan, error) {
 	w, err := b.tensor("weight")
 	if err != nil {
@@ -376,7 +377,7 @@ func convolution(b *bound) (*framework.Plan, error) {
 		return nil, err
 	}
 	if transposed {
-		return nil, b.argErr("transposed", "transposed convolution is not supported by the convolution op")
+		return nn2ConvTransposed(b)
 	}
 	lists := map[string][]int64{}
 	for _, name := range []string{"stride", "padding", "dilation"} {

@@ -140,6 +140,12 @@ func nn2Convolution(b *bound) (*framework.Plan, error) {
 	if !transposed {
 		return convolution(b)
 	}
+	return nn2ConvTransposed(b)
+}
+
+// nn2ConvTransposed lowers a transposed torch.convolution or
+// torch._convolution onto conv_transpose.
+func nn2ConvTransposed(b *bound) (*framework.Plan, error) {
 	w, err := b.tensor("weight")
 	if err != nil {
 		return nil, err
