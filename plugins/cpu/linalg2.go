@@ -152,7 +152,10 @@ func linalg2SumOut(v linalg2View, drop []int) linalg2View {
 // dimensions, labels in both and not in keep are summed (a product per
 // batch through nnGemm); a label of one operand only is kept. contracted
 // reports whether any label was summed.
-func linalg2Pair(a, b linalg2View, keep []int, size func(int) int) (linalg2View, bool) {
+//
+// bf16 computes as PyTorch's CPU bfloat16 bmm does: each product rounded
+// to bfloat16 and added in order, the sum rounded after each addition.
+func linalg2Pair(a, b linalg2View, keep []int, size func(int) int, bf16 bool) (linalg2View, bool) {
 	var batch, contr, af, bf []int
 	for _, l := range a.labels {
 		switch {
@@ -206,6 +209,10 @@ func linalg2Pair(a, b linalg2View, keep []int, size func(int) int) (linalg2View,
 	n := tensor.NumElements(sb[len(batch)+len(contr):])
 	out := make([]float64, nb*m*n)
 	for i := 0; i < nb; i++ {
+		if bf16 {
+			linalg2GemmBF16(m, n, nk, ga.data[i*m*nk:], gb.data[i*nk*n:], out[i*m*n:])
+			continue
+		}
 		nnGemm(false, false, m, n, nk, ga.data[i*m*nk:], gb.data[i*nk*n:], out[i*m*n:], false)
 	}
 	ls := lab(batch, af, bf)
@@ -213,10 +220,29 @@ func linalg2Pair(a, b linalg2View, keep []int, size func(int) int) (linalg2View,
 	return linalg2View{data: out, labels: ls, sizes: ss, strides: contiguousStrides(ss)}, len(contr) > 0
 }
 
+// linalg2GemmBF16 is c = a·b (m×k, k×n) with PyTorch's CPU bfloat16
+// rounding: products and running sums rounded to bfloat16.
+func linalg2GemmBF16(m, n, k int, a, b, c []float64) {
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			s := 0.0
+			for l := 0; l < k; l++ {
+				p := roundTo(tensor.BFloat16, a[i*k+l]*b[l*n+j])
+				if l == 0 {
+					s = p
+				} else {
+					s = roundTo(tensor.BFloat16, s+p)
+				}
+			}
+			c[i*n+j] = s
+		}
+	}
+}
+
 // linalg2Contract evaluates the einsum of views (distinct labels each)
 // into the labels out, left to right as PyTorch: before each product a
 // label no later operand and not the output needs is summed out.
-func linalg2Contract(views []linalg2View, out []int, size func(int) int) (linalg2View, bool) {
+func linalg2Contract(views []linalg2View, out []int, size func(int) int, bf16 bool) (linalg2View, bool) {
 	needed := func(from int, l int) bool {
 		if slices.Contains(out, l) {
 			return true
@@ -237,11 +263,20 @@ func linalg2Contract(views []linalg2View, out []int, size func(int) int) (linalg
 		}
 		return d
 	}
+	sum := func(v linalg2View, drop []int) linalg2View {
+		r := linalg2SumOut(v, drop)
+		if bf16 && len(drop) > 0 {
+			// a bfloat16 sum() result is rounded before the product
+			r.data = append([]float64(nil), r.data...)
+			roundSlice(tensor.BFloat16, r.data)
+		}
+		return r
+	}
 	cur := views[0]
 	contracted := false
 	for i := 1; i < len(views); i++ {
-		cur = linalg2SumOut(cur, lonely(cur, i+1, views[i].labels))
-		next := linalg2SumOut(views[i], lonely(views[i], i+1, cur.labels))
+		cur = sum(cur, lonely(cur, i+1, views[i].labels))
+		next := sum(views[i], lonely(views[i], i+1, cur.labels))
 		var keep []int
 		for _, l := range append(append([]int{}, cur.labels...), next.labels...) {
 			if needed(i+1, l) {
@@ -249,7 +284,7 @@ func linalg2Contract(views []linalg2View, out []int, size func(int) int) (linalg
 			}
 		}
 		var c bool
-		cur, c = linalg2Pair(cur, next, keep, size)
+		cur, c = linalg2Pair(cur, next, keep, size, bf16)
 		contracted = contracted || c
 	}
 	var drop []int
@@ -370,7 +405,7 @@ func linalg2EinsumForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, contracted := linalg2Contract(pl.views, pl.eq.Output, pl.sizeOf)
+	r, contracted := linalg2Contract(pl.views, pl.eq.Output, pl.sizeOf, pl.dt == tensor.BFloat16)
 	if contracted && pl.dt == tensor.Float16 {
 		return nil, nnNotImpl("bmm", pl.dt)
 	}
@@ -416,7 +451,7 @@ func linalg2EinsumBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 				}
 			}
 		}
-		r, _ := linalg2Contract(views, target, pl.sizeOf)
+		r, _ := linalg2Contract(views, target, pl.sizeOf, pl.dt == tensor.BFloat16)
 		var shrink []int
 		for j, l := range self.labels {
 			if k := slices.Index(r.labels, l); k >= 0 && self.sizes[j] == 1 && r.sizes[k] != 1 {
@@ -1947,7 +1982,9 @@ func linalg2AbsSums(ord string, x []float64, m, n int) []float64 {
 // linalg2MatNormGrad writes g·d‖x‖/dx into dst (PyTorch's: abs→sum→amax
 // splits the gradient evenly among tied rows/columns; the SVD orders go
 // through the singular vectors).
-func linalg2MatNormGrad(ord string, x []float64, m, n int, norm, g float64, dst []float64) {
+//
+// fro follows PyTorch's norm_backward step by step at dt: x·(g / norm).
+func linalg2MatNormGrad(ord string, x []float64, m, n int, norm, g float64, dst []float64, dt tensor.DType) {
 	for i := range dst[:m*n] {
 		dst[i] = 0
 	}
@@ -1956,8 +1993,9 @@ func linalg2MatNormGrad(ord string, x []float64, m, n int, norm, g float64, dst 
 		if norm == 0 {
 			return
 		}
+		scale := roundTo(dt, g/norm)
 		for i, v := range x[:m*n] {
-			dst[i] = g * v / norm
+			dst[i] = v * scale
 		}
 		return
 	case "nuc", "2", "-2":
@@ -2127,7 +2165,7 @@ func linalg2MatrixNormBackward(c *call, outs, gradOuts []*array) ([]*array, erro
 	mn := pl.m * pl.n
 	gm := make([]float64, len(mats))
 	for b := 0; b < pl.nb; b++ {
-		linalg2MatNormGrad(pl.ord, mats[b*mn:], pl.m, pl.n, outs[0].data[b], g.data[b], gm[b*mn:(b+1)*mn])
+		linalg2MatNormGrad(pl.ord, mats[b*mn:], pl.m, pl.n, outs[0].data[b], g.data[b], gm[b*mn:(b+1)*mn], pl.dt)
 	}
 	copy(ga.data, linalg2Unmats(gm, a.shape, order))
 	return []*array{ga}, nil
@@ -2621,13 +2659,6 @@ func linalg2MatrixExpBackward(c *call, outs, gradOuts []*array) ([]*array, error
 	}
 	g, ga := nnGradOut(gradOuts, 0), nnGradFor(c, 0)
 	if g == nil || ga == nil {
-		return []*array{ga}, nil
-	}
-	if a.dtype == tensor.BFloat16 {
-		// PyTorch 1.13's bfloat16 matrix_exp backward gives NaN everywhere
-		for i := range ga.data {
-			ga.data[i] = math.NaN()
-		}
 		return []*array{ga}, nil
 	}
 	N := 2 * n
@@ -3270,9 +3301,11 @@ func linalg2CovSetup(c *call) (*linalg2CovPlan, *array, error) {
 			}
 			s += v
 		}
-		pl.avg[i] = s / wsum
+		// PyTorch's steps, each a tensor of the result dtype: sum, / w_sum,
+		// input − avg
+		pl.avg[i] = pl.rd(pl.rd(s) / wsum)
 		for j := 0; j < pl.obs; j++ {
-			pl.xm[i*pl.obs+j] = x.data[i*pl.obs+j] - pl.avg[i]
+			pl.xm[i*pl.obs+j] = pl.rd(x.data[i*pl.obs+j] - pl.avg[i])
 		}
 	}
 	switch {
@@ -3304,17 +3337,48 @@ func (pl *linalg2CovPlan) cov() []float64 {
 			}
 		}
 	}
+	// mm: PyTorch's CPU bfloat16 mm accumulates in float32 and rounds the
+	// result (unlike bmm, see linalg2GemmBF16)
 	c := linalg2MM(pl.xm, xw, pl.vars, pl.obs, pl.vars, false, true)
 	for i := range c {
-		c[i] /= pl.norm
+		c[i] = pl.rd(pl.rd(c[i]) / pl.norm)
 	}
 	return c
 }
 
+// rd rounds an intermediate result to the result dtype (float64: none).
+func (pl *linalg2CovPlan) rd(v float64) float64 { return roundTo(pl.dt, v) }
+
 // gradX is the input gradient of cov for the gradient gc of the cov
 // matrix: (gc + gcᵀ)·xm·diag(w) / norm (the weighted centring takes none).
+//
+// Without weights at a narrow dtype it follows autograd's steps, each
+// rounded: gc / norm, the two mm gradients and their sum, and the mean's
+// path (−Σ, / n), which cancels only in exact arithmetic.
 func (pl *linalg2CovPlan) gradX(gc []float64) []float64 {
 	v := pl.vars
+	if pl.w == nil && pl.dt != tensor.Float64 {
+		g := make([]float64, v*v)
+		for i := range g {
+			g[i] = pl.rd(gc[i] / pl.norm)
+		}
+		a := linalg2MM(g, pl.xm, v, v, pl.obs, false, false)
+		b := linalg2MM(g, pl.xm, v, v, pl.obs, true, false)
+		gx := make([]float64, v*pl.obs)
+		for i := 0; i < v; i++ {
+			row := gx[i*pl.obs : (i+1)*pl.obs]
+			sum := 0.0
+			for j := range row {
+				row[j] = pl.rd(pl.rd(a[i*pl.obs+j]) + pl.rd(b[i*pl.obs+j]))
+				sum += row[j]
+			}
+			mean := pl.rd(pl.rd(-sum) / float64(pl.obs))
+			for j := range row {
+				row[j] = pl.rd(row[j] + mean)
+			}
+		}
+		return gx
+	}
 	s := make([]float64, v*v)
 	for i := 0; i < v; i++ {
 		for j := 0; j < v; j++ {
@@ -3356,15 +3420,15 @@ func linalg2CovBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 
 // linalg2Corr is corrcoef from cov as PyTorch computes it: c / s_i / s_j
 // (s = sqrt(diag c)), clipped to [−1, 1]; raw keeps the unclipped values.
-func linalg2Corr(cv []float64, v int) (r, raw, s []float64) {
+func linalg2Corr(cv []float64, v int, dt tensor.DType) (r, raw, s []float64) {
 	s = make([]float64, v)
 	for i := range s {
-		s[i] = math.Sqrt(cv[i*v+i])
+		s[i] = roundTo(dt, math.Sqrt(cv[i*v+i]))
 	}
 	r, raw = make([]float64, v*v), make([]float64, v*v)
 	for i := 0; i < v; i++ {
 		for j := 0; j < v; j++ {
-			x := cv[i*v+j] / s[i] / s[j]
+			x := roundTo(dt, roundTo(dt, cv[i*v+j]/s[i])/s[j])
 			raw[i*v+j] = x
 			r[i*v+j] = math.Max(-1, math.Min(1, x))
 			if x != x {
@@ -3380,7 +3444,12 @@ func linalg2CorrcoefForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, _, _ := linalg2Corr(pl.cov(), pl.vars)
+	cv := pl.cov()
+	if pl.outShape == nil {
+		// a 1-d input: PyTorch returns c / c
+		return []*array{{data: []float64{cv[0] / cv[0]}, dtype: pl.dt}}, nil
+	}
+	r, _, _ := linalg2Corr(cv, pl.vars, pl.dt)
 	return []*array{{shape: pl.outShape, data: r, dtype: pl.dt}}, nil
 }
 
@@ -3397,8 +3466,11 @@ func linalg2CorrcoefBackward(c *call, outs, gradOuts []*array) ([]*array, error)
 		return []*array{gx}, nil
 	}
 	v := pl.vars
+	if pl.outShape == nil {
+		return []*array{gx}, nil // c / c: the gradient is zero
+	}
 	cv := pl.cov()
-	_, raw, s := linalg2Corr(cv, v)
+	_, raw, s := linalg2Corr(cv, v, pl.dt)
 	gc := make([]float64, v*v)
 	gs := make([]float64, v)
 	for i := 0; i < v; i++ {
@@ -3490,6 +3562,14 @@ func (pl *linalg2TrapPlan) pair(y *array, o, k, i int) float64 {
 	return v
 }
 
+// rd2 rounds a sum of y values to y's dtype (a float y).
+func (pl *linalg2TrapPlan) rd2(v float64) float64 {
+	if pl.ydt.IsFloat() {
+		return roundTo(pl.ydt, v)
+	}
+	return v
+}
+
 // step is the width between samples k and k+1.
 func (pl *linalg2TrapPlan) step(o, k, i int) float64 {
 	if pl.xs == nil {
@@ -3515,17 +3595,45 @@ func linalg2TrapForward(cumulative bool) func(c *call) ([]*array, error) {
 			shape = append(shape[:pl.dim], shape[pl.dim+1:]...)
 		}
 		out := nnNew(shape, pl.dt)
+		// PyTorch's steps, each a tensor of the result dtype (rd):
+		// trapezoid (y.sum(dim) − (y_0 + y_last)·0.5)·dx, or
+		// sum(Δx·(y_k + y_k+1)) / 2; cumulative_trapezoid
+		// cumsum(dx/2·(y_k + y_k+1)), or cumsum(Δx·(y_k + y_k+1)) / 2 (a
+		// cumsum accumulates wider and rounds each output)
+		rd := func(v float64) float64 { return roundTo(pl.dt, v) }
 		for o := 0; o < pl.outer; o++ {
 			for i := 0; i < pl.inner; i++ {
+				if !cumulative && pl.xs == nil {
+					if pl.n == 0 {
+						continue
+					}
+					all := 0.0
+					for k := 0; k < pl.n; k++ {
+						all += y.data[pl.at(o, k, i)]
+					}
+					ends := pl.rd2(y.data[pl.at(o, 0, i)] + y.data[pl.at(o, pl.n-1, i)])
+					out.data[o*pl.inner+i] = rd(rd(pl.rd2(all)-rd(ends*0.5)) * pl.dx)
+					continue
+				}
 				s := 0.0
 				for k := 0; k+1 < pl.n; k++ {
-					s += pl.step(o, k, i) * pl.pair(y, o, k, i) / 2
+					var t float64
+					if pl.xs == nil {
+						t = rd(pl.dx / 2 * pl.pair(y, o, k, i))
+					} else {
+						t = rd(pl.step(o, k, i) * pl.pair(y, o, k, i))
+					}
+					s += t
 					if cumulative {
-						out.data[(o*(pl.n-1)+k)*pl.inner+i] = s
+						v := rd(s)
+						if pl.xs != nil {
+							v = rd(v / 2)
+						}
+						out.data[(o*(pl.n-1)+k)*pl.inner+i] = v
 					}
 				}
 				if !cumulative {
-					out.data[o*pl.inner+i] = s
+					out.data[o*pl.inner+i] = rd(rd(s) / 2)
 				}
 			}
 		}
@@ -3549,31 +3657,48 @@ func linalg2TrapBackward(cumulative bool) func(c *call, outs, gradOuts []*array)
 		if gxArr != nil {
 			gx = make([]float64, len(y.data))
 		}
+		rd := func(v float64) float64 { return roundTo(pl.dt, v) }
+		rc := make([]float64, max(pl.n-1, 0))
 		for o := 0; o < pl.outer; o++ {
 			for i := 0; i < pl.inner; i++ {
 				// gradient of interval k's term: the sum of the output
-				// gradients that include it
-				acc := 0.0
+				// gradients that include it (cumulative: the reverse cumsum
+				// autograd forms, rounded at the dtype like its steps)
+				for k := range rc {
+					rc[k] = g.data[o*pl.inner+i]
+				}
 				if cumulative {
-					for k := 0; k+1 < pl.n; k++ {
-						acc += g.data[(o*(pl.n-1)+k)*pl.inner+i]
+					acc := 0.0
+					for k := pl.n - 2; k >= 0; k-- {
+						v := g.data[(o*(pl.n-1)+k)*pl.inner+i]
+						if pl.xs != nil {
+							v = rd(v / 2)
+						}
+						acc += v
+						rc[k] = rd(acc)
 					}
-				} else {
-					acc = g.data[o*pl.inner+i]
 				}
 				for k := 0; k+1 < pl.n; k++ {
-					w := pl.step(o, k, i) / 2
+					var w float64
+					switch {
+					case cumulative && pl.xs == nil:
+						w = rd(rc[k] * pl.dx / 2)
+					case cumulative:
+						w = rd(rc[k] * pl.step(o, k, i))
+					default:
+						w = rc[k] * pl.step(o, k, i) / 2
+					}
 					if gy != nil {
-						gy.data[pl.at(o, k, i)] += acc * w
-						gy.data[pl.at(o, k+1, i)] += acc * w
+						gy.data[pl.at(o, k, i)] += w
+						gy.data[pl.at(o, k+1, i)] += w
 					}
 					if gx != nil {
-						t := acc * pl.pair(y, o, k, i) / 2
+						t := rc[k] * pl.pair(y, o, k, i)
+						if !cumulative || pl.xs == nil {
+							t /= 2
+						}
 						gx[pl.at(o, k+1, i)] += t
 						gx[pl.at(o, k, i)] -= t
-					}
-					if cumulative {
-						acc -= g.data[(o*(pl.n-1)+k)*pl.inner+i]
 					}
 				}
 			}

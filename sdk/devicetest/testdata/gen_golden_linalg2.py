@@ -64,6 +64,14 @@ def widen(c):
     return c
 
 
+def via_f32(fn, d):
+    """fn computed in float32, floating outputs rounded to d."""
+    def wrapped(*xs):
+        out = fn(*[x.float() if isinstance(x, torch.Tensor) and x.dtype == d else x for x in xs])
+        return out.to(d)
+    return wrapped
+
+
 def narrow(op, make, fn, dtypes=(f32,), attrs=None, backward=True, **kw):
     """Emulated forward (and backward) cases at the narrow dtypes."""
     cs = []
@@ -521,7 +529,15 @@ def matrix_exp_cases():
     cs.append(case(op + "/zero", op, [torch.zeros((2, 2), dtype=f64)], me))
     cs.append(error_case(op + "/not_square", op, [r.randn((2, 3))], me))
     cs.append(error_case(op + "/int", op, [r.randint(0, 3, (2, 2))], me))
-    cs += narrow(op, lambda r, d: [(0.3 * r.randn((3, 3))).to(d)], me, dtypes=(f32, bf16))
+    cs += narrow(op, lambda r, d: [(0.3 * r.randn((3, 3))).to(d)], me)
+    # PyTorch 1.13's CPU bfloat16 matrix_exp is wrong (exp(0.5·I) gives
+    # -1.3e30, its backward NaN everywhere): the bfloat16 cases are
+    # PyTorch's float32 result rounded, as gen_golden_dtypes.py does where a
+    # dtype has no kernel
+    cs += narrow(op, lambda r, d: [(0.3 * r.randn((3, 3))).to(d)], via_f32(me, bf16), dtypes=(bf16,))
+    for c in cs:
+        if c["name"].startswith("matrix_exp/bfloat16"):
+            c["name"] = c["name"].replace("bfloat16", "bfloat16_via_f32")
     return cs
 
 
