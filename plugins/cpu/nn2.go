@@ -548,15 +548,7 @@ func nn2MaxPool3dForward(c *call) ([]*array, error) {
 		return nil, err
 	}
 	idx, val := mp.argmax()
-	outs := []*array{{shape: mp.outShape, data: val, dtype: mp.x.dtype}}
-	if mp.retIdx {
-		ind := nnNew(mp.outShape, tensor.Int64)
-		for i, v := range idx {
-			ind.data[i] = float64(v)
-		}
-		outs = append(outs, ind)
-	}
-	return outs, nil
+	return maxPoolOutputs(mp.outShape, mp.x.dtype, mp.retIdx, idx, val), nil
 }
 
 // nn2MaxPool3dBackward routes each output gradient to its argmax (planes

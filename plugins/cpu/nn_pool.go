@@ -175,15 +175,21 @@ func maxPoolForward(c *call) ([]*array, error) {
 		return nil, err
 	}
 	idx, val := mp.argmax()
-	outs := []*array{{shape: mp.outShape, data: val, dtype: mp.x.dtype}}
-	if mp.retIdx {
-		ind := nnNew(mp.outShape, tensor.Int64)
+	return maxPoolOutputs(mp.outShape, mp.x.dtype, mp.retIdx, idx, val), nil
+}
+
+// maxPoolOutputs are a max pool's results: the maxima and, when asked for,
+// their int64 indices.
+func maxPoolOutputs(shape []int, dt tensor.DType, retIdx bool, idx []int, val []float64) []*array {
+	outs := []*array{{shape: shape, data: val, dtype: dt}}
+	if retIdx {
+		ind := nnNew(shape, tensor.Int64)
 		for i, v := range idx {
 			ind.data[i] = float64(v)
 		}
 		outs = append(outs, ind)
 	}
-	return outs, nil
+	return outs
 }
 
 // maxPoolBackward routes each output gradient to its argmax; a gradient of

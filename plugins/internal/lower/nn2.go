@@ -26,9 +26,9 @@ func init() {
 	usedOps = append(usedOps, "conv_transpose", "conv_tbc")
 
 	const mp3Sig = "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False"
-	def(nn2MaxPool3d(false), "input, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", "Torch.max_pool3d")
-	def(nn2MaxPool3d(false), mp3Sig+", return_indices=False", "Functional.max_pool3d")
-	defMulti(nn2MaxPool3d(true), mp3Sig+", return_indices=False", "Functional.max_pool3d_with_indices")
+	def(maxPoolN("max_pool3d", 3, false), "input, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False", "Torch.max_pool3d")
+	def(maxPoolN("max_pool3d", 3, false), mp3Sig+", return_indices=False", "Functional.max_pool3d")
+	defMulti(maxPoolN("max_pool3d", 3, true), mp3Sig+", return_indices=False", "Functional.max_pool3d_with_indices")
 	usedOps = append(usedOps, "max_pool3d")
 
 	defMulti(nn2NativeLayerNorm, "input, normalized_shape, weight, bias, eps", "Torch.native_layer_norm")
@@ -179,39 +179,6 @@ func nn2ConvTBC(b *bound) (*framework.Plan, error) {
 		return nil, err
 	}
 	return newPlan("conv_tbc", ops.Attrs{"pad": ops.IntAttr(pad)}, tensorBinding(in[0]), tensorBinding(in[1]), tensorBinding(in[2])), nil
-}
-
-// nn2MaxPool3d lowers torch.max_pool3d (stride [] is kernel_size),
-// F.max_pool3d (stride None is kernel_size; indices when return_indices)
-// and F.max_pool3d_with_indices; the kernel makes PyTorch's checks.
-func nn2MaxPool3d(withIndices bool) lowerFunc {
-	return func(b *bound) (*framework.Plan, error) {
-		x, err := b.tensor("input")
-		if err != nil {
-			return nil, err
-		}
-		kernel, err := b.intList("kernel_size", 3, true)
-		if err != nil {
-			return nil, err
-		}
-		stride := kernel
-		if s := b.arg("stride"); s.Kind != framework.ArgNone {
-			if v, ok := asInts(s); !ok || len(v) > 0 {
-				if stride, err = b.intList("stride", 3, true); err != nil {
-					return nil, err
-				}
-			}
-		}
-		padding, err := b.intList("padding", 3, true)
-		if err != nil {
-			return nil, err
-		}
-		dilation, err := b.intList("dilation", 3, true)
-		if err != nil {
-			return nil, err
-		}
-		return b.maxPoolPlan("max_pool3d", x, kernel, stride, padding, dilation, withIndices)
-	}
 }
 
 func nn2NativeLayerNorm(b *bound) (*framework.Plan, error) {

@@ -39,10 +39,10 @@ func init() {
 
 	def(nnAdaptiveAvgPool1d, "input, output_size", "Torch.adaptive_avg_pool1d", "Functional.adaptive_avg_pool1d")
 	const mp1Sig = "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False"
-	def(nnMaxPool1d(false), mp1Sig, "Torch.max_pool1d")
-	defMulti(nnMaxPool1d(true), mp1Sig, "Torch.max_pool1d_with_indices")
-	def(nnMaxPool1d(false), mp1Sig+", return_indices=False", "Functional.max_pool1d")
-	defMulti(nnMaxPool1d(true), mp1Sig+", return_indices=False", "Functional.max_pool1d_with_indices")
+	def(maxPoolN("max_pool1d", 1, false), mp1Sig, "Torch.max_pool1d")
+	defMulti(maxPoolN("max_pool1d", 1, true), mp1Sig, "Torch.max_pool1d_with_indices")
+	def(maxPoolN("max_pool1d", 1, false), mp1Sig+", return_indices=False", "Functional.max_pool1d")
+	defMulti(maxPoolN("max_pool1d", 1, true), mp1Sig+", return_indices=False", "Functional.max_pool1d_with_indices")
 	usedOps = append(usedOps, "adaptive_avg_pool1d", "max_pool1d")
 	// ATen's _adaptive_avg_pool2d is adaptive_avg_pool2d without the
 	// Python wrapper (its output_size has no None entries).
@@ -186,35 +186,37 @@ func nnAvgPool1d(b *bound) (*framework.Plan, error) {
 	return newPlan("avg_pool1d", attrs, tensorBinding(x)), nil
 }
 
-// nnMaxPool1d lowers max_pool1d (stride None or [] is kernel_size), its
-// _with_indices form and F.max_pool1d(return_indices=True).
-func nnMaxPool1d(withIndices bool) lowerFunc {
+// maxPoolN lowers the n-d max pools whose stride None or [] means
+// kernel_size: torch.max_poolNd, F.max_poolNd (indices when
+// return_indices) and their _with_indices forms; op is max_pool1d or
+// max_pool3d, whose kernels make PyTorch's checks.
+func maxPoolN(op string, n int, withIndices bool) lowerFunc {
 	return func(b *bound) (*framework.Plan, error) {
 		x, err := b.tensor("input")
 		if err != nil {
 			return nil, err
 		}
-		kernel, err := b.intList("kernel_size", 1, true)
+		kernel, err := b.intList("kernel_size", n, true)
 		if err != nil {
 			return nil, err
 		}
 		stride := kernel
 		if s := b.arg("stride"); s.Kind != framework.ArgNone {
 			if v, ok := asInts(s); !ok || len(v) > 0 {
-				if stride, err = b.intList("stride", 1, true); err != nil {
+				if stride, err = b.intList("stride", n, true); err != nil {
 					return nil, err
 				}
 			}
 		}
-		padding, err := b.intList("padding", 1, true)
+		padding, err := b.intList("padding", n, true)
 		if err != nil {
 			return nil, err
 		}
-		dilation, err := b.intList("dilation", 1, true)
+		dilation, err := b.intList("dilation", n, true)
 		if err != nil {
 			return nil, err
 		}
-		return b.maxPoolPlan("max_pool1d", x, kernel, stride, padding, dilation, withIndices)
+		return b.maxPoolPlan(op, x, kernel, stride, padding, dilation, withIndices)
 	}
 }
 
