@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/lapack64"
 
+	"github.com/probe-dev/probe/internal/parallel"
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
@@ -943,7 +944,7 @@ func linalg2CholeskyBackward(c *call, outs, gradOuts []*array) ([]*array, error)
 	}
 	upper := c.attrs.Bool("upper", false)
 	nn := n * n
-	for b := 0; b < nb; b++ {
+	linalg2Batches(nb, func(b int) {
 		l, gl := outs[0].data[b*nn:(b+1)*nn], g.data[b*nn:(b+1)*nn]
 		if upper {
 			l, gl = linalg2T(l, n, n), linalg2T(gl, n, n)
@@ -966,7 +967,7 @@ func linalg2CholeskyBackward(c *call, outs, gradOuts []*array) ([]*array, error)
 				dst[i*n+j] = 0.5 * (z[i*n+j] + z[j*n+i])
 			}
 		}
-	}
+	})
 	return []*array{ga}, nil
 }
 
@@ -1008,9 +1009,9 @@ func linalg2CholInverseForward(c *call) ([]*array, error) {
 	upper := c.attrs.Bool("upper", false)
 	out := nnNew(a.shape, a.dtype)
 	nn := n * n
-	for b := 0; b < nb; b++ {
+	linalg2Batches(nb, func(b int) {
 		copy(out.data[b*nn:], linalg2CholInverse(a.data[b*nn:(b+1)*nn], n, upper))
-	}
+	})
 	return []*array{out}, nil
 }
 
@@ -1028,7 +1029,7 @@ func linalg2CholInverseBackward(c *call, outs, gradOuts []*array) ([]*array, err
 	}
 	upper := c.attrs.Bool("upper", false)
 	nn := n * n
-	for b := 0; b < nb; b++ {
+	linalg2Batches(nb, func(b int) {
 		inv, gb, f := outs[0].data[b*nn:(b+1)*nn], g.data[b*nn:(b+1)*nn], a.data[b*nn:(b+1)*nn]
 		s := make([]float64, nn)
 		for i := 0; i < n; i++ {
@@ -1047,7 +1048,7 @@ func linalg2CholInverseBackward(c *call, outs, gradOuts []*array) ([]*array, err
 		for i := range dst {
 			dst[i] = -r[i]
 		}
-	}
+	})
 	return []*array{ga}, nil
 }
 
@@ -1176,7 +1177,7 @@ func linalg2CholSolveBackward(c *call, outs, gradOuts []*array) ([]*array, error
 	n, k := pl.n, pl.k
 	fullB := make([]float64, pl.bc.nb*n*k)
 	fullA := make([]float64, pl.bc.nb*n*n)
-	for i := 0; i < pl.bc.nb; i++ {
+	linalg2Batches(pl.bc.nb, func(i int) {
 		f := a.data[pl.bc.ib[i]*n*n:][:n*n]
 		gx := fullB[i*n*k : (i+1)*n*k]
 		copy(gx, g.data[i*n*k:])
@@ -1198,7 +1199,7 @@ func linalg2CholSolveBackward(c *call, outs, gradOuts []*array) ([]*array, error
 		for j, v := range r {
 			fullA[i*n*n+j] = -v
 		}
-	}
+	})
 	if gb != nil {
 		copy(gb.data, linalg2SumBatch(fullB, pl.bc.batch, []int{n, k}, gb.shape))
 	}
@@ -1232,13 +1233,13 @@ func linalg2TriangularForward(c *call) ([]*array, error) {
 	out := nnNew(pl.outShape(), pl.dt)
 	m := nnNew(append(append([]int{}, pl.bc.batch...), pl.n, pl.n), pl.dt)
 	n, k := pl.n, pl.k
-	for i := 0; i < pl.bc.nb; i++ {
+	linalg2Batches(pl.bc.nb, func(i int) {
 		x := out.data[i*n*k : (i+1)*n*k]
 		copy(x, b.data[pl.bc.ia[i]*n*k:])
 		t := a.data[pl.bc.ib[i]*n*n:][:n*n]
 		copy(m.data[i*n*n:], t)
 		linalg2TriSolve(t, n, x, k, !upper, trans, unit)
-	}
+	})
 	return []*array{out, m}, nil
 }
 
@@ -1256,7 +1257,7 @@ func linalg2TriangularBackward(c *call, outs, gradOuts []*array) ([]*array, erro
 	n, k := pl.n, pl.k
 	fullB := make([]float64, pl.bc.nb*n*k)
 	fullA := make([]float64, pl.bc.nb*n*n)
-	for i := 0; i < pl.bc.nb; i++ {
+	linalg2Batches(pl.bc.nb, func(i int) {
 		dst := fullA[i*n*n : (i+1)*n*n]
 		if g != nil {
 			t := a.data[pl.bc.ib[i]*n*n:][:n*n]
@@ -1287,7 +1288,7 @@ func linalg2TriangularBackward(c *call, outs, gradOuts []*array) ([]*array, erro
 				dst[j] += v
 			}
 		}
-	}
+	})
 	if gb != nil && g != nil {
 		copy(gb.data, linalg2SumBatch(fullB, pl.bc.batch, []int{n, k}, gb.shape))
 	}
@@ -1658,7 +1659,7 @@ func linalg2LUUnpackForward(c *call) ([]*array, error) {
 	}
 	if withData {
 		l, u = nnNew(shp(m, k), lu.dtype), nnNew(shp(k, n), lu.dtype)
-		for b := 0; b < nb; b++ {
+		linalg2Batches(nb, func(b int) {
 			f := lu.data[b*m*n:]
 			for i := 0; i < m; i++ {
 				for j := 0; j < k; j++ {
@@ -1675,7 +1676,7 @@ func linalg2LUUnpackForward(c *call) ([]*array, error) {
 					u.data[b*k*n+i*n+j] = f[i*n+j]
 				}
 			}
-		}
+		})
 	}
 	return []*array{p, l, u}, nil
 }
@@ -1693,7 +1694,7 @@ func linalg2LUUnpackBackward(c *call, outs, gradOuts []*array) ([]*array, error)
 	}
 	gL, gU := nnGradOut(gradOuts, 1), nnGradOut(gradOuts, 2)
 	nb := tensor.NumElements(lu.shape[:len(lu.shape)-2])
-	for b := 0; b < nb; b++ {
+	linalg2Batches(nb, func(b int) {
 		dst := gl.data[b*m*n:]
 		if gL != nil {
 			for i := 0; i < m; i++ {
@@ -1709,7 +1710,7 @@ func linalg2LUUnpackBackward(c *call, outs, gradOuts []*array) ([]*array, error)
 				}
 			}
 		}
-	}
+	})
 	return []*array{gl, nil}, nil
 }
 
@@ -1875,10 +1876,10 @@ func linalg2SvdvalsForward(c *call) ([]*array, error) {
 	nb, m, n := linalg2Matrices(a)
 	k := min(m, n)
 	out := nnNew(append(append([]int{}, a.shape[:len(a.shape)-2]...), k), a.dtype)
-	for b := 0; b < nb; b++ {
+	linalg2Batches(nb, func(b int) {
 		s, _, _ := linalg2SVD(a.data[b*m*n:], m, n, false)
 		copy(out.data[b*k:], s)
-	}
+	})
 	return []*array{out}, nil
 }
 
@@ -1894,10 +1895,10 @@ func linalg2SvdvalsBackward(c *call, outs, gradOuts []*array) ([]*array, error) 
 	}
 	nb, m, n := linalg2Matrices(a)
 	k := min(m, n)
-	for b := 0; b < nb; b++ {
+	linalg2Batches(nb, func(b int) {
 		_, u, vt := linalg2SVD(a.data[b*m*n:], m, n, true)
 		linalg2USV(ga.data[b*m*n:(b+1)*m*n], u, g.data[b*k:(b+1)*k], vt, m, n)
-	}
+	})
 	return []*array{ga}, nil
 }
 
@@ -2146,9 +2147,9 @@ func linalg2MatrixNormForward(c *call) ([]*array, error) {
 	mats, _, _ := linalg2Mats(linalg2AtDType(a, pl.dt), a.shape, pl.d0, pl.d1)
 	out := nnNew(pl.out, pl.dt)
 	mn := pl.m * pl.n
-	for b := 0; b < pl.nb; b++ {
+	linalg2Batches(pl.nb, func(b int) {
 		out.data[b] = linalg2MatNorm(pl.ord, mats[b*mn:], pl.m, pl.n)
-	}
+	})
 	return []*array{out}, nil
 }
 
@@ -2164,9 +2165,9 @@ func linalg2MatrixNormBackward(c *call, outs, gradOuts []*array) ([]*array, erro
 	mats, _, order := linalg2Mats(linalg2AtDType(a, pl.dt), a.shape, pl.d0, pl.d1)
 	mn := pl.m * pl.n
 	gm := make([]float64, len(mats))
-	for b := 0; b < pl.nb; b++ {
+	linalg2Batches(pl.nb, func(b int) {
 		linalg2MatNormGrad(pl.ord, mats[b*mn:], pl.m, pl.n, outs[0].data[b], g.data[b], gm[b*mn:(b+1)*mn], pl.dt)
-	}
+	})
 	copy(ga.data, linalg2Unmats(gm, a.shape, order))
 	return []*array{ga}, nil
 }
@@ -2377,9 +2378,9 @@ func linalg2PinvForward(c *call) ([]*array, error) {
 	nb, m, n := linalg2Matrices(a)
 	out := nnNew(append(append([]int{}, a.shape[:len(a.shape)-2]...), n, m), a.dtype)
 	atol, rtol, herm := c.attrs.Float("atol", 0), c.attrs.Float("rtol", 0), c.attrs.Bool("hermitian", false)
-	for b := 0; b < nb; b++ {
+	linalg2Batches(nb, func(b int) {
 		copy(out.data[b*m*n:], linalg2Pinv(a.data[b*m*n:], m, n, atol, rtol, herm))
-	}
+	})
 	return []*array{out}, nil
 }
 
@@ -2436,9 +2437,9 @@ func linalg2PinvBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		return []*array{ga}, nil
 	}
 	nb, m, n := linalg2Matrices(a)
-	for b := 0; b < nb; b++ {
+	linalg2Batches(nb, func(b int) {
 		copy(ga.data[b*m*n:], linalg2PinvGrad(g.data[b*m*n:(b+1)*m*n], outs[0].data[b*m*n:(b+1)*m*n], a.data[b*m*n:(b+1)*m*n], m, n))
-	}
+	})
 	return []*array{ga}, nil
 }
 
@@ -2450,7 +2451,7 @@ func linalg2MatrixRankForward(c *call) ([]*array, error) {
 	nb, m, n := linalg2Matrices(a)
 	out := nnNew(a.shape[:len(a.shape)-2], tensor.Int64)
 	atol, rtol, herm := c.attrs.Float("atol", 0), c.attrs.Float("rtol", 0), c.attrs.Bool("hermitian", false)
-	for b := 0; b < nb; b++ {
+	linalg2Batches(nb, func(b int) {
 		sp := linalg2Spec(a.data[b*m*n:], m, n, herm, false)
 		cut := sp.cutoff(atol, rtol)
 		r := 0
@@ -2460,7 +2461,7 @@ func linalg2MatrixRankForward(c *call) ([]*array, error) {
 			}
 		}
 		out.data[b] = float64(r)
-	}
+	})
 	return []*array{out}, nil
 }
 
@@ -2492,13 +2493,13 @@ func linalg2SymeigForward(c *call) ([]*array, error) {
 	if vec || a.len() == 0 {
 		v = nnNew(a.shape, a.dtype)
 	}
-	for b := 0; b < nb; b++ {
+	linalg2Batches(nb, func(b int) {
 		ev, vv := linalg2Eigh(a.data[b*n*n:], n, upper, vec)
 		copy(w.data[b*n:], ev)
 		if vec {
 			copy(v.data[b*n*n:], vv)
 		}
-	}
+	})
 	return []*array{w, v}, nil
 }
 
@@ -2517,7 +2518,7 @@ func linalg2SymeigBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		return nil, fmt.Errorf("linalg_eig_backward: torch.symeig(A, eigenvectors=False) is not differentiable. Use torch.linalg.eigvalsh(A) instead.")
 	}
 	gl, gv := nnGradOut(gradOuts, 0), nnGradOut(gradOuts, 1)
-	for b := 0; b < nb; b++ {
+	linalg2Batches(nb, func(b int) {
 		l, v := outs[0].data[b*n:(b+1)*n], outs[1].data[b*n*n:(b+1)*n*n]
 		mid := make([]float64, n*n)
 		if gv != nil {
@@ -2536,7 +2537,7 @@ func linalg2SymeigBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 			}
 		}
 		copy(ga.data[b*n*n:], linalg2MM(linalg2MM(v, mid, n, n, n, false, false), v, n, n, n, false, true))
-	}
+	})
 	return []*array{ga}, nil
 }
 
@@ -2644,9 +2645,9 @@ func linalg2MatrixExpForward(c *call) ([]*array, error) {
 		return nil, err
 	}
 	out := nnNew(a.shape, a.dtype)
-	for b := 0; b < nb; b++ {
+	linalg2Batches(nb, func(b int) {
 		copy(out.data[b*n*n:], linalg2Expm(a.data[b*n*n:], n))
-	}
+	})
 	return []*array{out}, nil
 }
 
@@ -2662,7 +2663,7 @@ func linalg2MatrixExpBackward(c *call, outs, gradOuts []*array) ([]*array, error
 		return []*array{ga}, nil
 	}
 	N := 2 * n
-	for b := 0; b < nb; b++ {
+	linalg2Batches(nb, func(b int) {
 		blk := make([]float64, N*N)
 		x, gb := a.data[b*n*n:], g.data[b*n*n:]
 		for i := 0; i < n; i++ {
@@ -2677,7 +2678,7 @@ func linalg2MatrixExpBackward(c *call, outs, gradOuts []*array) ([]*array, error
 		for i := 0; i < n; i++ {
 			copy(dst[i*n:(i+1)*n], e[i*N+n:i*N+N])
 		}
-	}
+	})
 	return []*array{ga}, nil
 }
 
@@ -3056,10 +3057,10 @@ func linalg2HHForward(c *call) ([]*array, error) {
 	}
 	out := nnNew(a.shape, a.dtype)
 	mn := pl.m * pl.n
-	for b := 0; b < pl.nb; b++ {
+	linalg2Batches(pl.nb, func(b int) {
 		ys := linalg2HHChain(pl, a.data[b*mn:(b+1)*mn], tau.data[b*pl.k:(b+1)*pl.k])
 		copy(out.data[b*mn:], ys[0])
-	}
+	})
 	return []*array{out}, nil
 }
 
@@ -3079,7 +3080,7 @@ func linalg2HHBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	}
 	m, n, k := pl.m, pl.n, pl.k
 	mn := m * n
-	for b := 0; b < pl.nb; b++ {
+	linalg2Batches(pl.nb, func(b int) {
 		ab, tb := a.data[b*mn:(b+1)*mn], tau.data[b*k:(b+1)*k]
 		ys := linalg2HHChain(pl, ab, tb)
 		gi := append([]float64(nil), g.data[b*mn:(b+1)*mn]...)
@@ -3122,7 +3123,7 @@ func linalg2HHBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 			}
 			linalg2Reflect(ab, n, m, i, tb[i], gi, n)
 		}
-	}
+	})
 	return []*array{ga, gt}, nil
 }
 
@@ -3170,7 +3171,7 @@ func linalg2OrmqrForward(c *call) ([]*array, error) {
 	k := tau.shape[r-2]
 	_, p, q := linalg2Matrices(o)
 	out := &array{shape: append([]int{}, o.shape...), data: append([]float64(nil), o.data...), dtype: o.dtype}
-	for b := 0; b < nb; b++ {
+	linalg2Batches(nb, func(b int) {
 		ab, tb := a.data[b*m*ka:(b+1)*m*ka], tau.data[b*k:(b+1)*k]
 		y := out.data[b*p*q : (b+1)*p*q]
 		// C·op(Q) = (op(Q)ᵀ·Cᵀ)ᵀ
@@ -3192,7 +3193,7 @@ func linalg2OrmqrForward(c *call) ([]*array, error) {
 		if !left {
 			copy(out.data[b*p*q:], linalg2T(y, q, p))
 		}
-	}
+	})
 	return []*array{out}, nil
 }
 
@@ -3868,4 +3869,16 @@ func linalg2CombBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		}
 	}
 	return []*array{gx}, nil
+}
+
+// linalg2Batches runs fn for every batch index in [0, nb), spread over the
+// cores; batches are independent (each writes its own slice of the
+// results), so the results do not depend on the core count.
+func linalg2Batches(nb int, fn func(b int)) {
+	parallel.Chunks(nb, 1, func(from, to int) error {
+		for b := from; b < to; b++ {
+			fn(b)
+		}
+		return nil
+	})
 }
