@@ -224,20 +224,21 @@ func linalg2Pair(a, b linalg2View, keep []int, size func(int) int, bf16 bool) (l
 // linalg2GemmBF16 is c = a·b (m×k, k×n) with PyTorch's CPU bfloat16
 // rounding: products and running sums rounded to bfloat16.
 func linalg2GemmBF16(m, n, k int, a, b, c []float64) {
-	for i := 0; i < m; i++ {
+	bf := func(v float64) float64 { return tensor.BFloat16Value(tensor.BFloat16Bits(v)) }
+	linalg2Batches(m, func(i int) {
 		for j := 0; j < n; j++ {
 			s := 0.0
 			for l := 0; l < k; l++ {
-				p := roundTo(tensor.BFloat16, a[i*k+l]*b[l*n+j])
+				p := bf(a[i*k+l] * b[l*n+j])
 				if l == 0 {
 					s = p
 				} else {
-					s = roundTo(tensor.BFloat16, s+p)
+					s = bf(s + p)
 				}
 			}
 			c[i*n+j] = s
 		}
-	}
+	})
 }
 
 // linalg2Contract evaluates the einsum of views (distinct labels each)
