@@ -3471,24 +3471,49 @@ func linalg2CorrcoefBackward(c *call, outs, gradOuts []*array) ([]*array, error)
 	if pl.outShape == nil {
 		return []*array{gx}, nil // c / c: the gradient is zero
 	}
+	// autograd's steps of c1 = c / s_i, c2 = c1 / s_j, clip, s = sqrt(diag c),
+	// each rounded at the dtype (rd: none at float64): a division's
+	// gradients are g / other and −g·((self / other) / other), summed
+	// over the broadcast dim
+	rd := pl.rd
 	cv := pl.cov()
 	_, raw, s := linalg2Corr(cv, v, pl.dt)
-	gc := make([]float64, v*v)
-	gs := make([]float64, v)
+	c1 := make([]float64, v*v)
 	for i := 0; i < v; i++ {
 		for j := 0; j < v; j++ {
-			x := raw[i*v+j]
-			if !(x >= -1 && x <= 1) {
-				continue
-			}
-			gr := g.data[i*v+j]
-			gc[i*v+j] += gr / s[i] / s[j]
-			gs[i] -= gr * x / s[i]
-			gs[j] -= gr * x / s[j]
+			c1[i*v+j] = rd(cv[i*v+j] / s[i])
 		}
 	}
+	g2 := make([]float64, v*v) // through the clip
+	for i, x := range raw {
+		if x >= -1 && x <= 1 {
+			g2[i] = g.data[i]
+		}
+	}
+	gc1 := make([]float64, v*v)
+	gsRow := make([]float64, v) // s as the row vector of c1 / s_j
+	for j := 0; j < v; j++ {
+		sum := 0.0
+		for i := 0; i < v; i++ {
+			gc1[i*v+j] = rd(g2[i*v+j] / s[j])
+			sum += rd(-g2[i*v+j] * rd(rd(c1[i*v+j]/s[j])/s[j]))
+		}
+		gsRow[j] = rd(sum)
+	}
+	gc := make([]float64, v*v)
+	gsCol := make([]float64, v)
 	for i := 0; i < v; i++ {
-		gc[i*v+i] += gs[i] / (2 * s[i])
+		sum := 0.0
+		for j := 0; j < v; j++ {
+			gc[i*v+j] = rd(gc1[i*v+j] / s[i])
+			sum += rd(-gc1[i*v+j] * rd(rd(cv[i*v+j]/s[i])/s[i]))
+		}
+		gsCol[i] = rd(sum)
+	}
+	for i := 0; i < v; i++ {
+		gsum := rd(gsRow[i] + gsCol[i])
+		gd := rd(gsum / (2 * s[i]))
+		gc[i*v+i] = rd(gc[i*v+i] + gd)
 	}
 	copy(gx.data, pl.gradX(gc))
 	return []*array{gx}, nil
