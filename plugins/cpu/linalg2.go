@@ -218,7 +218,25 @@ func linalg2Pair(a, b linalg2View, keep []int, size func(int) int, bf16 bool) (l
 	}
 	ls := lab(batch, af, bf)
 	ss := append(append([]int{}, sa[:len(batch)+len(af)]...), sb[len(batch)+len(contr):]...)
-	return linalg2View{data: out, labels: ls, sizes: ss, strides: contiguousStrides(ss)}, len(contr) > 0
+	return linalg2View{data: out, labels: ls, sizes: ss, strides: contiguousStrides(ss)}, linalg2CallsBmm(a, b, contr)
+}
+
+// linalg2CallsBmm reports whether PyTorch 1.13's einsum multiplies the
+// pair with bmm (whose dtype dispatch refuses float16 on the CPU): only
+// when a summed label is of size other than 1 in both operands (otherwise
+// it sums the one side and multiplies elementwise), and only when neither
+// operand is empty (bmm returns before its dispatch then).
+func linalg2CallsBmm(a, b linalg2View, contr []int) bool {
+	if tensor.NumElements(a.sizes) == 0 || tensor.NumElements(b.sizes) == 0 {
+		return false
+	}
+	for _, l := range contr {
+		ia, ib := slices.Index(a.labels, l), slices.Index(b.labels, l)
+		if ia >= 0 && ib >= 0 && a.sizes[ia] != 1 && b.sizes[ib] != 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // linalg2GemmBF16 is c = a·b (m×k, k×n) with PyTorch's CPU bfloat16
@@ -530,10 +548,15 @@ func linalg2Dist(x, y []float64, p float64) float64 {
 
 // linalg2DistGrad adds to gx the gradient of dist = ‖x − y‖_p scaled by g
 // (PyTorch's Distance.cpp backward formulas) and subtracts it from gy when
-// gy is not nil.
-func linalg2DistGrad(x, y, gx, gy []float64, dist, g, p float64) {
+// gy is not nil. dt is the inputs' dtype: for p = inf PyTorch picks the
+// elements whose |x − y|, computed at dt, equals dist (the result at dt),
+// so two differences that round alike both take the gradient.
+func linalg2DistGrad(x, y, gx, gy []float64, dist, g, p float64, dt tensor.DType) {
 	for k := range x {
 		diff := x[k] - y[k]
+		if math.IsInf(p, 1) {
+			diff = roundTo(dt, diff)
+		}
 		var v float64
 		switch {
 		case p == 0:
@@ -654,7 +677,7 @@ func linalg2CdistBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 				xr := x1.data[(pl.m1[b]*P+i)*M:][:M]
 				for j := 0; j < R; j++ {
 					k := (b*P+i)*R + j
-					linalg2DistGrad(xr, x2.data[(pl.m2[b]*R+j)*M:][:M], full1[(b*P+i)*M:][:M], full2[(b*R+j)*M:][:M], outs[0].data[k], g.data[k], pl.p)
+					linalg2DistGrad(xr, x2.data[(pl.m2[b]*R+j)*M:][:M], full1[(b*P+i)*M:][:M], full2[(b*R+j)*M:][:M], outs[0].data[k], g.data[k], pl.p, x1.dtype)
 				}
 			}
 		}
@@ -726,7 +749,7 @@ func linalg2PdistBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	k := 0
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			linalg2DistGrad(x.data[i*m:][:m], x.data[j*m:][:m], gx.data[i*m:][:m], gx.data[j*m:][:m], outs[0].data[k], g.data[k], p)
+			linalg2DistGrad(x.data[i*m:][:m], x.data[j*m:][:m], gx.data[i*m:][:m], gx.data[j*m:][:m], outs[0].data[k], g.data[k], p, x.dtype)
 			k++
 		}
 	}
