@@ -40,10 +40,10 @@ type fastOperand[T float32 | float64 | uint16] struct {
 
 // fastExecute runs req on the direct path when it qualifies: forward only,
 // no HF32, no defect planted on the op, every tensor input of one dtype
-// (float32, float64 or bfloat16) with the shape of input 0 — the second operand of a
-// binary op may also be a Python number or a 0-d tensor — and memory
-// aligned for its dtype. ok is false when the general path must run
-// (which also reports every error PyTorch would raise).
+// (float32, float64 or bfloat16) with the shape of input 0 — the second
+// operand of a binary op may also be a Python number or a 0-d tensor —
+// and memory aligned for its dtype. ok is false when the general path must
+// run (which also reports every error PyTorch would raise).
 func fastExecute(opts Options, req *device.ExecRequest) (res *device.ExecResult, ok bool) {
 	if fastDisabled || req.Backward || req.Precision.HF32 || !fastOps[req.Op] {
 		return nil, false
