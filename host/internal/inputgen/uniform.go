@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"github.com/probe-dev/probe/internal/parallel"
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -188,6 +189,22 @@ func fillRange(dt tensor.DType, data []byte, from, to int, p *pcg, lowS, highS, 
 	for off := from; off < to; off += len(buf) {
 		u := buf[:min(len(buf), to-off)]
 		p.draws(u)
+		if dt == tensor.Float32 && !wide {
+			if f := float32View(data[off*4:], len(u)); f != nil {
+				// the loops below in one, for the common dtype: the
+				// same expressions, stored through a typed view
+				for i, x := range u {
+					v := float32(max(lowS, min(highS, lowS+x*d)))
+					if float64(v) < lo {
+						v = float32(lo)
+					} else if float64(v) > hi {
+						v = float32(hi)
+					}
+					f[i] = v
+				}
+				continue
+			}
+		}
 		// u becomes lerp(lowS, highS, u) inside [lowS, highS]; min and max
 		// are math.Min and math.Max (NaN and signed zeros included).
 		if wide {
@@ -258,3 +275,15 @@ func storeClamped(dt tensor.DType, data []byte, u []float64, lo, hi float64) {
 		}
 	}
 }
+
+// float32View is the first n float32 values of b as a []float32 sharing
+// its memory, or nil when the machine is big-endian or b is not aligned.
+func float32View(b []byte, n int) []float32 {
+	if !nativeLittleEndian || n == 0 || len(b) < 4*n || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 != 0 {
+		return nil
+	}
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
+
+// nativeLittleEndian is true where tensor bytes are native values.
+var nativeLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
