@@ -125,6 +125,10 @@ type unaryOp struct {
 	intErr  string // kernel name in the "not implemented" error for integer input (floatOnly)
 	f       func(x float64) float64
 	df      func(x, y float64) float64
+	// dfAt, when set, is df at the input's dtype dt: PyTorch's autograd
+	// formula evaluated as separate tensor ops, each rounded to dt
+	// (through float32 for float16 and bfloat16).
+	dfAt func(x, y float64, dt tensor.DType) float64
 }
 
 const (
@@ -145,7 +149,14 @@ var unaryOps = map[string]unaryOp{
 	"log":  {rule: floatDType, f: math.Log, df: func(x, y float64) float64 { return 1 / x }},
 	"sqrt": {rule: floatDType, f: math.Sqrt, df: func(x, y float64) float64 { return 1 / (2 * y) }},
 	"rsqrt": {rule: floatDType, f: func(x float64) float64 { return 1 / math.Sqrt(x) },
-		df: func(x, y float64) float64 { return -0.5 * y * y * y }},
+		df: func(x, y float64) float64 { return -0.5 * y * y * y },
+		// -0.5 * grad * result.pow(3): the cube is a tensor of dt
+		dfAt: func(x, y float64, dt tensor.DType) float64 {
+			if dt == tensor.Float64 || !dt.IsFloat() {
+				return -0.5 * y * y * y
+			}
+			return -0.5 * roundTo(dt, roundTo(tensor.Float32, roundTo(tensor.Float32, y*y)*y))
+		}},
 	"reciprocal": {rule: floatDType, f: func(x float64) float64 { return 1 / x },
 		df: func(x, y float64) float64 { return -(y * y) }},
 	"tanh":    {rule: floatDType, f: math.Tanh, df: func(x, y float64) float64 { return 1 - y*y }},
@@ -239,6 +250,12 @@ func unaryKernel(u unaryOp) *kernel {
 			g := gradData(gos[0], len(y.data))
 			res := float64sFor(len(g))
 			forChunks(len(res), func(from, to int) error {
+				if u.dfAt != nil {
+					for i := from; i < to; i++ {
+						res[i] = g[i] * u.dfAt(x.data[i], y.data[i], x.dtype)
+					}
+					return nil
+				}
 				for i := from; i < to; i++ {
 					res[i] = g[i] * u.df(x.data[i], y.data[i])
 				}
