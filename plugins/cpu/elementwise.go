@@ -155,14 +155,16 @@ var unaryOps = map[string]unaryOp{
 			if dt == tensor.Float64 || !dt.IsFloat() {
 				return -0.5 * y * y * y
 			}
-			return -0.5 * roundTo(dt, roundTo(tensor.Float32, roundTo(tensor.Float32, y*y)*y))
+			return -0.5 * atDT(dt, roundTo(tensor.Float32, y*y)*y)
 		}},
 	"reciprocal": {rule: floatDType, f: func(x float64) float64 { return 1 / x },
 		df: func(x, y float64) float64 { return -(y * y) }},
 	"tanh":    {rule: floatDType, f: math.Tanh, df: func(x, y float64) float64 { return 1 - y*y }},
 	"sigmoid": {rule: floatDType, f: sigmoid, df: func(x, y float64) float64 { return (1 - y) * y }},
-	"sin":     {rule: floatDType, f: math.Sin, df: func(x, y float64) float64 { return math.Cos(x) }},
-	"cos":     {rule: floatDType, f: math.Cos, df: func(x, y float64) float64 { return -math.Sin(x) }},
+	"sin": {rule: floatDType, f: math.Sin, df: func(x, y float64) float64 { return math.Cos(x) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return atDT(dt, math.Cos(x)) }}, // grad * self.cos()
+	"cos": {rule: floatDType, f: math.Cos, df: func(x, y float64) float64 { return -math.Sin(x) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return -atDT(dt, math.Sin(x)) }}, // grad * -self.sin()
 	"relu": {rule: keepDType, boolErr: "Boolean inputs not supported for relu",
 		f: func(x float64) float64 {
 			if x > 0 || x != x {

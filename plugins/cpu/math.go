@@ -18,17 +18,26 @@ import (
 // float64 results agree with PyTorch's to the last bits.
 
 var mathUnaryOps = map[string]unaryOp{
-	"log1p": {rule: floatDType, f: math.Log1p, df: func(x, y float64) float64 { return 1 / (x + 1) }},
+	"log1p": {rule: floatDType, f: math.Log1p, df: func(x, y float64) float64 { return 1 / (x + 1) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return 1 / atDT(dt, x+1) }}, // grad / (self + 1)
 	"expm1": {rule: floatDType, f: math.Expm1, df: func(x, y float64) float64 { return y + 1 }},
-	"log2":  {rule: floatDType, f: math.Log2, df: func(x, y float64) float64 { return 1 / (x * math.Ln2) }},
-	"log10": {rule: floatDType, f: math.Log10, df: func(x, y float64) float64 { return 1 / (x * math.Ln10) }},
-	"exp2":  {rule: floatDType, f: math.Exp2, df: func(x, y float64) float64 { return y * math.Ln2 }},
-	"sinh":  {rule: floatDType, f: math.Sinh, df: func(x, y float64) float64 { return math.Cosh(x) }},
-	"cosh":  {rule: floatDType, f: math.Cosh, df: func(x, y float64) float64 { return math.Sinh(x) }},
-	"tan":   {rule: floatDType, f: math.Tan, df: func(x, y float64) float64 { return 1 + y*y }},
-	"asin":  {rule: floatDType, f: math.Asin, df: func(x, y float64) float64 { return 1 / math.Sqrt(1-x*x) }},
-	"acos":  {rule: floatDType, f: math.Acos, df: func(x, y float64) float64 { return -1 / math.Sqrt(1-x*x) }},
-	"atan":  {rule: floatDType, f: math.Atan, df: func(x, y float64) float64 { return 1 / (x*x + 1) }},
+	"log2": {rule: floatDType, f: math.Log2, df: func(x, y float64) float64 { return 1 / (x * math.Ln2) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return 1 / atDT(dt, x*scalarAt(dt, math.Ln2)) }}, // grad / (self * ln2)
+	"log10": {rule: floatDType, f: math.Log10, df: func(x, y float64) float64 { return 1 / (x * math.Ln10) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return 1 / atDT(dt, x*scalarAt(dt, math.Ln10)) }}, // grad / (self * ln10)
+	"exp2": {rule: floatDType, f: math.Exp2, df: func(x, y float64) float64 { return y * math.Ln2 }},
+	"sinh": {rule: floatDType, f: math.Sinh, df: func(x, y float64) float64 { return math.Cosh(x) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return atDT(dt, math.Cosh(x)) }}, // grad * self.cosh()
+	"cosh": {rule: floatDType, f: math.Cosh, df: func(x, y float64) float64 { return math.Sinh(x) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return atDT(dt, math.Sinh(x)) }}, // grad * self.sinh()
+	"tan": {rule: floatDType, f: math.Tan, df: func(x, y float64) float64 { return 1 + y*y },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return atDT(dt, 1+atDT(dt, y*y)) }}, // grad * (1 + result.pow(2))
+	"asin": {rule: floatDType, f: math.Asin, df: func(x, y float64) float64 { return 1 / math.Sqrt(1-x*x) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return asinDerivAt(x, dt) }},
+	"acos": {rule: floatDType, f: math.Acos, df: func(x, y float64) float64 { return -1 / math.Sqrt(1-x*x) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return -asinDerivAt(x, dt) }}, // grad * -((-self * self + 1).rsqrt())
+	"atan": {rule: floatDType, f: math.Atan, df: func(x, y float64) float64 { return 1 / (x*x + 1) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return 1 / atDT(dt, atDT(dt, x*x)+1) }}, // grad / (self * self + 1)
 	"asinh": {rule: floatDType, f: math.Asinh, df: func(x, y float64) float64 { return 1 / math.Sqrt(x*x+1) }},
 	"acosh": {rule: floatDType, f: math.Acosh, df: func(x, y float64) float64 { return 1 / math.Sqrt(x*x-1) }},
 	"atanh": {rule: floatDType, f: math.Atanh, df: func(x, y float64) float64 { return 1 / (1 - x*x) }},
@@ -1123,4 +1132,35 @@ func init() {
 	for _, n := range []string{"polygamma", "mvlgamma", "float_power", "ldexp", "heaviside"} {
 		supportDTypes(n, all...)
 	}
+}
+
+// atDT is a tensor op's result at dtype dt as PyTorch's CPU kernels store
+// it: computed in float32 for the narrow float dtypes (their opmath type)
+// and rounded; float64 (and the integer dtypes, which take no gradient) as
+// it is. dfAt formulas use it to round each intermediate tensor of an
+// autograd formula the way PyTorch does.
+func atDT(dt tensor.DType, v float64) float64 {
+	switch dt {
+	case tensor.Float32:
+		return roundTo(tensor.Float32, v)
+	case tensor.Float16, tensor.BFloat16:
+		return roundTo(dt, roundTo(tensor.Float32, v))
+	}
+	return v
+}
+
+// scalarAt is a Python float as a tensor op of dtype dt uses it: as a
+// float32 for the narrow float dtypes and float32 itself.
+func scalarAt(dt tensor.DType, c float64) float64 {
+	if dt == tensor.Float64 || !dt.IsFloat() {
+		return c
+	}
+	return roundTo(tensor.Float32, c)
+}
+
+// asinDerivAt is asin's derivative as PyTorch's autograd evaluates it at
+// dtype dt: (-self * self + 1).rsqrt(), each op rounded.
+func asinDerivAt(x float64, dt tensor.DType) float64 {
+	q := atDT(dt, atDT(dt, -x*x)+1)
+	return atDT(dt, 1/math.Sqrt(q))
 }
