@@ -1159,8 +1159,12 @@ func scalarAt(dt tensor.DType, c float64) float64 {
 }
 
 // asinDerivAt is asin's derivative as PyTorch's autograd evaluates it at
-// dtype dt: (-self * self + 1).rsqrt(), each op rounded.
+// dtype dt: (-self * self + 1).rsqrt(), each op rounded; rsqrt's CPU
+// kernel divides 1 by the float32 square root (two roundings).
 func asinDerivAt(x float64, dt tensor.DType) float64 {
+	if dt == tensor.Float64 || !dt.IsFloat() {
+		return 1 / math.Sqrt(1-x*x)
+	}
 	q := atDT(dt, atDT(dt, -x*x)+1)
-	return atDT(dt, 1/math.Sqrt(q))
+	return atDT(dt, 1/roundTo(tensor.Float32, math.Sqrt(q)))
 }
