@@ -20,7 +20,8 @@ import (
 var mathUnaryOps = map[string]unaryOp{
 	"log1p": {rule: floatDType, f: math.Log1p, df: func(x, y float64) float64 { return 1 / (x + 1) },
 		dfAt: func(x, y float64, dt tensor.DType) float64 { return 1 / atDT(dt, x+1) }}, // grad / (self + 1)
-	"expm1": {rule: floatDType, f: math.Expm1, df: func(x, y float64) float64 { return y + 1 }},
+	"expm1": {rule: floatDType, f: math.Expm1, df: func(x, y float64) float64 { return y + 1 },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return atDT(dt, y+1) }}, // grad * (result + 1)
 	"log2": {rule: floatDType, f: math.Log2, df: func(x, y float64) float64 { return 1 / (x * math.Ln2) },
 		dfAt: func(x, y float64, dt tensor.DType) float64 { return 1 / atDT(dt, x*scalarAt(dt, math.Ln2)) }}, // grad / (self * ln2)
 	"log10": {rule: floatDType, f: math.Log10, df: func(x, y float64) float64 { return 1 / (x * math.Ln10) },
@@ -42,9 +43,11 @@ var mathUnaryOps = map[string]unaryOp{
 	"acosh": {rule: floatDType, f: math.Acosh, df: func(x, y float64) float64 { return 1 / math.Sqrt(x*x-1) }},
 	"atanh": {rule: floatDType, f: math.Atanh, df: func(x, y float64) float64 { return 1 / (1 - x*x) }},
 	"erf": {rule: floatDType, f: math.Erf,
-		df: func(x, y float64) float64 { return 2 / math.SqrtPi * math.Exp(-x*x) }},
+		df:   func(x, y float64) float64 { return 2 / math.SqrtPi * math.Exp(-x*x) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return erfDerivAt(x, 2/math.SqrtPi, dt) }},
 	"erfc": {rule: floatDType, f: math.Erfc,
-		df: func(x, y float64) float64 { return -2 / math.SqrtPi * math.Exp(-x*x) }},
+		df:   func(x, y float64) float64 { return -2 / math.SqrtPi * math.Exp(-x*x) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return erfDerivAt(x, -2/math.SqrtPi, dt) }},
 	"erfinv": {rule: floatDType, f: erfinv,
 		df: func(x, y float64) float64 { return 0.5 * math.Sqrt(math.Pi) * math.Exp(y*y) }},
 	"sinc":    {rule: floatDType, f: sinc, df: func(x, y float64) float64 { return sincGrad(x) }},
@@ -1167,4 +1170,16 @@ func asinDerivAt(x float64, dt tensor.DType) float64 {
 	}
 	q := atDT(dt, atDT(dt, -x*x)+1)
 	return atDT(dt, 1/roundTo(tensor.Float32, math.Sqrt(q)))
+}
+
+// erfDerivAt is erf's (c = 2/√π) or erfc's (c = −2/√π) derivative as
+// PyTorch's autograd evaluates it at dtype dt: c * exp(-(self.pow(2))),
+// each op rounded (the Python number c taken as a float32 by the narrow
+// dtypes' kernels).
+func erfDerivAt(x, c float64, dt tensor.DType) float64 {
+	if dt == tensor.Float64 || !dt.IsFloat() {
+		return c * math.Exp(-x*x)
+	}
+	e := atDT(dt, math.Exp(-atDT(dt, x*x)))
+	return atDT(dt, scalarAt(dt, c)*e)
 }
