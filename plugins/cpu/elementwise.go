@@ -544,6 +544,9 @@ func divKernel() *kernel {
 			g := gradData(gos[0], len(out.data))
 			ga, gb := make([]float64, len(g)), make([]float64, len(g))
 			if c.attrs.IsNone("rounding_mode") {
+				if dt := out.dtype; narrowFloat(dt) {
+					return divGradsAt(c, out, g, dt)
+				}
 				o, err := broadcastOperands(tensor.Float64, c.in[0], c.in[1])
 				if err != nil {
 					return nil, err
@@ -557,6 +560,28 @@ func divKernel() *kernel {
 			return []*array{gradFor(c, 0, ga, out.shape), gradFor(c, 1, gb, out.shape)}, nil
 		},
 	}
+}
+
+// divGradsAt is true division's backward at a float32, float16 or bfloat16
+// result, each intermediate tensor of PyTorch's autograd formula rounded
+// to dt: grad / other and -grad * ((self / other) / other). Numbers take
+// part at dt, as TensorIterator casts them.
+func divGradsAt(c *call, out *array, g []float64, dt tensor.DType) ([]*array, error) {
+	o, err := broadcastOperands(dt, c.in[0], c.in[1])
+	if err != nil {
+		return nil, err
+	}
+	r := opRounder(dt)
+	ga, gb := float64sFor(len(g)), float64sFor(len(g))
+	forChunks(len(g), func(from, to int) error {
+		for k := from; k < to; k++ {
+			x, y := o.get(0, k), o.get(1, k)
+			ga[k] = r(g[k] / y)
+			gb[k] = r(-g[k] * r(r(x/y)/y))
+		}
+		return nil
+	})
+	return []*array{gradForOwned(c, 0, ga, out.shape), gradForOwned(c, 1, gb, out.shape)}, nil
 }
 
 // powInt is PyTorch's integer power (powi): wrapping int64 arithmetic, and

@@ -39,9 +39,12 @@ var mathUnaryOps = map[string]unaryOp{
 		dfAt: func(x, y float64, dt tensor.DType) float64 { return -asinDerivAt(x, dt) }}, // grad * -((-self * self + 1).rsqrt())
 	"atan": {rule: floatDType, f: math.Atan, df: func(x, y float64) float64 { return 1 / (x*x + 1) },
 		dfAt: func(x, y float64, dt tensor.DType) float64 { return 1 / atDT(dt, atDT(dt, x*x)+1) }}, // grad / (self * self + 1)
-	"asinh": {rule: floatDType, f: math.Asinh, df: func(x, y float64) float64 { return 1 / math.Sqrt(x*x+1) }},
-	"acosh": {rule: floatDType, f: math.Acosh, df: func(x, y float64) float64 { return 1 / math.Sqrt(x*x-1) }},
-	"atanh": {rule: floatDType, f: math.Atanh, df: func(x, y float64) float64 { return 1 / (1 - x*x) }},
+	"asinh": {rule: floatDType, f: math.Asinh, df: func(x, y float64) float64 { return 1 / math.Sqrt(x*x+1) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return rsqrtAt(dt, atDT(dt, atDT(dt, x*x)+1)) }}, // grad * (self.pow(2) + 1).rsqrt()
+	"acosh": {rule: floatDType, f: math.Acosh, df: func(x, y float64) float64 { return 1 / math.Sqrt(x*x-1) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return rsqrtAt(dt, atDT(dt, atDT(dt, x*x)-1)) }}, // grad * (self.pow(2) - 1).rsqrt()
+	"atanh": {rule: floatDType, f: math.Atanh, df: func(x, y float64) float64 { return 1 / (1 - x*x) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return 1 / atDT(dt, 1-atDT(dt, x*x)) }}, // grad * 1 / (1 - self.pow(2))
 	"erf": {rule: floatDType, f: math.Erf,
 		df:   func(x, y float64) float64 { return 2 / math.SqrtPi * math.Exp(-x*x) },
 		dfAt: func(x, y float64, dt tensor.DType) float64 { return erfDerivAt(x, 2/math.SqrtPi, dt) }},
@@ -740,6 +743,11 @@ type binaryMathOp struct {
 	f       func(a, b float64) float64
 	fi      func(a, b int64) (int64, error)
 	grad    func(a, b, y, g float64) (ga, gb float64)
+	// fAt and gradAt, when set, are f and grad at a float32, float16 or
+	// bfloat16 result: r rounds each intermediate tensor (or value the
+	// kernel stores at its scalar type) as PyTorch does at that dtype.
+	fAt    func(a, b float64, r func(float64) float64) float64
+	gradAt func(a, b, y, g float64, r func(float64) float64) (ga, gb float64)
 }
 
 func (u binaryMathOp) resultType(a, b *array) (tensor.DType, error) {
@@ -766,6 +774,10 @@ func binaryMathKernel(u binaryMathOp) *kernel {
 				return nil, err
 			}
 			f := func(x, y float64) (float64, error) { return u.f(x, y), nil }
+			if u.fAt != nil && narrowFloat(dt) {
+				r := opRounder(dt)
+				f = func(x, y float64) (float64, error) { return u.fAt(x, y, r), nil }
+			}
 			if u.fi != nil && !dt.IsFloat() {
 				f = func(x, y float64) (float64, error) {
 					r, err := u.fi(int64(x), int64(y))
@@ -781,6 +793,9 @@ func binaryMathKernel(u binaryMathOp) *kernel {
 	}
 	if u.grad != nil {
 		k.backward = func(c *call, outs, gos []*array) ([]*array, error) {
+			if dt := outs[0].dtype; u.gradAt != nil && narrowFloat(dt) {
+				return binaryGradsAt(c, outs[0], gos[0], dt, u.gradAt)
+			}
 			return binaryGrads(c, outs[0], gos[0], u.grad)
 		}
 	}
@@ -799,6 +814,26 @@ func binaryGrads(c *call, out, gout *array, grad func(a, b, y, g float64) (float
 	forChunks(len(g), func(from, to int) error {
 		for k := from; k < to; k++ {
 			ga[k], gb[k] = grad(o.get(0, k), o.get(1, k), out.data[k], g[k])
+		}
+		return nil
+	})
+	return []*array{gradForOwned(c, 0, ga, out.shape), gradForOwned(c, 1, gb, out.shape)}, nil
+}
+
+// binaryGradsAt is binaryGrads at a float32, float16 or bfloat16 result
+// dt: the operands (numbers included) at dt, as TensorIterator casts
+// them, and grad given dt's rounding.
+func binaryGradsAt(c *call, out, gout *array, dt tensor.DType, grad func(a, b, y, g float64, r func(float64) float64) (float64, float64)) ([]*array, error) {
+	o, err := broadcastOperands(dt, c.in[0], c.in[1])
+	if err != nil {
+		return nil, err
+	}
+	r := opRounder(dt)
+	g := gradData(gout, len(out.data))
+	ga, gb := float64sFor(len(g)), float64sFor(len(g))
+	forChunks(len(g), func(from, to int) error {
+		for k := from; k < to; k++ {
+			ga[k], gb[k] = grad(o.get(0, k), o.get(1, k), out.data[k], g[k], r)
 		}
 		return nil
 	})
@@ -848,6 +883,15 @@ func fmaxMin(a, b float64, max bool) float64 {
 	return a
 }
 
+// xlogyAt is xlogy's CPU kernel at a narrow dtype, before the result's
+// rounding: the logarithm rounded by r (std::log of the scalar type).
+func xlogyAt(x, y float64, r func(float64) float64) float64 {
+	if y != y || x == 0 {
+		return xlogy(x, y)
+	}
+	return x * r(math.Log(y))
+}
+
 // xlogy is PyTorch's x·log(y): NaN where y is NaN, else 0 where x is 0.
 func xlogy(x, y float64) float64 {
 	switch {
@@ -885,7 +929,13 @@ var binaryMathOps = map[string]binaryMathOp{
 	"atan2": {rule: floatDType, f: math.Atan2, grad: func(a, b, y, g float64) (float64, float64) {
 		r := 1 / (a*a + b*b)
 		return g * b * r, g * -a * r
-	}},
+	},
+		// recip = (self * self + other * other).reciprocal();
+		// grad * other * recip, grad * -self * recip
+		gradAt: func(a, b, y, g float64, r func(float64) float64) (float64, float64) {
+			rec := r(1 / r(r(a*a)+r(b*b)))
+			return r(r(g*b) * rec), r(r(g*-a) * rec)
+		}},
 	"fmod": {rule: keepDType, name: "fmod_cpu", noBool: true, f: math.Mod, fi: truncMod,
 		grad: func(a, b, y, g float64) (float64, float64) { return g, -g * math.Trunc(a/b) }},
 	"remainder": {rule: keepDType, name: "remainder_cpu", noBool: true, f: pyMod,
@@ -912,13 +962,32 @@ var binaryMathOps = map[string]binaryMathOp{
 			ga = 0
 		}
 		return ga, g * a / b
-	}},
+	},
+		// the kernel's x * std::log(y) at scalar_t: the logarithm is
+		// stored at the narrow dtype before the product
+		fAt: func(a, b float64, r func(float64) float64) float64 { return xlogyAt(a, b, r) },
+		// xlogy(grad, other).masked_fill(...), grad * self / other
+		gradAt: func(a, b, y, g float64, r func(float64) float64) (float64, float64) {
+			ga := 0.0
+			if !(a == 0 && b <= 0) {
+				ga = r(xlogyAt(g, b, r))
+			}
+			return ga, r(r(g*a) / b)
+		}},
 	"logaddexp": {rule: floatOnly, name: "logaddexp_cpu", f: logaddexp, grad: func(a, b, y, g float64) (float64, float64) {
 		return g / (1 + math.Exp(b-a)), g / (1 + math.Exp(a-b))
-	}},
+	},
+		// grad / (1 + exp(other - self)), grad / (1 + exp(self - other))
+		gradAt: func(a, b, y, g float64, r func(float64) float64) (float64, float64) {
+			return r(g / r(1+r(math.Exp(r(b-a))))), r(g / r(1+r(math.Exp(r(a-b)))))
+		}},
 	"logaddexp2": {rule: floatOnly, name: "logaddexp2_cpu", f: logaddexp2, grad: func(a, b, y, g float64) (float64, float64) {
 		return g / (1 + math.Pow(2, b-a)), g / (1 + math.Pow(2, a-b))
-	}},
+	},
+		// grad / (1 + pow(2, other - self)), grad / (1 + pow(2, self - other))
+		gradAt: func(a, b, y, g float64, r func(float64) float64) (float64, float64) {
+			return r(g / r(1+r(math.Pow(2, r(b-a))))), r(g / r(1+r(math.Pow(2, r(a-b)))))
+		}},
 	// The gradient goes to self where self ≥ other (fmin: ≤) or other is
 	// NaN, to other elsewhere.
 	"fmax": {rule: keepDType, f: func(a, b float64) float64 { return fmaxMin(a, b, true) },
@@ -1168,7 +1237,15 @@ func asinDerivAt(x float64, dt tensor.DType) float64 {
 	if dt == tensor.Float64 || !dt.IsFloat() {
 		return 1 / math.Sqrt(1-x*x)
 	}
-	q := atDT(dt, atDT(dt, -x*x)+1)
+	return rsqrtAt(dt, atDT(dt, atDT(dt, -x*x)+1))
+}
+
+// rsqrtAt is rsqrt's CPU kernel at dtype dt: 1 divided by the float32
+// square root, rounded to dt (float64: 1 / sqrt).
+func rsqrtAt(dt tensor.DType, q float64) float64 {
+	if dt == tensor.Float64 || !dt.IsFloat() {
+		return 1 / math.Sqrt(q)
+	}
 	return atDT(dt, 1/roundTo(tensor.Float32, math.Sqrt(q)))
 }
 
@@ -1182,4 +1259,26 @@ func erfDerivAt(x, c float64, dt tensor.DType) float64 {
 	}
 	e := atDT(dt, math.Exp(-atDT(dt, x*x)))
 	return atDT(dt, scalarAt(dt, c)*e)
+}
+
+// narrowFloat reports whether autograd formulas at dt round their
+// intermediate tensors (float32, float16, bfloat16); float64 and the
+// integer dtypes keep the float64 formulas.
+func narrowFloat(dt tensor.DType) bool {
+	return dt == tensor.Float32 || dt == tensor.Float16 || dt == tensor.BFloat16
+}
+
+// opRounder is atDT for one dtype, chosen outside a loop: a tensor op's
+// result as PyTorch's CPU kernel stores it (through float32 for the
+// narrow dtypes).
+func opRounder(dt tensor.DType) func(float64) float64 {
+	switch dt {
+	case tensor.Float32:
+		return func(v float64) float64 { return float64(float32(v)) }
+	case tensor.Float16:
+		return func(v float64) float64 { return tensor.Float16Value(tensor.Float16Bits(float64(float32(v)))) }
+	case tensor.BFloat16:
+		return func(v float64) float64 { return tensor.BFloat16Value(tensor.BFloat16Bits(float64(float32(v)))) }
+	}
+	return func(v float64) float64 { return v }
 }
