@@ -19,15 +19,22 @@ import (
 // OpenSegment. A Segment is not safe for concurrent use: the protocol gives
 // each in-flight call its own segment.
 type Segment struct {
-	id     uint64
-	path   string
-	f      *os.File
-	mem    []byte   // mapping of the first len(mem) bytes of the file
-	stale  [][]byte // earlier mappings, still referenced by views
-	owner  bool
-	unlink string // file to remove on Close (no /proc: the path is real)
-	closed bool
-	sealed bool // a memfd sealed against shrinking
+	id    uint64
+	path  string
+	f     *os.File
+	mem   []byte   // mapping of the first len(mem) bytes of the file
+	stale [][]byte // earlier mappings, still referenced by views
+	// resv is the address space reserved for mem (Linux): the mapping
+	// grows in place inside it, so growth neither moves the bytes already
+	// mapped nor throws away their page tables. Without one (nil), growth
+	// maps the whole file again elsewhere.
+	resv    unsafe.Pointer
+	resvLen uintptr
+	noResv  bool // reserving failed once: do not try again
+	owner   bool
+	unlink  string // file to remove on Close (no /proc: the path is real)
+	closed  bool
+	sealed  bool // a memfd sealed against shrinking
 }
 
 // ID is the segment's identifier, unique within its host.
@@ -149,17 +156,48 @@ func (s *Segment) remap(size int64) error {
 	if size == 0 {
 		return nil
 	}
+	if s.resv == nil && s.mem == nil && !s.noResv && reserveBytes > 0 {
+		if p, err := reserveAddress(reserveBytes); err == nil {
+			s.resv, s.resvLen = p, reserveBytes
+		} else {
+			s.noResv = true
+		}
+	}
+	if s.resv != nil && uintptr(size) <= s.resvLen {
+		return s.extend(size)
+	}
 	mem, err := unix.Mmap(int(s.f.Fd()), 0, int(size), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
 	if err != nil {
 		return fmt.Errorf("transport: map segment %x (%d bytes): %w", s.id, size, err)
 	}
-	if s.mem != nil {
+	if s.mem != nil && !s.inReservation(s.mem) {
 		// Views into the old mapping may still be in use by the current
-		// call: unmap it only in ReleaseViews.
+		// call: unmap it only in ReleaseViews. (One inside the reservation
+		// stays mapped until Close.)
 		s.stale = append(s.stale, s.mem)
 	}
 	s.mem = mem
 	return nil
+}
+
+// extend grows the mapping inside the reservation to size bytes: only the
+// new pages are mapped (from the page holding the old end, since the file
+// may have had a partial last page); the old ones keep their address and
+// page tables, so views stay valid and nothing is faulted in twice.
+func (s *Segment) extend(size int64) error {
+	page := int64(os.Getpagesize())
+	from := int64(len(s.mem)) / page * page
+	addr := unsafe.Add(s.resv, from)
+	if err := mapFileAt(int(s.f.Fd()), from, addr, uintptr(size-from)); err != nil {
+		return fmt.Errorf("transport: map segment %x (%d bytes): %w", s.id, size, err)
+	}
+	s.mem = unsafe.Slice((*byte)(s.resv), size)
+	return nil
+}
+
+// inReservation reports whether m is the mapping inside the reservation.
+func (s *Segment) inReservation(m []byte) bool {
+	return s.resv != nil && len(m) > 0 && unsafe.Pointer(unsafe.SliceData(m)) == s.resv
 }
 
 // ReleaseViews ends the validity of the views handed out by View: mappings
@@ -261,10 +299,14 @@ func (s *Segment) Close() error {
 	}
 	s.closed = true
 	errs := []error{s.ReleaseViews()}
-	if s.mem != nil {
+	if s.mem != nil && !s.inReservation(s.mem) {
 		errs = append(errs, unix.Munmap(s.mem))
-		s.mem = nil
 	}
+	if s.resv != nil {
+		errs = append(errs, unreserve(s.resv, s.resvLen))
+		s.resv = nil
+	}
+	s.mem = nil
 	errs = append(errs, s.f.Close())
 	if s.unlink != "" {
 		if err := os.Remove(s.unlink); err != nil && !errors.Is(err, os.ErrNotExist) {

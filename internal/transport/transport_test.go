@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func randomBytes(n int, seed uint64) []byte {
@@ -502,15 +503,70 @@ func TestPoolHandsOutTheLargest(t *testing.T) {
 	}
 }
 
-// TestOffsetInReplacedMapping: a view taken before a growth remapped the
-// segment still locates (until ReleaseViews), so that a result written
-// there before the growth is sent in place.
+// TestGrowthInPlace: with an address reservation (Linux) a growth maps
+// only the new pages, after the old ones: views taken before it keep their
+// address and bytes, and a peer's mapping grows the same way.
+func TestGrowthInPlace(t *testing.T) {
+	if reserveBytes == 0 {
+		t.Skip("no address reservation on this platform")
+	}
+	seg, err := CreateSegment()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seg.Close()
+	if err := seg.Reserve(3 << 20); err != nil {
+		t.Fatal(err)
+	}
+	early, err := seg.View(0, 3<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range early {
+		early[i] = byte(i * 7)
+	}
+	peer, err := OpenSegment(seg.ID(), seg.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer peer.Close()
+	if err := seg.Reserve(64 << 20); err != nil {
+		t.Fatal(err)
+	}
+	if len(seg.stale) != 0 || seg.resv == nil {
+		t.Fatal("the growth replaced the mapping instead of extending it")
+	}
+	if unsafe.SliceData(seg.mem) != unsafe.SliceData(early) {
+		t.Fatal("the growth moved the mapping")
+	}
+	for i, b := range early {
+		if b != byte(i*7) {
+			t.Fatalf("byte %d changed across the growth", i)
+		}
+	}
+	seg.mem[64<<20-1] = 42
+	got := make([]byte, 1)
+	if err := peer.ReadAt(got, 64<<20-1); err != nil || got[0] != 42 {
+		t.Fatalf("the peer does not see the grown segment: %v %v", got, err)
+	}
+	if pv, err := peer.View(1<<20, 1); err != nil || pv[0] != early[1<<20] {
+		t.Fatalf("the peer's view of the old pages: %v %v", pv, err)
+	}
+	if len(peer.stale) != 0 {
+		t.Fatal("the peer's growth replaced its mapping")
+	}
+}
+
+// TestOffsetInReplacedMapping: without a reservation a growth maps the
+// file again; a view taken before it still locates (until ReleaseViews),
+// so that a result written there before the growth is sent in place.
 func TestOffsetInReplacedMapping(t *testing.T) {
 	seg, err := CreateSegment()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer seg.Close()
+	seg.noResv = true
 	if err := seg.Reserve(2 << 20); err != nil {
 		t.Fatal(err)
 	}
