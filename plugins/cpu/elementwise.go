@@ -129,6 +129,9 @@ type unaryOp struct {
 	// formula evaluated as separate tensor ops, each rounded to dt
 	// (through float32 for float16 and bfloat16).
 	dfAt func(x, y float64, dt tensor.DType) float64
+	// fAt, when set, is f at a float32, float16 or bfloat16 result whose
+	// kernel stores intermediate values at the dtype: r rounds to it.
+	fAt func(x float64, r func(float64) float64) float64
 }
 
 const (
@@ -238,10 +241,15 @@ func unaryKernel(u unaryOp) *kernel {
 			}
 			xv := castValues(x, dt)
 			out := newArray(dt, x.shape)
+			f := u.f
+			if u.fAt != nil && narrowFloat(dt) {
+				r := kernelRounder(dt)
+				f = func(v float64) float64 { return u.fAt(v, r) }
+			}
 			forChunks(len(xv), func(from, to int) error {
 				dst := out.data[from:to]
 				for i, v := range xv[from:to] {
-					dst[i] = u.f(v)
+					dst[i] = f(v)
 				}
 				return nil
 			})

@@ -52,8 +52,13 @@ var mathUnaryOps = map[string]unaryOp{
 		df:   func(x, y float64) float64 { return -2 / math.SqrtPi * math.Exp(-x*x) },
 		dfAt: func(x, y float64, dt tensor.DType) float64 { return erfDerivAt(x, -2/math.SqrtPi, dt) }},
 	"erfinv": {rule: floatDType, f: erfinv,
-		df: func(x, y float64) float64 { return 0.5 * math.Sqrt(math.Pi) * math.Exp(y*y) }},
-	"sinc":    {rule: floatDType, f: sinc, df: func(x, y float64) float64 { return sincGrad(x) }},
+		df: func(x, y float64) float64 { return 0.5 * math.Sqrt(math.Pi) * math.Exp(y*y) },
+		// 0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad
+		dfAt: func(x, y float64, dt tensor.DType) float64 {
+			return atDT(dt, scalarAt(dt, 0.5*math.Sqrt(math.Pi))*atDT(dt, math.Exp(atDT(dt, y*y))))
+		}},
+	"sinc": {rule: floatDType, f: sinc, df: func(x, y float64) float64 { return sincGrad(x) },
+		fAt: sincAt, dfAt: sincGradAt},
 	"lgamma":  {rule: floatDType, f: lgamma, df: func(x, y float64) float64 { return digamma(x) }},
 	"digamma": {rule: floatDType, f: digamma, df: func(x, y float64) float64 { return trigamma(x) }},
 	"i0":      {rule: floatDType, f: besselI0, df: func(x, y float64) float64 { return besselI1(x) }},
@@ -90,6 +95,34 @@ func sincGrad(x float64) float64 {
 		return 0
 	}
 	return (p*math.Cos(p) - math.Sin(p)) / sq
+}
+
+// sincAt is sinc's CPU kernel at a narrow scalar type (r rounds to it):
+// product = pi * a, sin(product) / product, each value a scalar_t (pi
+// itself c10::pi<scalar_t>).
+func sincAt(x float64, r func(float64) float64) float64 {
+	if x == 0 {
+		return 1
+	}
+	p := r(r(math.Pi) * x)
+	return r(math.Sin(p)) / p
+}
+
+// sincGradAt is sinc's derivative as PyTorch 1.13's autograd evaluates it
+// at dtype dt, each tensor op rounded: ((self * pi) * cos(self * pi) -
+// sin(self * pi)) / (self * self * pi), 0 where the denominator is 0.
+func sincGradAt(x, y float64, dt tensor.DType) float64 {
+	if dt == tensor.Float64 || !dt.IsFloat() {
+		return sincGrad(x)
+	}
+	pi := scalarAt(dt, math.Pi)
+	p := atDT(dt, x*pi)
+	sq := atDT(dt, atDT(dt, x*x)*pi)
+	if sq == 0 {
+		return 0
+	}
+	num := atDT(dt, atDT(dt, p*atDT(dt, math.Cos(p)))-atDT(dt, math.Sin(p)))
+	return atDT(dt, num/sq)
 }
 
 // erfinv is calc_erfinv: a rational first guess refined by two Newton
@@ -393,15 +426,12 @@ func roundKernel() *kernel {
 // ---- deg2rad, rad2deg ----
 
 // scaleKernel multiplies by a constant the way at::mul with a wrapped
-// number does: the constant at the compute dtype (float32 for float32,
-// float16 and bfloat16, whose products PyTorch forms in float32).
+// number does, forward (deg2rad, rad2deg) and backward (grad * constant):
+// the constant cast to the tensor's dtype (scalarAt: float16 and bfloat16
+// take it at their own precision), the product formed in float32 and
+// rounded.
 func scaleKernel(k float64) *kernel {
-	factor := func(dt tensor.DType) float64 {
-		if dt == tensor.Float64 {
-			return k
-		}
-		return roundTo(tensor.Float32, k)
-	}
+	factor := func(dt tensor.DType) float64 { return scalarAt(dt, k) }
 	return &kernel{
 		forward: func(c *call) ([]*array, error) {
 			dt, xv, err := unaryResult(c.in[0], floatDType, "", "")
@@ -444,6 +474,12 @@ func logitKernel() *kernel {
 				return nil, err
 			}
 			out := newArray(dt, c.in[0].shape)
+			logit := func(v float64) float64 { return math.Log(v / (1 - v)) }
+			if narrowFloat(dt) {
+				// log(x / (1 - x)), each op of the kernel at scalar_t
+				r := kernelRounder(dt)
+				logit = func(v float64) float64 { return r(math.Log(r(v / r(1-v)))) }
+			}
 			if lo, hi, ok := logitBounds(c, dt); ok {
 				mapInto(out.data, xv, func(v float64) float64 {
 					switch {
@@ -452,10 +488,10 @@ func logitKernel() *kernel {
 					case v > hi:
 						v = hi
 					}
-					return math.Log(v / (1 - v))
+					return logit(v)
 				})
 			} else {
-				mapInto(out.data, xv, func(v float64) float64 { return math.Log(v / (1 - v)) })
+				mapInto(out.data, xv, logit)
 			}
 			return []*array{out}, nil
 		},
@@ -471,12 +507,14 @@ func logitKernel() *kernel {
 			} else {
 				outside = 0
 			}
+			// dy / (x * (1 - x)), each op at scalar_t for the narrow dtypes
+			r := kernelRounder(x.dtype)
 			res := float64sFor(len(g))
 			forChunks(len(res), func(from, to int) error {
 				for i := from; i < to; i++ {
 					v := x.data[i]
 					if v >= lo && v <= hi {
-						res[i] = g[i] / (v * (1 - v))
+						res[i] = g[i] / r(v*r(1-v))
 					} else {
 						res[i] = outside
 					}
@@ -744,10 +782,11 @@ type binaryMathOp struct {
 	fi      func(a, b int64) (int64, error)
 	grad    func(a, b, y, g float64) (ga, gb float64)
 	// fAt and gradAt, when set, are f and grad at a float32, float16 or
-	// bfloat16 result: r rounds each intermediate tensor (or value the
-	// kernel stores at its scalar type) as PyTorch does at that dtype.
-	fAt    func(a, b float64, r func(float64) float64) float64
-	gradAt func(a, b, y, g float64, r func(float64) float64) (ga, gb float64)
+	// bfloat16 result: r rounds each intermediate tensor of an autograd
+	// formula (opRounder), k each value a kernel stores at its scalar type
+	// (kernelRounder), as PyTorch does at that dtype.
+	fAt    func(a, b float64, k func(float64) float64) float64
+	gradAt func(a, b, y, g float64, r, k func(float64) float64) (ga, gb float64)
 }
 
 func (u binaryMathOp) resultType(a, b *array) (tensor.DType, error) {
@@ -775,7 +814,7 @@ func binaryMathKernel(u binaryMathOp) *kernel {
 			}
 			f := func(x, y float64) (float64, error) { return u.f(x, y), nil }
 			if u.fAt != nil && narrowFloat(dt) {
-				r := opRounder(dt)
+				r := kernelRounder(dt)
 				f = func(x, y float64) (float64, error) { return u.fAt(x, y, r), nil }
 			}
 			if u.fi != nil && !dt.IsFloat() {
@@ -823,17 +862,17 @@ func binaryGrads(c *call, out, gout *array, grad func(a, b, y, g float64) (float
 // binaryGradsAt is binaryGrads at a float32, float16 or bfloat16 result
 // dt: the operands (numbers included) at dt, as TensorIterator casts
 // them, and grad given dt's rounding.
-func binaryGradsAt(c *call, out, gout *array, dt tensor.DType, grad func(a, b, y, g float64, r func(float64) float64) (float64, float64)) ([]*array, error) {
+func binaryGradsAt(c *call, out, gout *array, dt tensor.DType, grad func(a, b, y, g float64, r, k func(float64) float64) (float64, float64)) ([]*array, error) {
 	o, err := broadcastOperands(dt, c.in[0], c.in[1])
 	if err != nil {
 		return nil, err
 	}
-	r := opRounder(dt)
+	r, kr := opRounder(dt), kernelRounder(dt)
 	g := gradData(gout, len(out.data))
 	ga, gb := float64sFor(len(g)), float64sFor(len(g))
 	forChunks(len(g), func(from, to int) error {
 		for k := from; k < to; k++ {
-			ga[k], gb[k] = grad(o.get(0, k), o.get(1, k), out.data[k], g[k], r)
+			ga[k], gb[k] = grad(o.get(0, k), o.get(1, k), out.data[k], g[k], r, kr)
 		}
 		return nil
 	})
@@ -884,12 +923,12 @@ func fmaxMin(a, b float64, max bool) float64 {
 }
 
 // xlogyAt is xlogy's CPU kernel at a narrow dtype, before the result's
-// rounding: the logarithm rounded by r (std::log of the scalar type).
-func xlogyAt(x, y float64, r func(float64) float64) float64 {
+// rounding: the logarithm rounded by k (std::log of the scalar type).
+func xlogyAt(x, y float64, k func(float64) float64) float64 {
 	if y != y || x == 0 {
 		return xlogy(x, y)
 	}
-	return x * r(math.Log(y))
+	return x * k(math.Log(y))
 }
 
 // xlogy is PyTorch's x·log(y): NaN where y is NaN, else 0 where x is 0.
@@ -932,7 +971,7 @@ var binaryMathOps = map[string]binaryMathOp{
 	},
 		// recip = (self * self + other * other).reciprocal();
 		// grad * other * recip, grad * -self * recip
-		gradAt: func(a, b, y, g float64, r func(float64) float64) (float64, float64) {
+		gradAt: func(a, b, y, g float64, r, k func(float64) float64) (float64, float64) {
 			rec := r(1 / r(r(a*a)+r(b*b)))
 			return r(r(g*b) * rec), r(r(g*-a) * rec)
 		}},
@@ -965,12 +1004,12 @@ var binaryMathOps = map[string]binaryMathOp{
 	},
 		// the kernel's x * std::log(y) at scalar_t: the logarithm is
 		// stored at the narrow dtype before the product
-		fAt: func(a, b float64, r func(float64) float64) float64 { return xlogyAt(a, b, r) },
+		fAt: xlogyAt,
 		// xlogy(grad, other).masked_fill(...), grad * self / other
-		gradAt: func(a, b, y, g float64, r func(float64) float64) (float64, float64) {
+		gradAt: func(a, b, y, g float64, r, k func(float64) float64) (float64, float64) {
 			ga := 0.0
 			if !(a == 0 && b <= 0) {
-				ga = r(xlogyAt(g, b, r))
+				ga = r(xlogyAt(g, b, k))
 			}
 			return ga, r(r(g*a) / b)
 		}},
@@ -978,14 +1017,14 @@ var binaryMathOps = map[string]binaryMathOp{
 		return g / (1 + math.Exp(b-a)), g / (1 + math.Exp(a-b))
 	},
 		// grad / (1 + exp(other - self)), grad / (1 + exp(self - other))
-		gradAt: func(a, b, y, g float64, r func(float64) float64) (float64, float64) {
+		gradAt: func(a, b, y, g float64, r, k func(float64) float64) (float64, float64) {
 			return r(g / r(1+r(math.Exp(r(b-a))))), r(g / r(1+r(math.Exp(r(a-b)))))
 		}},
 	"logaddexp2": {rule: floatOnly, name: "logaddexp2_cpu", f: logaddexp2, grad: func(a, b, y, g float64) (float64, float64) {
 		return g / (1 + math.Pow(2, b-a)), g / (1 + math.Pow(2, a-b))
 	},
 		// grad / (1 + pow(2, other - self)), grad / (1 + pow(2, self - other))
-		gradAt: func(a, b, y, g float64, r func(float64) float64) (float64, float64) {
+		gradAt: func(a, b, y, g float64, r, k func(float64) float64) (float64, float64) {
 			return r(g / r(1+r(math.Pow(2, r(b-a))))), r(g / r(1+r(math.Pow(2, r(a-b)))))
 		}},
 	// The gradient goes to self where self ≥ other (fmin: ≤) or other is
@@ -1221,13 +1260,15 @@ func atDT(dt tensor.DType, v float64) float64 {
 	return v
 }
 
-// scalarAt is a Python float as a tensor op of dtype dt uses it: as a
-// float32 for the narrow float dtypes and float32 itself.
+// scalarAt is a Python float as a tensor op of dtype dt uses it: PyTorch
+// 1.13's TensorIterator casts the wrapped number to the op's dtype (a
+// float16 or bfloat16 through float32, as c10 converts a double), so
+// grad * 0.1 at bfloat16 multiplies by bfloat16(0.1).
 func scalarAt(dt tensor.DType, c float64) float64 {
 	if dt == tensor.Float64 || !dt.IsFloat() {
 		return c
 	}
-	return roundTo(tensor.Float32, c)
+	return atDT(dt, c)
 }
 
 // asinDerivAt is asin's derivative as PyTorch's autograd evaluates it at
@@ -1251,8 +1292,7 @@ func rsqrtAt(dt tensor.DType, q float64) float64 {
 
 // erfDerivAt is erf's (c = 2/√π) or erfc's (c = −2/√π) derivative as
 // PyTorch's autograd evaluates it at dtype dt: c * exp(-(self.pow(2))),
-// each op rounded (the Python number c taken as a float32 by the narrow
-// dtypes' kernels).
+// each op rounded (the number c cast to dt, scalarAt).
 func erfDerivAt(x, c float64, dt tensor.DType) float64 {
 	if dt == tensor.Float64 || !dt.IsFloat() {
 		return c * math.Exp(-x*x)
@@ -1266,6 +1306,18 @@ func erfDerivAt(x, c float64, dt tensor.DType) float64 {
 // integer dtypes keep the float64 formulas.
 func narrowFloat(dt tensor.DType) bool {
 	return dt == tensor.Float32 || dt == tensor.Float16 || dt == tensor.BFloat16
+}
+
+// kernelRounder is the rounding of values a CPU kernel stores at its
+// scalar type: opRounder's, except at float16, where PyTorch 1.13's CPU
+// kernels of these functions either compute in float (xlogy: std::log of a
+// Half is a float) or are missing (sinc, logit; the emulation then
+// computes in float32, as the golden cases do).
+func kernelRounder(dt tensor.DType) func(float64) float64 {
+	if dt == tensor.Float16 {
+		return opRounder(tensor.Float32)
+	}
+	return opRounder(dt)
 }
 
 // opRounder is atDT for one dtype, chosen outside a loop: a tensor op's
