@@ -300,6 +300,32 @@ func preluChannels(x, w *array) (nw, inner int, err error) {
 	return nw, inner, nil
 }
 
+// preluWeightGradAt sums prelu's collector x·g into the weight gradient
+// gw as PyTorch 1.13 does at a narrow dtype dt: the collector is a tensor
+// of dt, its sum over all but the channel dimension a dt reduction that
+// rounds each sample's per-channel (inner) sum to dt and accumulates the
+// samples in order at dt; a single weight takes the whole sum rounded once.
+func preluWeightGradAt(gw, col []float64, nw, inner int, dt tensor.DType) {
+	r := opRounder(dt)
+	if nw == 1 {
+		s := 0.0
+		for _, v := range col {
+			s += r(v)
+		}
+		gw[0] = s
+		return
+	}
+	for base := 0; base < len(col); base += nw * inner {
+		for ch := 0; ch < nw; ch++ {
+			s := 0.0
+			for _, v := range col[base+ch*inner : base+(ch+1)*inner] {
+				s += r(v)
+			}
+			gw[ch] = r(gw[ch] + r(s))
+		}
+	}
+}
+
 func preluKernel() *kernel {
 	return &kernel{
 		forward: func(c *call) ([]*array, error) {
@@ -351,8 +377,12 @@ func preluKernel() *kernel {
 			var gw *array
 			if c.requiresGrad[1] {
 				gw = &array{shape: append([]int{}, w.shape...), data: make([]float64, nw), dtype: w.dtype}
-				for k, v := range col {
-					gw.data[(k/inner)%nw] += v
+				if narrowFloat(x.dtype) {
+					preluWeightGradAt(gw.data, col, nw, inner, x.dtype)
+				} else {
+					for k, v := range col {
+						gw.data[(k/inner)%nw] += v
+					}
 				}
 			}
 			scratchDone(col)
