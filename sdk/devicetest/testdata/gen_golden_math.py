@@ -458,8 +458,52 @@ def binary_cases():
     return cs
 
 
+# ---------------------------------------------------------------- bfloat16 rounding steps
+
+# At bfloat16 PyTorch evaluates these functions' autograd formulas as
+# tensor ops, each result rounded (grad / other, (self.pow(2) + 1).rsqrt(),
+# Python numbers cast to bfloat16, ...), and some forward kernels store
+# intermediate values at the scalar type (logit, sinc, xlogy's log). These
+# cases, 64 elements with random gradients, hold the emulated device to
+# PyTorch's bits (ulp 0).
+ROUNDED_UNARY = {
+    "asinh": (torch.asinh, rng(-3.0, 3.0)),
+    "acosh": (torch.acosh, rng(1.1, 3.0)),
+    "atanh": (torch.atanh, rng(-0.9, 0.9)),
+    "erf": (torch.erf, normal(1.0)),
+    "erfc": (torch.erfc, normal(1.0)),
+    "erfinv": (torch.erfinv, rng(-0.9, 0.9)),
+    "sinc": (torch.sinc, normal(1.0)),
+    "logit": (torch.logit, rng(0.05, 0.95)),
+    "rad2deg": (torch.rad2deg, normal(3.0)),
+    "deg2rad": (torch.deg2rad, normal(100.0)),
+    "log2": (torch.log2, rng(0.2, 3.0)),
+    "log10": (torch.log10, rng(0.2, 3.0)),
+}
+ROUNDED_BINARY = {
+    "div": (torch.div, N(), U(0.5, 2)),
+    "atan2": (torch.atan2, N(), N()),
+    "xlogy": (torch.xlogy, N(), U(0.5, 2)),
+    "logaddexp": (torch.logaddexp, N(), N()),
+    "logaddexp2": (torch.logaddexp2, N(), N()),
+}
+
+
+def rounded_cases():
+    cs = []
+    bf16 = torch.bfloat16
+    for op, (fn, mk) in ROUNDED_UNARY.items():
+        name = op + "/bfloat16_rounded_steps"
+        cs.append(case(name, op, [mk(R(name), (8, 8), bf16)], fn, mode="emulated", ulp=0))
+    for op, (fn, fa, fb) in ROUNDED_BINARY.items():
+        name = op + "/bfloat16_rounded_steps"
+        r = R(name)
+        cs.append(case(name, op, [fa(r, (8, 8)).to(bf16), fb(r, (8, 8)).to(bf16)], fn, mode="emulated", ulp=0))
+    return cs
+
+
 def main():
-    cs = unary_cases() + attr_cases() + gamma_family_cases() + binary_cases()
+    cs = unary_cases() + attr_cases() + gamma_family_cases() + binary_cases() + rounded_cases()
     print("\n".join(REPORT))
     write_group("math", cs)
 

@@ -186,6 +186,16 @@ def prelu_cases():
     cs.append(error_case("prelu/weight_dtype", "prelu", [r.randn((2, 3)), r.randn((3,)).float()], torch.prelu))
     cs.append(error_case("prelu/int64", "prelu", [torch.tensor([1, -2]), torch.tensor([1])], torch.prelu))
     cs += narrow("prelu", torch.prelu, lambda r, d: [away_from(r, (2, 3, 5), [0], d), r.rand((3,), f64, 0.05, 0.5).to(d)])
+    # PyTorch's bits at bfloat16: the weight gradient sums a bfloat16
+    # collector, each sample's channel sum rounded, the samples accumulated
+    # at bfloat16
+    bf16 = torch.bfloat16
+    r = R("prelu/bfloat16_rounded_steps")
+    cs.append(case("prelu/bfloat16_rounded_steps", "prelu", [r.randn((6, 4, 10)).to(bf16), r.rand((4,), f64, 0.05, 0.5).to(bf16)],
+                   torch.prelu, mode="emulated", ulp=0))
+    r = R("prelu/bfloat16_single_weight_rounded_steps")
+    cs.append(case("prelu/bfloat16_single_weight_rounded_steps", "prelu", [r.randn((3, 4, 5)).to(bf16), torch.tensor([0.25], dtype=bf16)],
+                   torch.prelu, mode="emulated", ulp=0))
     return cs
 
 
