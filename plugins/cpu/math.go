@@ -59,9 +59,11 @@ var mathUnaryOps = map[string]unaryOp{
 		}},
 	"sinc": {rule: floatDType, f: sinc, df: func(x, y float64) float64 { return sincGrad(x) },
 		fAt: sincAt, dfAt: sincGradAt},
-	"lgamma":  {rule: floatDType, f: lgamma, df: func(x, y float64) float64 { return digamma(x) }},
-	"digamma": {rule: floatDType, f: digamma, df: func(x, y float64) float64 { return trigamma(x) }},
-	"i0":      {rule: floatDType, f: besselI0, df: func(x, y float64) float64 { return besselI1(x) }},
+	"lgamma": {rule: floatDType, f: lgamma, df: func(x, y float64) float64 { return digamma(x) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return atDT(dt, digamma(x)) }}, // grad * digamma(self)
+	"digamma": {rule: floatDType, f: digamma, df: func(x, y float64) float64 { return trigamma(x) },
+		dfAt: func(x, y float64, dt tensor.DType) float64 { return polygamma1At(x, dt) }}, // grad * polygamma(1, self)
+	"i0": {rule: floatDType, f: besselI0, df: func(x, y float64) float64 { return besselI1(x) }},
 	"frac": {rule: floatOnly, intErr: "frac_cpu",
 		f: func(x float64) float64 { return x - math.Trunc(x) }, df: func(x, y float64) float64 { return 1 }},
 }
@@ -220,6 +222,41 @@ func trigamma(x float64) float64 {
 	ixx := 1 / (x * x)
 	result += (1 + 1/(2*x) + ixx*(1./6-ixx*(1./30-ixx*(1./42)))) / x
 	return sign * result
+}
+
+// polygamma1At is polygamma(1, x) as a tensor of dtype dt: the float
+// kernel (trigammaF32) at the narrow dtypes, rounded.
+func polygamma1At(x float64, dt tensor.DType) float64 {
+	if !narrowFloat(dt) {
+		return trigamma(x)
+	}
+	return atDT(dt, trigammaF32(x))
+}
+
+// trigammaF32 is calc_trigamma's float overload, which PyTorch's float32,
+// bfloat16 (and float16) kernels call: float arithmetic, sinf, and a tail
+// whose double constants make it a double expression. At the poles
+// (non-positive integers) sinf(pi·x) is not 0, so the result is finite
+// (1.29e15 at x = -1) where the double formula gives about 1e32.
+func trigammaF32(xd float64) float64 {
+	x := float32(xd)
+	sign, result := float32(1), float32(0)
+	if x < 0.5 {
+		sign = -1
+		pi := float32(math.Pi)
+		s := float32(math.Sin(float64(float32(pi * x))))
+		result -= float32(pi*pi) / float32(s*s)
+		x = 1 - x
+	}
+	for i := 0; i < 6; i++ {
+		result += 1 / float32(x*x)
+		x++
+	}
+	ixx := float64(1 / float32(x*x))
+	head := float64(1 + 1/float32(2*x))
+	tail := (head + ixx*(1./6-ixx*(1./30-ixx*(1./42)))) / float64(x)
+	result = float32(float64(result) + tail)
+	return float64(sign * result)
 }
 
 // chbevl evaluates a Chebyshev series (Cephes).
@@ -713,10 +750,17 @@ func polygammaKernel() *kernel {
 			n := c.attrs.Int("n", 0)
 			x := c.in[0]
 			g := gradData(gos[0], len(x.data))
+			// grad * polygamma(n + 1, self): the polygamma a tensor of
+			// the input's dtype
+			r := opRounder(x.dtype)
 			res := float64sFor(len(g))
 			forChunks(len(res), func(from, to int) error {
 				for i := from; i < to; i++ {
-					res[i] = g[i] * polygammaN(n+1, x.data[i])
+					if n == 0 {
+						res[i] = g[i] * polygamma1At(x.data[i], x.dtype)
+					} else {
+						res[i] = g[i] * r(polygammaN(n+1, x.data[i]))
+					}
 				}
 				return nil
 			})
@@ -726,14 +770,25 @@ func polygammaKernel() *kernel {
 }
 
 // mvlgammaKernel: the sum over i < p of lgamma(x − (p−1)/2 + i/2), in that
-// order, plus p(p−1)/4·log(pi), as ATen's composite does.
+// order, plus p(p−1)/4·log(pi), as ATen's composite does. At the narrow
+// dtypes each of the composite's tensors is rounded (x + arange, its
+// lgamma or, backward, digamma, the sum over i, the added constant cast to
+// the dtype); float16, which lacks lgamma and digamma kernels in 1.13,
+// computes in float32.
 func mvlgammaKernel() *kernel {
-	sum := func(p int64, x float64, f func(float64) float64) float64 {
+	exact := func(v float64) float64 { return v }
+	sum := func(p int64, x float64, f, r func(float64) float64) float64 {
 		s := 0.0
 		for i := int64(0); i < p; i++ {
-			s += f(x + (-float64(p)/2 + 0.5 + 0.5*float64(i)))
+			s += r(f(r(x + (-float64(p)/2 + 0.5 + 0.5*float64(i)))))
 		}
-		return s
+		return r(s)
+	}
+	rounder := func(dt tensor.DType) func(float64) float64 {
+		if narrowFloat(dt) {
+			return kernelRounder(dt)
+		}
+		return exact
 	}
 	return &kernel{
 		forward: func(c *call) ([]*array, error) {
@@ -746,18 +801,23 @@ func mvlgammaKernel() *kernel {
 				return nil, err
 			}
 			k := float64(p) * float64(p-1) * math.Log(math.Pi) / 4
+			r := rounder(dt)
+			if narrowFloat(dt) {
+				k = r(k)
+			}
 			out := newArray(dt, c.in[0].shape)
-			mapInto(out.data, xv, func(v float64) float64 { return sum(p, v, lgamma) + k })
+			mapInto(out.data, xv, func(v float64) float64 { return sum(p, v, lgamma, r) + k })
 			return []*array{out}, nil
 		},
 		backward: func(c *call, outs, gos []*array) ([]*array, error) {
 			p := c.attrs.Int("p", 1)
 			x := c.in[0]
 			g := gradData(gos[0], len(x.data))
+			r := rounder(x.dtype)
 			res := float64sFor(len(g))
 			forChunks(len(res), func(from, to int) error {
 				for i := from; i < to; i++ {
-					res[i] = g[i] * sum(p, x.data[i], digamma)
+					res[i] = g[i] * sum(p, x.data[i], digamma, r)
 				}
 				return nil
 			})

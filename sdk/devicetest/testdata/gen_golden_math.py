@@ -499,6 +499,18 @@ def rounded_cases():
         name = op + "/bfloat16_rounded_steps"
         r = R(name)
         cs.append(case(name, op, [fa(r, (8, 8)).to(bf16), fb(r, (8, 8)).to(bf16)], fn, mode="emulated", ulp=0))
+    # the gamma family: gradients are the next function as a bfloat16
+    # tensor, from PyTorch's float kernels (trigamma's float overload is
+    # finite at the poles: -1.0 below); mvlgamma's composite rounds
+    # x + arange, each lgamma or digamma, the sum and the constant
+    gam = lambda r: torch.cat([rng(0.3, 4.0)(r, (62,)), torch.tensor([-1.0, -2.5], dtype=f64)]).reshape(8, 8).to(bf16)
+    for op, fn, at in (("lgamma", torch.lgamma, None), ("digamma", torch.digamma, None),
+                       ("polygamma", lambda x: torch.polygamma(0, x), {"n": 0})):
+        name = op + "/bfloat16_rounded_steps"
+        cs.append(case(name, op, [gam(R(name))], fn, attrs=at, mode="emulated", ulp=0))
+    name = "mvlgamma/bfloat16_rounded_steps"
+    cs.append(case(name, "mvlgamma", [rng(1.6, 4.0)(R(name), (8, 8), bf16)], lambda x: torch.mvlgamma(x, 3),
+                   attrs={"p": 3}, mode="emulated", ulp=0))
     return cs
 
 
