@@ -95,6 +95,12 @@ func laScale(x []float64, v float64) {
 
 // laSelfGrad is the gradient of beta*self: beta*g summed to self's shape.
 func laSelfGrad(g []float64, out []int, self *array, beta float64) *array {
+	if narrowDT(self.dtype) && beta != 1 {
+		// maybe_multiply(grad, beta) rounds before the sum to self's shape
+		gb := append([]float64(nil), g...)
+		narrowScale(gb, beta)
+		return &array{shape: append([]int{}, self.shape...), data: sumToShape(gb, out, self.shape), dtype: self.dtype}
+	}
 	gs := sumToShape(g, out, self.shape) // always a new slice
 	laScale(gs, beta)
 	return &array{shape: append([]int{}, self.shape...), data: gs, dtype: self.dtype}
@@ -159,6 +165,13 @@ func addmvForward(c *call) ([]*array, error) {
 		return nil, err
 	}
 	out := nnNew([]int{pl.n}, pl.dt)
+	if narrowDT(pl.dt) && in[0].dtype == pl.dt && pl.n*pl.k <= narrowOneDNN {
+		if pl.beta != 0 {
+			narrowFill(out.data, in[0], out.shape)
+		}
+		narrowGemv(false, pl.n, pl.k, in[1].data, in[2].data, out.data, pl.beta, pl.alpha)
+		return []*array{out}, nil
+	}
 	if pl.alpha != 0 {
 		nnGemm(false, false, pl.n, 1, pl.k, in[1].data, in[2].data, out.data, false)
 		laScale(out.data, pl.alpha)
@@ -181,13 +194,21 @@ func addmvBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		grads[0] = laSelfGrad(g.data, []int{pl.n}, in[0], pl.beta)
 	}
 	if gm := nnGradFor(c, 1); gm != nil {
-		nnGemm(false, false, pl.n, pl.k, 1, g.data, in[2].data, gm.data, false)
-		laScale(gm.data, pl.alpha)
+		if narrowDT(pl.dt) {
+			narrowOuterScaled(gm.data, g.data, in[2].data, pl.alpha)
+		} else {
+			nnGemm(false, false, pl.n, pl.k, 1, g.data, in[2].data, gm.data, false)
+			laScale(gm.data, pl.alpha)
+		}
 		grads[1] = gm
 	}
 	if gv := nnGradFor(c, 2); gv != nil {
-		nnGemm(true, false, pl.k, 1, pl.n, in[1].data, g.data, gv.data, false)
-		laScale(gv.data, pl.alpha)
+		if narrowDT(pl.dt) && narrowGemv(true, pl.k, pl.n, in[1].data, g.data, gv.data, 0, 1) {
+			narrowScale(gv.data, pl.alpha)
+		} else {
+			nnGemm(true, false, pl.k, 1, pl.n, in[1].data, g.data, gv.data, false)
+			laScale(gv.data, pl.alpha)
+		}
 		grads[2] = gv
 	}
 	return grads, nil
@@ -280,6 +301,10 @@ func addrForward(c *call) ([]*array, error) {
 		laOuterInto(out.data, in[1].data, in[2].data, pl.alpha, pl.dt)
 		return []*array{out}, nil
 	}
+	if narrowDT(pl.dt) {
+		narrowAddr(out.data, in[0], in[1].data, in[2].data, pl.beta, pl.alpha)
+		return []*array{out}, nil
+	}
 	laOuterInto(out.data, in[1].data, in[2].data, pl.alpha, pl.dt)
 	laAddScaled(out.data, in[0], pl.shape, pl.beta, pl.dt)
 	laWrapInts(out)
@@ -301,13 +326,21 @@ func addrBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		grads[0] = laSelfGrad(g.data, pl.shape, in[0], pl.beta)
 	}
 	if g1 := nnGradFor(c, 1); g1 != nil {
-		nnGemm(false, false, n, 1, m, g.data, in[2].data, g1.data, false)
-		laScale(g1.data, pl.alpha)
+		if narrowDT(pl.dt) && narrowGemv(false, n, m, g.data, in[2].data, g1.data, 0, 1) {
+			narrowScale(g1.data, pl.alpha)
+		} else {
+			nnGemm(false, false, n, 1, m, g.data, in[2].data, g1.data, false)
+			laScale(g1.data, pl.alpha)
+		}
 		grads[1] = g1
 	}
 	if g2 := nnGradFor(c, 2); g2 != nil {
-		nnGemm(true, false, m, 1, n, g.data, in[1].data, g2.data, false)
-		laScale(g2.data, pl.alpha)
+		if narrowDT(pl.dt) && narrowGemv(true, m, n, g.data, in[1].data, g2.data, 0, 1) {
+			narrowScale(g2.data, pl.alpha)
+		} else {
+			nnGemm(true, false, m, 1, n, g.data, in[1].data, g2.data, false)
+			laScale(g2.data, pl.alpha)
+		}
 		grads[2] = g2
 	}
 	return grads, nil
@@ -353,6 +386,11 @@ func outerBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		return grads, nil
 	}
 	n, m := x.shape[0], y.shape[0]
+	if narrowDT(x.dtype) && y.dtype == x.dtype {
+		gx, gy := nnGradFor(c, 0), nnGradFor(c, 1)
+		narrowOuterGrads(g.data, x.data, y.data, dataOf(gx), dataOf(gy))
+		return []*array{gx, gy}, nil
+	}
 	if gx := nnGradFor(c, 0); gx != nil {
 		nnGemm(false, false, n, 1, m, g.data, y.data, gx.data, false)
 		grads[0] = gx
@@ -443,6 +481,14 @@ func baddbmmForward(c *call) ([]*array, error) {
 	}
 	out := nnNew(pl.shape, pl.dt)
 	n, k, p := pl.n, pl.k, pl.p
+	if narrowDT(pl.dt) && in[0].dtype == pl.dt {
+		if pl.beta != 0 {
+			narrowFill(out.data, in[0], pl.shape)
+		}
+		if narrowBmm(false, false, pl.bs, n, p, k, in[1].data, in[2].data, batchOffsets(pl.bs, n*k), batchOffsets(pl.bs, k*p), out.data, pl.beta, pl.alpha) {
+			return []*array{out}, nil
+		}
+	}
 	for b := 0; b < pl.bs; b++ {
 		nnGemm(false, false, n, p, k, in[1].data[b*n*k:], in[2].data[b*k*p:], out.data[b*n*p:], false)
 	}
@@ -461,6 +507,24 @@ func laBatchGrads(c *call, pl *laBatchPlan, b1, b2, g []float64, shared bool) (g
 			return g
 		}
 		return g[b*n*p:]
+	}
+	if narrowDT(pl.dt) {
+		gOff := batchOffsets(pl.bs, n*p)
+		if shared {
+			gOff = make([]int, pl.bs)
+		}
+		g1, g2 = nnGradFor(c, 1), nnGradFor(c, 2)
+		doneA := g1 == nil || narrowBmm(false, true, pl.bs, n, k, p, g, b2, gOff, batchOffsets(pl.bs, k*p), g1.data, 0, 1)
+		doneB := g2 == nil || narrowBmm(true, false, pl.bs, k, p, n, b1, g, batchOffsets(pl.bs, n*k), gOff, g2.data, 0, 1)
+		if doneA && doneB {
+			if g1 != nil {
+				narrowScale(g1.data, pl.alpha)
+			}
+			if g2 != nil {
+				narrowScale(g2.data, pl.alpha)
+			}
+			return g1, g2
+		}
 	}
 	if g1 = nnGradFor(c, 1); g1 != nil {
 		for b := 0; b < pl.bs; b++ {
@@ -540,6 +604,19 @@ func addbmmForward(c *call) ([]*array, error) {
 	}
 	out := nnNew(pl.shape, pl.dt)
 	n, k, p := pl.n, pl.k, pl.p
+	if narrowDT(pl.dt) && pl.bs > 0 && n*k*p <= narrowOneDNN {
+		// addbmm_: self copied into the result, then addmm_ per batch
+		// (beta for the first only).
+		if pl.beta != 0 {
+			narrowFill(out.data, in[0], pl.shape)
+		}
+		beta := pl.beta
+		for b := 0; b < pl.bs; b++ {
+			narrowGemm(false, false, n, p, k, in[1].data[b*n*k:], in[2].data[b*k*p:], out.data, beta, pl.alpha)
+			beta = 1
+		}
+		return []*array{out}, nil
+	}
 	if pl.alpha != 0 {
 		for b := 0; b < pl.bs; b++ {
 			nnGemm(false, false, n, p, k, in[1].data[b*n*k:], in[2].data[b*k*p:], out.data, b > 0)
@@ -632,6 +709,16 @@ func kronBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	}
 	g := nnGradOut(gradOuts, 0)
 	ga, gb := nnGradFor(c, 0), nnGradFor(c, 1)
+	if g != nil && narrowDT(a.dtype) && b.dtype == a.dtype {
+		sizes, redA, redB := laKronDims(a, b)
+		if ga != nil {
+			narrowKronGrad(ga.data, g.data, b.data, pl.aIdx, pl.bIdx, sizes, redA)
+		}
+		if gb != nil {
+			narrowKronGrad(gb.data, g.data, a.data, pl.bIdx, pl.aIdx, sizes, redB)
+		}
+		return []*array{ga, gb}, nil
+	}
 	if g != nil {
 		for k, gv := range g.data {
 			if ga != nil {
@@ -655,6 +742,12 @@ type laTensordotPlan struct {
 	m, k, p    int
 	shape      []int
 	aIdx, bIdx []int // source offset of every gathered element
+	// the permutations gathered (free dims then contracted for self,
+	// contracted then free for other) and whether a contracted dim
+	// broadcasts, for the bfloat16 layouts (narrowTensordot)
+	orderA, orderB []int
+	nFree          int
+	bcast          bool
 }
 
 // laGather returns, for the permutation order of dims of a tensor of
@@ -759,6 +852,10 @@ func laTensordotSetup(c *call) (*laTensordotPlan, *array, *array, error) {
 	}
 	pl.aIdx = laGather(a.shape, orderA, sizesA)
 	pl.bIdx = laGather(b.shape, orderB, sizesB)
+	pl.orderA, pl.orderB, pl.nFree = orderA, orderB, len(fa)
+	for i := range ca {
+		pl.bcast = pl.bcast || laDimSize(a, ca[i]) != laDimSize(b, cb[i])
+	}
 	return pl, a, b, nil
 }
 
@@ -784,6 +881,9 @@ func tensordotForward(c *call) ([]*array, error) {
 		return nil, err
 	}
 	out := nnNew(pl.shape, a.dtype)
+	if narrowDT(a.dtype) && !pl.bcast && narrowTensordot(pl, a, b, out.data) {
+		return []*array{out}, nil
+	}
 	nnGemm(false, false, pl.m, pl.p, pl.k, laTake(a.data, pl.aIdx), laTake(b.data, pl.bIdx), out.data, false)
 	laWrapInts(out)
 	return []*array{out}, nil
@@ -797,6 +897,9 @@ func tensordotBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	g := nnGradOut(gradOuts, 0)
 	ga, gb := nnGradFor(c, 0), nnGradFor(c, 1)
 	if g == nil {
+		return []*array{ga, gb}, nil
+	}
+	if narrowDT(a.dtype) && !pl.bcast && narrowTensordotGrads(pl, a, b, g.data, dataOf(ga), dataOf(gb)) {
 		return []*array{ga, gb}, nil
 	}
 	if ga != nil {
@@ -899,6 +1002,10 @@ func multiDotForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
+	if narrowDT(c.in[0].dtype) {
+		ch, top := narrowMultiDot(c, dims)
+		return []*array{{shape: shape, data: ch.vals[top], dtype: c.in[0].dtype}}, nil
+	}
 	prod := laChain(c, dims, 0, len(c.in))
 	out := &array{shape: shape, data: append(zeros(0), prod...), dtype: c.in[0].dtype}
 	laWrapInts(out)
@@ -914,6 +1021,17 @@ func multiDotBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	grads := make([]*array, n)
 	g := nnGradOut(gradOuts, 0)
 	if g == nil {
+		return grads, nil
+	}
+	if narrowDT(c.in[0].dtype) {
+		ch, top := narrowMultiDot(c, dims)
+		gs := ch.backward(top, g.data)
+		for i := range c.in {
+			if gi := nnGradFor(c, i); gi != nil {
+				gi.data = gs[i]
+				grads[i] = gi
+			}
+		}
 		return grads, nil
 	}
 	r0, cn := dims[0][0], dims[n-1][1]
@@ -1001,6 +1119,10 @@ func vecdotForward(c *call) ([]*array, error) {
 	}
 	xe, ye := expandTo(x, pl.shape), expandTo(y, pl.shape)
 	out := nnNew(pl.out, x.dtype)
+	if narrowDT(x.dtype) {
+		narrowVecdot(out.data, xe, ye, laReduceIndex(pl.shape, pl.dim))
+		return []*array{out}, nil
+	}
 	for k, j := range laReduceIndex(pl.shape, pl.dim) {
 		out.data[j] += xe[k] * ye[k]
 	}
@@ -1198,6 +1320,10 @@ func matrixPowerForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
+	if narrowDT(a.dtype) && pl.pow >= 2 {
+		ch, top := narrowPower(pl, a)
+		return []*array{{shape: append([]int{}, a.shape...), data: ch.vals[top], dtype: a.dtype}}, nil
+	}
 	out := nnNew(a.shape, a.dtype)
 	m := pl.pow
 	if m < 0 {
@@ -1245,6 +1371,11 @@ func matrixPowerBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	g := nnGradOut(gradOuts, 0)
 	ga := nnGradFor(c, 0)
 	if g == nil || ga == nil || pl.pow == 0 {
+		return []*array{ga}, nil
+	}
+	if narrowDT(a.dtype) && pl.pow >= 2 {
+		ch, top := narrowPower(pl, a)
+		ga.data = ch.backward(top, g.data)[0]
 		return []*array{ga}, nil
 	}
 	base, err := laPowerBase(pl, a)

@@ -342,6 +342,10 @@ func nn2TBCForward(c *call) ([]*array, error) {
 		return nil, err
 	}
 	out := nnNew([]int{t.ot, t.batch, t.cout}, t.x.dtype)
+	if narrowDT(t.x.dtype) && t.b.dtype == t.x.dtype {
+		narrowTBC(t, out.data)
+		return []*array{out}, nil
+	}
 	for i := 0; i < t.ot*t.batch; i++ {
 		copy(out.data[i*t.cout:(i+1)*t.cout], t.b.data)
 	}
@@ -364,6 +368,10 @@ func nn2TBCBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	gx, gw, gb := nnGradFor(c, 0), nnGradFor(c, 1), nnGradFor(c, 2)
 	g := nnGradOut(gradOuts, 0)
 	if g == nil {
+		return []*array{gx, gw, gb}, nil
+	}
+	if narrowDT(t.x.dtype) && t.b.dtype == t.x.dtype {
+		narrowTBCGrads(t, g.data, dataOf(gx), dataOf(gw), dataOf(gb))
 		return []*array{gx, gw, gb}, nil
 	}
 	for k := 0; k < t.k; k++ {
@@ -1760,6 +1768,15 @@ func nn2BilinearForward(c *call) ([]*array, error) {
 		return nil, err
 	}
 	out := nnNew(bl.outShape, bl.dt)
+	if narrowDT(bl.x1.dtype) && bl.dt == bl.x1.dtype {
+		narrowBilinear(bl, out.data)
+		if bl.b != nil {
+			for k := range out.data {
+				out.data[k] += bl.b.data[k%bl.o]
+			}
+		}
+		return []*array{out}, nil
+	}
 	bl.perO(func(o int, u []float64) {
 		parallelPlanes(bl.batch, func(b int) {
 			s := 0.0
@@ -1792,6 +1809,11 @@ func nn2BilinearBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	bl, err := nn2BilinearSetup(c)
 	if err != nil {
 		return nil, err
+	}
+	if narrowDT(bl.x1.dtype) && bl.dt == bl.x1.dtype {
+		// bfloat16: _trilinear_backward's loops; the bias below
+		narrowBilinearGrads(bl, g.data, dataOf(g1), dataOf(g2), dataOf(gw))
+		g1, g2, gw = nil, nil, nil
 	}
 	// scaled rows: g[:, o]·input (batch × I or batch × J)
 	scale := func(dst, src []float64, n, o int) {

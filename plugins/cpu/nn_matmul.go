@@ -174,6 +174,11 @@ func matmulForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
+	if narrowDT(dt) && a.dtype == dt && b.dtype == dt {
+		if data, ok := narrowMatmul(a, b, pl); ok {
+			return []*array{{shape: shape, data: data, dtype: dt}}, nil
+		}
+	}
 	return []*array{{shape: shape, data: pl.forward(a.data, b.data), dtype: dt}}, nil
 }
 
@@ -188,7 +193,20 @@ func matmulBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	ga, gb := pl.backward(a.data, b.data, g.data, wa, wb)
+	var ga, gb []float64
+	doneA, doneB := false, false
+	if narrowDT(a.dtype) && a.dtype == b.dtype {
+		ga, gb, doneA, doneB = narrowMatmulGrads(a, b, pl, g.data, wa, wb)
+	}
+	if wa && !doneA || wb && !doneB {
+		fa, fb := pl.backward(a.data, b.data, g.data, wa && !doneA, wb && !doneB)
+		if !doneA {
+			ga = fa
+		}
+		if !doneB {
+			gb = fb
+		}
+	}
 	return []*array{nnWrapGrad(a, ga), nnWrapGrad(b, gb)}, nil
 }
 
@@ -396,6 +414,9 @@ func addmmForward(c *call) ([]*array, error) {
 	}
 	s, a, b := c.in[0], c.in[1], c.in[2]
 	out := nnNew(pl.outShape, pl.dt)
+	if narrowDT(pl.dt) && a.dtype == pl.dt && b.dtype == pl.dt && narrowAddmm(s, a.data, b.data, pl.n, pl.k, pl.p, out.data, pl.beta, pl.alpha) {
+		return []*array{out}, nil
+	}
 	if pl.alpha != 0 {
 		nnGemm(false, false, pl.n, pl.p, pl.k, a.data, b.data, out.data, false)
 		if pl.alpha != 1 {
@@ -423,7 +444,9 @@ func addmmBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	if g == nil {
 		return []*array{gs, ga, gb}, nil
 	}
-	if gs != nil {
+	if gs != nil && narrowDT(pl.dt) {
+		gs = laSelfGrad(g.data, pl.outShape, s, pl.beta)
+	} else if gs != nil {
 		gs.data = sumToShape(g.data, pl.outShape, s.shape)
 		if pl.beta != 1 {
 			for i := range gs.data {
@@ -432,18 +455,28 @@ func addmmBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		}
 	}
 	scale := func(x []float64) {
-		if pl.alpha != 1 {
+		if narrowDT(pl.dt) {
+			narrowScale(x, pl.alpha)
+		} else if pl.alpha != 1 {
 			for i := range x {
 				x[i] *= pl.alpha
 			}
 		}
 	}
+	doneA, doneB := false, false
+	if narrowDT(a.dtype) && a.dtype == b.dtype {
+		doneA, doneB = narrowMMGrads(a.data, b.data, g.data, pl.n, pl.k, pl.p, dataOf(ga), dataOf(gb))
+	}
 	if ga != nil {
-		nnGemm(false, true, pl.n, pl.k, pl.p, g.data, b.data, ga.data, false)
+		if !doneA {
+			nnGemm(false, true, pl.n, pl.k, pl.p, g.data, b.data, ga.data, false)
+		}
 		scale(ga.data)
 	}
 	if gb != nil {
-		nnGemm(true, false, pl.k, pl.p, pl.n, a.data, g.data, gb.data, false)
+		if !doneB {
+			nnGemm(true, false, pl.k, pl.p, pl.n, a.data, g.data, gb.data, false)
+		}
 		scale(gb.data)
 	}
 	return []*array{gs, ga, gb}, nil
