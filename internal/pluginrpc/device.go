@@ -249,7 +249,7 @@ func (c *deviceClient) Configure(ctx context.Context, cfg device.Config) error {
 }
 
 func (c *deviceClient) Execute(ctx context.Context, req *device.ExecRequest) (*device.ExecResult, error) {
-	res, release, err := c.execute(ctx, req, false)
+	res, release, err := c.execute(ctx, req, false, nil)
 	release()
 	return res, err
 }
@@ -261,10 +261,31 @@ func (c *deviceClient) Execute(ctx context.Context, req *device.ExecRequest) (*d
 // and releases them once judged; fresh memory for every result, faulted
 // in page by page, cost more than the plugin's work on large tensors.
 func (c *deviceClient) ExecuteViews(ctx context.Context, req *device.ExecRequest) (res *device.ExecResult, release func(), err error) {
-	return c.execute(ctx, req, true)
+	return c.execute(ctx, req, true, nil)
 }
 
-func (c *deviceClient) execute(ctx context.Context, req *device.ExecRequest, views bool) (res *device.ExecResult, release func(), err error) {
+// Lease takes a shared-memory segment for the next call, for the caller to
+// place its large inputs in (transport.Lease); nil when the plugin has no
+// shared memory.
+func (c *deviceClient) Lease() *transport.Lease {
+	c.mu.Lock()
+	useShm := !c.noShm && !c.opts.DisableShm
+	c.mu.Unlock()
+	if !useShm {
+		return nil
+	}
+	return c.pool.Lease()
+}
+
+// ExecuteLeased is ExecuteViews in lease's segment: inputs placed with
+// lease.Alloc travel by reference, and the results stay valid until the
+// lease is released (release itself does nothing then). A lease of
+// another connection, or one already used, is ignored: the call copies.
+func (c *deviceClient) ExecuteLeased(ctx context.Context, req *device.ExecRequest, lease *transport.Lease) (res *device.ExecResult, release func(), err error) {
+	return c.execute(ctx, req, true, lease)
+}
+
+func (c *deviceClient) execute(ctx context.Context, req *device.ExecRequest, views bool, lease *transport.Lease) (res *device.ExecResult, release func(), err error) {
 	release = func() {}
 	if req == nil {
 		return nil, release, errors.New("plugin Execute: nil request")
@@ -274,7 +295,12 @@ func (c *deviceClient) execute(ctx context.Context, req *device.ExecRequest, vie
 	c.mu.Unlock()
 
 	var seg *transport.Segment
+	var base int64
+	leased := false
 	if useShm {
+		seg, base, leased = lease.Use(c.pool)
+	}
+	if useShm && !leased {
 		if seg, err = c.pool.Get(); err != nil {
 			if errors.Is(err, transport.ErrClosed) {
 				return nil, release, rpcError("Execute", errConnClosed)
@@ -285,15 +311,20 @@ func (c *deviceClient) execute(ctx context.Context, req *device.ExecRequest, vie
 	// The segment goes back to the pool only when the plugin has certainly
 	// finished with it: after a response. With views, the caller's release
 	// gives it back once it has read the results.
+	// A leased segment goes back when the lease is released.
 	reusable := false
 	held := false
 	defer func() {
-		if !held {
+		switch {
+		case leased:
+			lease.Done(reusable)
+		case !held:
 			c.pool.Put(seg, reusable)
 		}
 	}()
 
 	pk := transport.NewPacker(c.opts, seg)
+	pk.SetBase(base)
 	preq := &pb.ExecuteRequest{
 		Api:          req.API,
 		Op:           req.Op,
@@ -333,6 +364,8 @@ func (c *deviceClient) execute(ctx context.Context, req *device.ExecRequest, vie
 	switch {
 	case seg == nil:
 		resolve = nil
+	case views && leased:
+		resolve = func(ref transport.Ref) ([]byte, error) { return transport.ViewRef(seg, ref) }
 	case views && seg.Sealed():
 		resolve = func(ref transport.Ref) ([]byte, error) { return transport.ViewRef(seg, ref) }
 		held = true

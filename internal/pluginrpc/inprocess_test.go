@@ -636,3 +636,53 @@ func TestAllocLendsSharedMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestLeasedInputs: inputs the host places in a lease travel by reference
+// (a device that returns its input returns the very bytes the host wrote),
+// results stay valid until the lease is released, and a lease of another
+// connection is copied from like any host memory.
+func TestLeasedInputs(t *testing.T) {
+	type leaser interface {
+		Lease() *transport.Lease
+		ExecuteLeased(context.Context, *device.ExecRequest, *transport.Lease) (*device.ExecResult, func(), error)
+	}
+	d, ok := plugintest.Device(t, &recorder{}).(leaser)
+	if !ok {
+		t.Skip("the client lends no shared memory")
+	}
+	other, _ := plugintest.Device(t, &recorder{}).(leaser)
+	ctx := context.Background()
+	a := randTensor(tensor.Float32, []int{1 << 20}, 3)
+	for _, c := range []struct {
+		name    string
+		lease   *transport.Lease
+		inPlace bool
+	}{{"own", d.Lease(), true}, {"other connection's", other.Lease(), false}} {
+		if c.lease == nil {
+			t.Fatalf("%s: no lease", c.name)
+		}
+		buf := c.lease.Alloc(len(a.Data))
+		if buf == nil {
+			t.Fatalf("%s: Alloc lent nothing", c.name)
+		}
+		copy(buf, a.Data)
+		in := &tensor.Tensor{DType: a.DType, Shape: a.Shape, Data: buf}
+		res, release, err := d.ExecuteLeased(ctx, &device.ExecRequest{Op: "id", Inputs: []ops.Value{ops.T(in)}}, c.lease)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		release()
+		out := res.Outputs[0].Data
+		if !bytes.Equal(out, a.Data) {
+			t.Fatalf("%s: result differs", c.name)
+		}
+		if same := &out[0] == &buf[0]; same != c.inPlace {
+			t.Errorf("%s: result is the leased input itself: %v, want %v", c.name, same, c.inPlace)
+		}
+		if c.inPlace && c.lease.Alloc(16) != nil {
+			t.Errorf("%s: a used lease still lends memory", c.name)
+		}
+		c.lease.Release()
+		c.lease.Release() // idempotent
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/probe-dev/probe/internal/pluginrpc"
+	"github.com/probe-dev/probe/internal/transport"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/framework"
 )
@@ -101,7 +102,7 @@ func (d *hostDevice) Configure(ctx context.Context, cfg device.Config) error {
 }
 
 func (d *hostDevice) Execute(ctx context.Context, req *device.ExecRequest) (*device.ExecResult, error) {
-	res, _, err := d.execute(ctx, req, false)
+	res, _, err := d.execute(ctx, req, false, nil)
 	return res, err
 }
 
@@ -109,10 +110,38 @@ func (d *hostDevice) Execute(ctx context.Context, req *device.ExecRequest) (*dev
 // memory until release is called (see pluginrpc); a plugin connection
 // without it copies, and release does nothing.
 func (d *hostDevice) ExecuteViews(ctx context.Context, req *device.ExecRequest) (res *device.ExecResult, release func(), err error) {
-	return d.execute(ctx, req, true)
+	return d.execute(ctx, req, true, nil)
 }
 
-func (d *hostDevice) execute(ctx context.Context, req *device.ExecRequest, views bool) (res *device.ExecResult, release func(), err error) {
+// leaser is a device connection that lends shared memory ahead of a call
+// (pluginrpc's client).
+type leaser interface {
+	Lease() *transport.Lease
+	ExecuteLeased(context.Context, *device.ExecRequest, *transport.Lease) (*device.ExecResult, func(), error)
+}
+
+// Lease takes shared memory of the running instance for the next call's
+// inputs (see transport.Lease), or returns nil when it has none to lend.
+// Should the plugin restart before the call, the call copies the inputs
+// out of the lease into the new instance's memory.
+func (d *hostDevice) Lease() *transport.Lease {
+	in := d.p.current()
+	if in == nil {
+		return nil
+	}
+	if l, ok := in.dev.(leaser); ok {
+		return l.Lease()
+	}
+	return nil
+}
+
+// ExecuteLeased is ExecuteViews with the inputs placed in lease (Lease):
+// the results stay valid until the lease is released.
+func (d *hostDevice) ExecuteLeased(ctx context.Context, req *device.ExecRequest, lease *transport.Lease) (res *device.ExecResult, release func(), err error) {
+	return d.execute(ctx, req, true, lease)
+}
+
+func (d *hostDevice) execute(ctx context.Context, req *device.ExecRequest, views bool, lease *transport.Lease) (res *device.ExecResult, release func(), err error) {
 	release = func() {}
 	in, ctx, cancel, err := d.p.begin(ctx, "Execute")
 	if err != nil {
@@ -123,7 +152,9 @@ func (d *hostDevice) execute(ctx context.Context, req *device.ExecRequest, views
 	if req != nil {
 		api = req.API
 	}
-	if v, ok := in.dev.(interface {
+	if l, ok := in.dev.(leaser); ok && views && lease != nil {
+		res, release, err = l.ExecuteLeased(ctx, req, lease)
+	} else if v, ok := in.dev.(interface {
 		ExecuteViews(context.Context, *device.ExecRequest) (*device.ExecResult, func(), error)
 	}); ok && views {
 		res, release, err = v.ExecuteViews(ctx, req)

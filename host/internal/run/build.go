@@ -9,6 +9,7 @@ import (
 	"github.com/probe-dev/probe/host/internal/tensorload"
 	"github.com/probe-dev/probe/internal/bufpool"
 	"github.com/probe-dev/probe/internal/dump"
+	"github.com/probe-dev/probe/internal/transport"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/ops"
@@ -23,7 +24,7 @@ const maxOpOutputs = 1 << 20
 // generates every bound tensor (after the plan's descriptor rewrites),
 // marks the inputs that take gradients, applies the plan's precision modes
 // and bench policy, and prepares the dumped gradients for the backward.
-func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
+func (w *worker) build(e *dump.Entry, plan *framework.Plan) (_ *unit, err error) {
 	schema, ok := ops.Lookup(plan.Op)
 	if !ok {
 		return nil, fmt.Errorf("the framework plugin planned unknown op %q", plan.Op)
@@ -40,6 +41,22 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
 		policy = framework.RaiseToFloat64(plan.Attrs)
 	}
 	u := &unit{call: call, tensors: map[string]*tensor.Tensor{}}
+	u.devLease, u.benchLease = w.lease(w.device), w.lease(w.bench)
+	defer func() {
+		if err != nil {
+			u.release()
+		}
+	}()
+	// A tensor the bench gets cast is generated in the device's lease and
+	// cast into the bench's; one both sides get as it is stays in host
+	// memory, since a device may overwrite its inputs while the bench's
+	// call is still copying them.
+	devAlloc := func(casts map[tensor.DType]tensor.DType, path string) func(int) []byte {
+		if d := call.Tensors[path]; d != nil && castsAway(casts, d.DType) && !plan.Precision.HF32 {
+			return u.leased(u.devLease)
+		}
+		return u.alloc
+	}
 	devIn := make([]ops.Value, len(plan.Inputs))
 	benchIn := make([]ops.Value, len(plan.Inputs))
 	reqGrad := make([]bool, len(plan.Inputs))
@@ -59,7 +76,7 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
 			devIn[i] = ops.Value{Kind: ops.KindScalar, Scalar: b.Scalar}
 			benchIn[i] = devIn[i]
 		case framework.BindTensor:
-			t, err := w.tensorFor(e, call.Tensors, b.Path, b.Synthetic, plan.Generator, u.tensors, u.alloc)
+			t, err := w.tensorFor(e, call.Tensors, b.Path, b.Synthetic, plan.Generator, u.tensors, devAlloc(policy.Inputs, b.Path))
 			if err != nil {
 				return nil, err
 			}
@@ -108,7 +125,12 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
 		if i >= len(e.Backward.Inputs) || e.Backward.Inputs[i].Kind != framework.ArgTensor {
 			continue // a zero gradient
 		}
-		g, err := w.tensorFor(e, e.Backward.Tensors, e.Backward.Inputs[i].Path, framework.SynthNone, plan.Generator, u.tensors, u.alloc)
+		gpath := e.Backward.Inputs[i].Path
+		alloc := u.alloc
+		if d := e.Backward.Tensors[gpath]; d != nil && castsAway(policy.Grads, d.DType) {
+			alloc = u.leased(u.devLease)
+		}
+		g, err := w.tensorFor(e, e.Backward.Tensors, gpath, framework.SynthNone, plan.Generator, u.tensors, alloc)
 		if err != nil {
 			return nil, fmt.Errorf("backward: %w", err)
 		}
@@ -137,11 +159,19 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (*unit, error) {
 	return u, nil
 }
 
+// castsAway reports whether casts maps dtype d to another dtype.
+func castsAway(casts map[tensor.DType]tensor.DType, d tensor.DType) bool {
+	to, ok := casts[d]
+	return ok && to != d
+}
+
 // castTo casts t to the dtype casts maps its dtype to (t itself when the
-// dtype is not listed or maps to itself), into a buffer of the unit's.
+// dtype is not listed or maps to itself), into the bench's lease or a
+// buffer of the unit's.
 func (u *unit) castTo(t *tensor.Tensor, casts map[tensor.DType]tensor.DType) *tensor.Tensor {
-	if to, ok := casts[t.DType]; ok && to != t.DType {
-		out := &tensor.Tensor{DType: to, Shape: append([]int(nil), t.Shape...), Data: u.alloc(t.Len() * to.Size())}
+	if castsAway(casts, t.DType) {
+		to := casts[t.DType]
+		out := &tensor.Tensor{DType: to, Shape: append([]int(nil), t.Shape...), Data: u.leased(u.benchLease)(t.Len() * to.Size())}
 		t.CastInto(out)
 		return out
 	}
@@ -167,13 +197,47 @@ func (u *unit) alloc(n int) []byte {
 	return b
 }
 
-// release gives the unit's buffers back; its tensors must not be used
-// afterwards.
+// leased returns an allocator of bytes from lease (shared memory of a
+// plugin connection: see transport.Lease) for large buffers, falling back
+// to alloc.
+func (u *unit) leased(lease *transport.Lease) func(int) []byte {
+	if lease == nil {
+		return u.alloc
+	}
+	return func(n int) []byte {
+		if n >= hostBufferMin {
+			if b := lease.Alloc(n); b != nil {
+				return b
+			}
+		}
+		return u.alloc(n)
+	}
+}
+
+// lease takes shared memory of role r's plugin for the unit's inputs, or
+// returns nil: when the plugin has none to lend, and when the inputs are
+// needed after the calls (--save-error-data writes them, and a device may
+// overwrite its inputs).
+func (w *worker) lease(r *role) *transport.Lease {
+	if w.o.ErrorData != nil || r == nil || r.h == nil {
+		return nil
+	}
+	if l, ok := r.h.Device().(leaser); ok {
+		return l.Lease()
+	}
+	return nil
+}
+
+// release gives the unit's buffers and leases back; its tensors and the
+// results of its calls must not be used afterwards.
 func (u *unit) release() {
 	for _, b := range u.buffers {
 		hostBuffers.Put(b)
 	}
 	u.buffers = nil
+	u.devLease.Release()
+	u.benchLease.Release()
+	u.devLease, u.benchLease = nil, nil
 }
 
 // rewrite returns the call with the plan's descriptor rewrites applied to

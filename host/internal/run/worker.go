@@ -11,6 +11,7 @@ import (
 	"github.com/probe-dev/probe/host/internal/report"
 	"github.com/probe-dev/probe/host/internal/standard"
 	"github.com/probe-dev/probe/internal/dump"
+	"github.com/probe-dev/probe/internal/transport"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -76,14 +77,24 @@ type viewer interface {
 	ExecuteViews(ctx context.Context, req *device.ExecRequest) (*device.ExecResult, func(), error)
 }
 
+// leaser is a device that lends shared memory for a call's inputs ahead of
+// it (pluginhost's device): ExecuteLeased sends what was placed there by
+// reference, and its results stay valid until the lease is released.
+type leaser interface {
+	Lease() *transport.Lease
+	ExecuteLeased(ctx context.Context, req *device.ExecRequest, lease *transport.Lease) (*device.ExecResult, func(), error)
+}
+
 // exec runs one request under the per-API timeout. A crash or a hang
 // restarts the plugin and returns an *errCrash. The result may be views of
 // shared memory: release (never nil) ends them, once the result is judged.
-func (w *worker) exec(ctx context.Context, r *role, req *device.ExecRequest) (res *device.ExecResult, release func(), err error) {
+func (w *worker) exec(ctx context.Context, r *role, req *device.ExecRequest, lease *transport.Lease) (res *device.ExecResult, release func(), err error) {
 	cctx, cancel := context.WithTimeout(ctx, w.o.APITimeout)
 	defer cancel()
 	release = func() {}
-	if v, ok := r.h.Device().(viewer); ok {
+	if l, ok := r.h.Device().(leaser); ok && lease != nil {
+		res, release, err = l.ExecuteLeased(cctx, req, lease)
+	} else if v, ok := r.h.Device().(viewer); ok {
 		res, release, err = v.ExecuteViews(cctx, req)
 	} else {
 		res, err = r.h.Device().Execute(cctx, req)
@@ -229,19 +240,19 @@ func (w *worker) finish(ctx context.Context, p *prepared) *report.API {
 		devRelease()
 	}()
 	// one role's call, between its two kill points, timed into spent
-	call := func(r *role, req *device.ExecRequest, sent, done string, spent *time.Duration) (*device.ExecResult, func(), error) {
+	call := func(r *role, req *device.ExecRequest, lease *transport.Lease, sent, done string, spent *time.Duration) (*device.ExecResult, func(), error) {
 		killpoint.Hit(sent, e.Name)
 		t0 := time.Now()
-		res, release, err := w.exec(ctx, r, req)
+		res, release, err := w.exec(ctx, r, req, lease)
 		*spent += time.Since(t0)
 		killpoint.Hit(done, e.Name)
 		return res, release, err
 	}
 	runBench := func() {
-		benchRes, benchRelease, benchErr = call(w.bench, u.benchReq, killpoint.BenchSent, killpoint.BenchDone, &w.t.Bench)
+		benchRes, benchRelease, benchErr = call(w.bench, u.benchReq, u.benchLease, killpoint.BenchSent, killpoint.BenchDone, &w.t.Bench)
 	}
 	runDevice := func() {
-		devRes, devRelease, devErr = call(w.device, u.devReq, killpoint.DeviceSent, killpoint.DeviceDone, &w.t.Device)
+		devRes, devRelease, devErr = call(w.device, u.devReq, u.devLease, killpoint.DeviceSent, killpoint.DeviceDone, &w.t.Device)
 	}
 	// Copies, the memory estimate every API is held to, was measured with
 	// both sides running at once.
@@ -444,6 +455,9 @@ type unit struct {
 	backward         bool
 	backwardMessage  string
 	buffers          [][]byte // from hostBuffers, given back by release
+	// devLease and benchLease hold the inputs placed in the plugins'
+	// shared memory (nil when none is lent), released by release.
+	devLease, benchLease *transport.Lease
 }
 
 // preparedJob is a job whose API is prepared; need is what it holds of
