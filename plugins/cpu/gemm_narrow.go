@@ -823,9 +823,12 @@ func narrowVecdot(out, xe, ye []float64, red []int) {
 }
 
 // narrowOperand is x.permute(order).reshape(rows, cols) as tensordot's
-// mm sees it: x itself for the identity, a transposed view of x (stored
-// cols×rows) when order rotates x's dims so that its first nRows dims are
-// x's last ones, else a contiguous copy (gathered with idx).
+// mm sees it, the rows made of order's first nRows dims (self's free
+// dims, other's contracted ones): x itself for the identity, a transposed
+// view of x (stored cols×rows) when order rotates x's dims so that its
+// first nRows dims are x's last ones, else a contiguous copy (gathered
+// with idx): other of shape (4, 5, 3) permuted (2, 0, 1) into 12×5 is a
+// copy, its row dims (2, 0) not x's last two.
 func narrowOperand(x *array, order []int, nRows int, idx []int) (data []float64, trans bool) {
 	r := len(order)
 	rot := -1
@@ -851,7 +854,7 @@ func narrowOperand(x *array, order []int, nRows int, idx []int) (data []float64,
 // false where oneDNN takes it.
 func narrowTensordot(pl *laTensordotPlan, a, b *array, out []float64) bool {
 	da, ta := narrowOperand(a, pl.orderA, pl.nFree, pl.aIdx)
-	db, tb := narrowOperand(b, pl.orderB, len(pl.orderB)-(len(pl.orderA)-pl.nFree), pl.bIdx)
+	db, tb := narrowOperand(b, pl.orderB, len(pl.orderA)-pl.nFree, pl.bIdx)
 	return narrowGemm(ta, tb, pl.m, pl.p, pl.k, da, db, out, 0, 1)
 }
 
@@ -866,7 +869,7 @@ func narrowTensordotGrads(pl *laTensordotPlan, a, b *array, g, ga, gb []float64)
 		return false
 	}
 	da, ta := narrowOperand(a, pl.orderA, pl.nFree, pl.aIdx)
-	db, tb := narrowOperand(b, pl.orderB, len(pl.orderB)-(len(pl.orderA)-pl.nFree), pl.bIdx)
+	db, tb := narrowOperand(b, pl.orderB, len(pl.orderA)-pl.nFree, pl.bIdx)
 	if ga != nil {
 		buf := make([]float64, m*k)
 		if ta {

@@ -102,6 +102,14 @@ case("bilinear_gemm", "bilinear", torch.bilinear, [(16, 10), (16, 12), (3, 10, 1
 case("bilinear_3d", "bilinear", torch.bilinear, [(2, 3, 5), (2, 3, 6), (4, 5, 6), (4,)])
 case("conv_tbc", "conv_tbc", lambda x, w, b: torch.conv_tbc(x, w, b, 1), [(8, 2, 3), (3, 3, 4), (4,)], {"pad": 1})
 case("conv_tbc_gemm", "conv_tbc", lambda x, w, b: torch.conv_tbc(x, w, b, 0), [(20, 4, 8), (2, 8, 6), (6,)], {"pad": 0})
+# tensordot with several contracted dims: other (4, 5, 3) permuted (2, 0, 1)
+# is a contiguous copy; other (5, 3, 4) permuted (1, 2, 0) a transposed view
+case("tensordot_lists", "tensordot", lambda a, b: torch.tensordot(a, b, dims=([0, 2], [2, 0])), [(3, 2, 4), (4, 5, 3)],
+     {"dims_self": [0, 2], "dims_other": [2, 0]})
+case("tensordot_rot3", "tensordot", lambda a, b: torch.tensordot(a, b, dims=([1, 2], [1, 2])), [(6, 3, 4), (5, 3, 4)],
+     {"dims_self": [1, 2], "dims_other": [1, 2]})
+case("tensordot_rot3_self", "tensordot", lambda a, b: torch.tensordot(a, b, dims=([0], [1])), [(3, 2, 4), (5, 3)],
+     {"dims_self": [0], "dims_other": [1]})
 
 
 def main():
