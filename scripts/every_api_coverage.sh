@@ -5,7 +5,11 @@
 # runs probe on it and summarises the result CSV: APIs called, rows by status,
 # SKIP reasons grouped and counted, and the APIs with an `error` row.
 #
-#   scripts/every_api_coverage.sh [--keep] [-- extra flags for probe run]
+#   scripts/every_api_coverage.sh [--keep] [--vs-torch] [-- extra flags for probe run]
+#
+# --vs-torch also runs the dump on the torch device plugin (real PyTorch)
+# and lists every row whose forward or backward status differs between the
+# emulated device and torch (issue 11: they must be equal).
 #
 # Environment: PYTHON (default /usr/bin/python3), DTYPES (default
 # float32,bfloat16), ONLY (--only of the dump script).  Everything is written to
@@ -15,8 +19,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-/usr/bin/python3}
 keep=0
-if [[ ${1:-} == --keep ]]; then keep=1; shift; fi
-if [[ ${1:-} == -- ]]; then shift; fi
+vs_torch=0
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--keep) keep=1 ;;
+	--vs-torch) vs_torch=1 ;;
+	--) shift; break ;;
+	*) break ;;
+	esac
+	shift
+done
 
 TMP=$(mktemp -d /tmp/every-api.XXXXXX)
 if [[ $keep == 0 ]]; then trap 'rm -rf "$TMP"' EXIT; fi
@@ -97,4 +109,39 @@ checked = set(short(r[0]) for r in rows if r[1].strip() in ("pass", "Warning", "
 print("  distinct Type.name with a forward verdict (pass/Warning/error): %d of %d" % (
     len(checked), len(set(map(short, fwd)))))
 EOF
+if [[ $vs_torch == 1 ]]; then
+	t4=$(now)
+	trc=0
+	"$TMP/probe" run --framework pytorch --device torch --api-info "$TMP/dump/dump.json" -o "$TMP/out-torch" --quiet "$@" \
+		>"$TMP/probe-torch.log" 2>&1 || trc=$?
+	echo "== emulated device against the torch device (probe run --device torch: $(secs "$t4" "$(now)")s, exit $trc)"
+	tcsv=$(ls "$TMP"/out-torch/accuracy_checking_result_*.csv 2>/dev/null | head -1 || true)
+	if [[ -z $tcsv ]]; then echo "  no result CSV from the torch device:"; tail -5 "$TMP/probe-torch.log"; exit 1; fi
+	"$PYTHON" - "$csv" "$tcsv" <<'EOF'
+import collections, csv, sys
+
+def load(path):
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        rows = list(csv.reader(f))
+    return {r[0]: r for r in rows[1:]}
+
+emu, tor = load(sys.argv[1]), load(sys.argv[2])
+diff, kinds = [], collections.Counter()
+for api, r in emu.items():
+    t = tor.get(api)
+    if t is None:
+        diff.append((api, "row", "present", "missing"))
+        continue
+    for col, name in ((1, "forward"), (2, "backward")):
+        a, b = r[col].strip() or "-", t[col].strip() or "-"
+        if a != b:
+            diff.append((api, name, a, b))
+            kinds[(name, a, b)] += 1
+print("  rows compared: %d; statuses that differ: %d" % (len(emu), len(diff)))
+for (name, a, b), n in kinds.most_common():
+    print("  %5d  %s: emulated %s, torch %s" % (n, name, a, b))
+for api, name, a, b in diff:
+    print("    %s %s: emulated %s, torch %s" % (api, name, a, b))
+EOF
+fi
 if [[ $keep == 1 ]]; then echo "kept $TMP"; fi
