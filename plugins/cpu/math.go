@@ -113,8 +113,17 @@ func sincAt(x float64, r func(float64) float64) float64 {
 // sincGradAt is sinc's derivative as PyTorch 1.13's autograd evaluates it
 // at dtype dt, each tensor op rounded: ((self * pi) * cos(self * pi) -
 // sin(self * pi)) / (self * self * pi), 0 where the denominator is 0.
+//
+// float32 keeps the float64 derivative: there the formula's tensor sin and
+// cos are Sleef's vectorized float kernels (within 1 ULP, not correctly
+// rounded), and near 0 the numerator cancels (x·π·cos(x·π) − sin(x·π) ≈
+// −(x·π)³/3), so their last bit moves the gradient by hundreds of ULPs
+// (at x = −0.0161: torch −0.05755126, correctly rounded sin and cos give
+// −0.05754630, the float64 derivative −0.05755142). Without Sleef's bits
+// the rounded steps are no nearer torch, only further from the truth; at
+// bfloat16 a float32 ULP seldom crosses a bfloat16 rounding boundary.
 func sincGradAt(x, y float64, dt tensor.DType) float64 {
-	if dt == tensor.Float64 || !dt.IsFloat() {
+	if dt == tensor.Float64 || dt == tensor.Float32 || !dt.IsFloat() {
 		return sincGrad(x)
 	}
 	pi := scalarAt(dt, math.Pi)
