@@ -670,7 +670,10 @@ func nn2NativeGroupNormForward(c *call) ([]*array, error) {
 
 // nn2NativeGroupNormBackward adds to group_norm's backward the gradients
 // of mean and rstd: ∂mean/∂x = 1/m and ∂rstd/∂x = −rstd³·(x − mean)/m over
-// each block of m elements.
+// each block of m elements. At bfloat16 with a gradient for mean or rstd
+// it is PyTorch's composite formula, rounded step by step
+// (bf16CompositeBackward); an all-zero gradient counts as none (the device
+// fills a missing one with zeros, where PyTorch's would be undefined).
 func nn2NativeGroupNormBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	c2, err := nn2GroupNormCall(c)
 	if err != nil {
@@ -679,6 +682,31 @@ func nn2NativeGroupNormBackward(c *call, outs, gradOuts []*array) ([]*array, err
 	gn, err := newGroupNorm(c2)
 	if err != nil {
 		return nil, err
+	}
+	if gm, gr := bf16GradGiven(nnGradOut(gradOuts, 1)), bf16GradGiven(nnGradOut(gradOuts, 2)); gn.bf16() && (gm != nil || gr != nil) {
+		var g, dm, dr []float64
+		for _, p := range []struct {
+			a   *array
+			dst *[]float64
+		}{{bf16GradGiven(nnGradOut(gradOuts, 0)), &g}, {gm, &dm}, {gr, &dr}} {
+			if p.a != nil {
+				*p.dst = p.a.data
+			}
+		}
+		gx, dw, db := gn.bf16CompositeBackward(g, dm, dr, c.requiresGrad[0])
+		res := []*array{nil, nil, nil}
+		if gx != nil {
+			res[0] = gradForOwned(c, 0, gx, c.in[0].shape)
+		}
+		for i, d := range [][]float64{dw, db} {
+			if p := c.in[1+i]; p != nil && c.requiresGrad[1+i] {
+				if d == nil {
+					d = make([]float64, p.len())
+				}
+				res[1+i] = &array{shape: append([]int{}, p.shape...), data: d, dtype: p.dtype}
+			}
+		}
+		return res, nil
 	}
 	var g0 *array
 	if g := nnGradOut(gradOuts, 0); g != nil {

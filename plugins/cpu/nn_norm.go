@@ -85,8 +85,12 @@ func nnMoments(v []float64) (mean, variance float64) {
 	return mean, variance / float64(len(v))
 }
 
-// stats returns the mean and 1/sqrt(var+eps) of each row.
+// stats returns the mean and 1/sqrt(var+eps) of each row (at bfloat16
+// as PyTorch's bfloat16 kernel rounds them, nn_norm_narrow.go).
 func (ln *nnLayerNorm) stats() (mean, rstd []float64) {
+	if ln.bf16() {
+		return ln.bf16Stats()
+	}
 	mean = make([]float64, ln.rows)
 	rstd = make([]float64, ln.rows)
 	for r := 0; r < ln.rows; r++ {
@@ -104,6 +108,10 @@ func layerNormForward(c *call) ([]*array, error) {
 	}
 	out := nnNew(ln.x.shape, ln.x.dtype)
 	mean, rstd := ln.stats()
+	if ln.bf16() {
+		ln.bf16Forward(out.data, mean, rstd)
+		return []*array{out}, nil
+	}
 	for r := 0; r < ln.rows; r++ {
 		for j := 0; j < ln.cols; j++ {
 			k := r*ln.cols + j
@@ -131,6 +139,10 @@ func layerNormBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		return []*array{gx, gw, gb}, nil
 	}
 	mean, rstd := ln.stats()
+	if ln.bf16() {
+		ln.bf16Backward(g.data, gx, gw, gb, mean, rstd)
+		return []*array{gx, gw, gb}, nil
+	}
 	n := float64(ln.cols)
 	gh := make([]float64, ln.cols)
 	for r := 0; r < ln.rows; r++ {
@@ -210,7 +222,9 @@ func batchNormSetup(c *call) (*nnBatchNorm, error) {
 }
 
 // stats returns the per-channel mean and 1/sqrt(var+eps) used to normalise:
-// batch statistics (biased variance) in training, running ones otherwise.
+// batch statistics (biased variance) in training, running ones otherwise;
+// at bfloat16 the batch statistics as PyTorch rounds them
+// (nn_norm_narrow.go).
 func (bn *nnBatchNorm) stats() (mean, invstd []float64) {
 	mean = make([]float64, bn.ch)
 	invstd = make([]float64, bn.ch)
@@ -229,6 +243,10 @@ func (bn *nnBatchNorm) stats() (mean, invstd []float64) {
 		s := 0.0
 		bn.each(ch, func(k int) { s += bn.x.data[k] })
 		m := s / float64(cnt)
+		if bn.bf16() {
+			mean[ch], invstd[ch] = bn.bf16Stats(ch, m)
+			return
+		}
 		v := 0.0
 		bn.each(ch, func(k int) { d := bn.x.data[k] - m; v += d * d })
 		mean[ch] = m

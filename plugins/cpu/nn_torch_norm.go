@@ -56,8 +56,13 @@ func newGroupNorm(c *call) (*groupNorm, error) {
 	return &groupNorm{x: x, w: w, b: b, n: x.shape[0], c: ch, g: int(g), hw: tensor.NumElements(x.shape[2:]), eps: c.attrs.Float("eps", 1e-5)}, nil
 }
 
-// stats returns the mean and 1/sqrt(var+eps) of block q.
+// stats returns the mean and 1/sqrt(var+eps) of block q (at bfloat16 as
+// PyTorch's bfloat16 kernel rounds them, nn_norm_narrow.go).
 func (gn *groupNorm) stats(q int) (mean, rstd float64) {
+	if gn.bf16() {
+		m, r := gn.bf16Stats(q)
+		return float64(m), float64(r)
+	}
 	m := gn.block()
 	mean, v := nnMoments(gn.x.data[q*m : (q+1)*m])
 	return mean, 1 / math.Sqrt(v+gn.eps)
@@ -73,6 +78,10 @@ func groupNormKernel() *kernel {
 			out := &array{shape: append([]int{}, gn.x.shape...), data: float64sFor(len(gn.x.data)), dtype: gn.x.dtype}
 			m, per := gn.block(), gn.c/gn.g
 			parallelPlanes(gn.n*gn.g, func(q int) {
+				if gn.bf16() {
+					gn.bf16Forward(out.data, q)
+					return
+				}
 				mean, rstd := gn.stats(q)
 				for k := q * m; k < (q+1)*m; k++ {
 					ch := (q%gn.g)*per + (k-q*m)/gn.hw
@@ -96,6 +105,19 @@ func groupNormKernel() *kernel {
 				return nil, err
 			}
 			g := gradData(gos[0], len(gn.x.data))
+			if gn.bf16() {
+				gx, dw, db := gn.bf16Backward(g, c.requiresGrad[0])
+				res := []*array{nil, nil, nil}
+				if gx != nil {
+					res[0] = gradForOwned(c, 0, gx, gn.x.shape)
+				}
+				for i, d := range [][]float64{dw, db} {
+					if p := c.in[1+i]; p != nil && c.requiresGrad[1+i] {
+						res[1+i] = &array{shape: append([]int{}, p.shape...), data: d, dtype: p.dtype}
+					}
+				}
+				return res, nil
+			}
 			m, per := gn.block(), gn.c/gn.g
 			gx := float64sFor(len(g))
 			// per-block partial sums of g·x̂ and g for every channel

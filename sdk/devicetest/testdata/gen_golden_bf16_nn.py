@@ -1,0 +1,125 @@
+"""Golden cases holding nn kernels to PyTorch 1.13's bits at bfloat16:
+group "bf16_nn".
+
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_bf16_nn.py
+
+writes golden/bf16_nn.json.gz (format: golden_lib.py) from real PyTorch
+1.13 on the CPU, one thread. Every case is mode "emulated" with ulp 0: a
+device must round the intermediates as PyTorch's bfloat16 CPU kernels and
+autograd formulas do, not merely return the correctly rounded result.
+
+  - layer_norm and group_norm statistics: utils::RowwiseMoments' Welford at
+    bfloat16 over 16-lane vectors (rows of 8, 40, 300 and 1100 elements
+    reach the scalar tail, the vector lanes, two chunks and a three-level
+    cascade); layer_norm's output and backward in float32 from bfloat16
+    statistics, ds, db and dγ/dβ collectors (the collectors are per
+    thread, so the bits depend on the thread count: one thread here, as the
+    CPU device emulates);
+  - group_norm at bfloat16 throughout: its kernel backward when only the
+    output has a gradient, PyTorch's composite formula once mean and rstd
+    carry gradients too;
+  - batch_norm's bfloat16 mean and invstd (a channel of one element per
+    sample takes the bfloat16 mean for its variance).
+"""
+
+import torch
+import torch.nn.functional as F
+
+from golden_lib import Rand, case, write_group
+
+f64 = torch.float64
+bf16 = torch.bfloat16
+
+CASES = []
+
+
+def add(name, op, inputs, fn, **kw):
+    CASES.append(case(name, op, inputs, fn, mode="emulated", ulp=0, **kw))
+
+
+def layer_norm_cases():
+    def ln(name, xs, ns, w=True, b=True, eps=1e-5, native=True):
+        op = "native_layer_norm" if native else "layer_norm"
+        nm = op + "/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        x = r.randn(xs).to(bf16)
+        wt = r.randn(ns).to(bf16) if w else None
+        bt = r.randn(ns).to(bf16) if b else None
+        attrs = {"normalized_shape": list(ns), "eps": eps}
+        if native:
+            add(nm, op, [x, wt, bt], lambda x, w, b: torch.native_layer_norm(x, ns, w, b, eps), attrs=attrs)
+        else:
+            add(nm, op, [x, wt, bt], lambda x, w, b: F.layer_norm(x, ns, w, b, eps), attrs=attrs)
+
+    ln("rows_of_8", [6, 8], [8])
+    ln("rows_of_40_weight_only", [5, 40], [40], b=False)
+    ln("rows_of_300_no_affine", [3, 300], [300], w=False, b=False, eps=1e-3)
+    ln("rows_of_1100_bias_only", [1, 1100], [1100], w=False)
+    ln("two_dims", [3, 4, 10], [4, 10])
+    ln("rows_of_24", [2, 3, 24], [24], native=False)
+
+
+def group_norm_cases():
+    def gn(name, xs, n, c, hw, g, w=True, b=True, eps=1e-5, output_only=False):
+        nm = "native_group_norm/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        x = r.randn(xs).to(bf16)
+        wt = r.randn([c]).to(bf16) if w else None
+        bt = r.randn([c]).to(bf16) if b else None
+        attrs = {"N": n, "C": c, "HxW": hw, "group": g, "eps": eps}
+        go = [r.randn(xs).to(bf16), None, None] if output_only else None
+        add(nm, "native_group_norm", [x, wt, bt], lambda x, w, b: torch.native_group_norm(x, w, b, n, c, hw, g, eps),
+            attrs=attrs, grad_outputs=go)
+
+    gn("lanes", [2, 4, 24], 2, 4, 24, 2, output_only=True)
+    gn("channel_lanes", [2, 32, 3], 2, 32, 3, 2, output_only=True)
+    gn("no_affine", [3, 6, 5], 3, 6, 5, 3, w=False, b=False, output_only=True)
+    gn("lanes_all_grads", [2, 4, 24], 2, 4, 24, 2)
+    gn("channel_lanes_all_grads", [2, 32, 3], 2, 32, 3, 2)
+    gn("per_channel_all_grads", [2, 6, 9], 2, 6, 9, 6, b=False)
+
+    nm = "group_norm/bf16_rounded_steps/spatial"
+    r = Rand(nm)
+    x, wt, bt = r.randn([2, 6, 4, 5]).to(bf16), r.randn([6]).to(bf16), r.randn([6]).to(bf16)
+    add(nm, "group_norm", [x, wt, bt], lambda x, w, b: F.group_norm(x, 3, w, b, 1e-5), attrs={"num_groups": 3, "eps": 1e-5})
+
+
+def batch_norm_cases():
+    def bn(name, xs, training, stats=True):
+        nm = "native_batch_norm/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        c = xs[1]
+        x = (r.randn(xs) * 0.5 + 2.0).to(bf16)
+        wt, bt = r.randn([c]).to(bf16), r.randn([c]).to(bf16)
+        rm = r.randn([c]).to(bf16) if stats else None
+        rv = r.rand([c], f64, 0.5, 2.0).to(bf16) if stats else None
+
+        def f(x, w, b, rm, rv):
+            if rm is not None:
+                rm, rv = rm.clone(), rv.clone()
+            return torch.native_batch_norm(x, w, b, rm, rv, training, 0.1, 1e-5)
+        attrs = {"training": training, "momentum": 0.1, "eps": 1e-5}
+        add(nm, "native_batch_norm", [x, wt, bt, rm, rv], f, attrs=attrs, requires_grad=[True, True, True, False, False])
+
+    bn("train", [4, 6, 20], True)
+    bn("train_no_stats", [3, 5, 2, 3], True, stats=False)
+    bn("train_2d", [16, 8], True)
+    bn("eval", [3, 4, 6], False)
+
+    nm = "batch_norm/bf16_rounded_steps/train"
+    r = Rand(nm)
+    x, wt, bt = (r.randn([3, 4, 7]) * 0.5 - 1.0).to(bf16), r.randn([4]).to(bf16), r.randn([4]).to(bf16)
+    add(nm, "batch_norm", [x, None, None, wt, bt], lambda x, rm, rv, w, b: F.batch_norm(x, rm, rv, w, b, True, 0.1, 1e-5),
+        attrs={"training": True, "momentum": 0.1, "eps": 1e-5})
+
+
+def main():
+    torch.set_num_threads(1)
+    layer_norm_cases()
+    group_norm_cases()
+    batch_norm_cases()
+    write_group("bf16_nn", CASES)
+
+
+if __name__ == "__main__":
+    main()
