@@ -741,7 +741,14 @@ func logsumexpKernel() *kernel {
 			dt := logsumexpDType(x)
 			xv := castValues(x, dt)
 			out := newArray(dt, p.outShape)
+			rd := bf16Rounder(dt)
+			rowLen := 0
+			if rd != nil {
+				red, _ := reduceDims(c, x.rank())
+				rowLen = sumRowLen(x.shape, red)
+			}
 			p.each(func(from, to int) {
+				buf := make([]float64, len(p.offs))
 				for j := from; j < to; j++ {
 					b := p.base[j]
 					// The maximum (NaN propagates), replaced by 0 when
@@ -757,6 +764,10 @@ func logsumexpKernel() *kernel {
 					}
 					if math.IsInf(m, 0) {
 						m = 0
+					}
+					if rd != nil {
+						out.data[j] = logsumexpNarrow(xv, b, p.offs, m, rowLen, buf, rd)
+						continue
 					}
 					s := 0.0
 					for _, o := range p.offs {
@@ -776,9 +787,17 @@ func logsumexpKernel() *kernel {
 			r := outs[0].data
 			g := gradData(gos[0], len(r))
 			res := zeros(len(x.data))
+			rd := bf16Rounder(x.dtype)
 			p.each(func(from, to int) {
 				for j := from; j < to; j++ {
 					b := p.base[j]
+					if rd != nil {
+						// grad * (self - result).exp()
+						for _, o := range p.offs {
+							res[b+o] = rd(g[j] * rd(math.Exp(rd(x.data[b+o]-r[j]))))
+						}
+						continue
+					}
 					for _, o := range p.offs {
 						res[b+o] = g[j] * math.Exp(x.data[b+o]-r[j])
 					}
@@ -882,6 +901,10 @@ func cumprodKernel() *kernel {
 			}
 			xv := castValues(x, dt)
 			out := newArray(dt, x.shape)
+			if bf16Rounder(dt) != nil {
+				cumprodNarrow(p, xv, out.data)
+				return []*array{out}, nil
+			}
 			p.lines(func(_, b, st int) {
 				r := 1.0
 				for i := 0; i < p.size; i++ {
@@ -902,6 +925,10 @@ func cumprodKernel() *kernel {
 			xv := castValues(x, outs[0].dtype)
 			g := gradData(gos[0], len(outs[0].data))
 			res := zeros(len(x.data))
+			if rd := bf16Rounder(x.dtype); rd != nil && outs[0].dtype == x.dtype {
+				cumprodGradNarrow(p, x.data, outs[0].data, g, res, rd)
+				return []*array{gradForOwned(c, 0, res, x.shape)}, nil
+			}
 			p.lines(func(_, b, st int) {
 				t := 0.0
 				for i := p.size - 1; i >= 0; i-- {
@@ -954,6 +981,10 @@ func logcumsumexpKernel() *kernel {
 				return nil, err
 			}
 			out := newArray(x.dtype, x.shape)
+			if rd := bf16Rounder(x.dtype); rd != nil {
+				p.lines(func(_, b, st int) { logcumsumexpLineNarrow(p.size, b, st, x.data, out.data, false, rd) })
+				return []*array{out}, nil
+			}
 			p.lines(func(_, b, st int) {
 				r := math.Inf(-1)
 				for i := 0; i < p.size; i++ {
@@ -974,6 +1005,14 @@ func logcumsumexpKernel() *kernel {
 			r := outs[0].data
 			g := gradData(gos[0], len(r))
 			res := zeros(len(x.data))
+			if rd := bf16Rounder(x.dtype); rd != nil {
+				if x.rank() == 0 {
+					copy(res, g)
+				} else {
+					logcumsumexpGradNarrow(p, x.dtype, x.data, r, g, res, rd)
+				}
+				return []*array{gradForOwned(c, 0, res, x.shape)}, nil
+			}
 			p.lines(func(_, b, st int) {
 				acc := 0.0
 				for i := p.size - 1; i >= 0; i-- {
@@ -1095,6 +1134,16 @@ func varKernel(std, withMean bool) *kernel {
 			n := float64(len(p.offs))
 			scale := 2 / (n - c.attrs.Float("correction", 1))
 			res := zeros(len(x.data))
+			if rd := narrowRounder(x.dtype); rd != nil {
+				if withMean && gos[1] == nil {
+					gm = nil
+				}
+				sc, nr := scalarAt(x.dtype, scale), scalarAt(x.dtype, n)
+				red, _ := reduceDims(c, x.rank())
+				rowLen := sumRowLen(x.shape, red)
+				p.each(func(from, to int) { varGradNarrow(p, rowLen, from, to, x.data, r, gv, gm, res, std, sc, nr, rd) })
+				return []*array{gradForOwned(c, 0, res, x.shape)}, nil
+			}
 			p.each(func(from, to int) {
 				for j := from; j < to; j++ {
 					b, s := p.base[j], 0.0
@@ -1319,7 +1368,12 @@ func normKernel() *kernel {
 				}
 			}
 			out := newArray(dt, p.outShape)
+			rd := narrowRounder(dt)
 			if p.offs == nil {
+				if v, ok := normNarrow(xv, 0, nil, ord, dt, rd); ok {
+					out.data[0] = v
+					return []*array{out}, nil
+				}
 				// every element (the gradient-clipping norm): fixed
 				// chunks over the cores, combined in chunk order
 				out.data[0] = fullNorm(xv, ord)
@@ -1328,6 +1382,10 @@ func normKernel() *kernel {
 			p.each(func(from, to int) {
 				for j := from; j < to; j++ {
 					b, r := p.base[j], 0.0
+					if v, ok := normNarrow(xv, b, p.offs, ord, dt, rd); ok {
+						out.data[j] = v
+						continue
+					}
 					switch {
 					case ord == 0:
 						for _, o := range p.offs {
@@ -1377,6 +1435,25 @@ func normKernel() *kernel {
 			r := outs[0].data
 			g := gradData(gos[0], len(r))
 			res := zeros(len(x.data))
+			if narrowRounder(x.dtype) != nil && !math.IsInf(ord, 0) {
+				// norm_backward with each tensor rounded
+				dt := outs[0].dtype
+				if p.offs == nil {
+					for k, v := range xv {
+						res[k] = normGradNarrow(v, g[0], r[0], ord, x.dtype, dt)
+					}
+				} else {
+					p.each(func(from, to int) {
+						for j := from; j < to; j++ {
+							for _, o := range p.offs {
+								k := p.base[j] + o
+								res[k] = normGradNarrow(xv[k], g[j], r[j], ord, x.dtype, dt)
+							}
+						}
+					})
+				}
+				return []*array{gradForOwned(c, 0, res, x.shape)}, nil
+			}
 			if p.offs == nil {
 				fullNormGrad(xv, ord, r[0], g[0], res)
 				return []*array{gradForOwned(c, 0, res, x.shape)}, nil
@@ -1484,7 +1561,11 @@ func init() {
 	register("std_mean", varKernel(true, true))
 	register("norm", normKernel())
 	register("aminmax", aminmaxKernel())
-	supportDTypes("aminmax", append(append([]tensor.DType(nil), floatDTypes...), intDTypes...)...)
+	// PyTorch 1.13's aminmax_cpu has no float16 kernel and no bfloat16 one
+	// along a dim (only the full reduction runs at bfloat16); the torch
+	// device, which probes the op along a dim, declares neither, and so
+	// does this one.
+	supportDTypes("aminmax", append([]tensor.DType{tensor.Float64, tensor.Float32}, intDTypes...)...)
 }
 
 // ---- selection: argmax/argmin, sort, topk, kthvalue ----
@@ -1875,6 +1956,10 @@ func cumMaxMinKernel(isMax bool) *kernel {
 			g := gradData(gos[0], len(outs[0].data))
 			ix := outs[1].data
 			res := zeros(len(x.data))
+			if rd := bf16Rounder(x.dtype); rd != nil {
+				cumMaxMinGradNarrow(p, ix, g, res, rd)
+				return []*array{gradForOwned(c, 0, res, x.shape)}, nil
+			}
 			p.lines(func(_, b, st int) {
 				for i := 0; i < p.size; i++ {
 					res[b+int(ix[b+i*st])*st] += g[b+i*st]

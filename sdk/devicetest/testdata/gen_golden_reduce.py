@@ -583,5 +583,59 @@ def reduce_family_cases():
     return cs
 
 
+# ---------------------------------------------------------------- narrow rounding steps
+
+# At float16 and bfloat16 PyTorch 1.13 stores every intermediate tensor of
+# these autograd formulas at the dtype (cummaxmin_backward's scatter_add_,
+# cumprod_backward's output * grad and flipped cumsum, logsumexp's and
+# logcumsumexp's exp/log chains, var_backward's mean and (2 / dof) * grad,
+# norm_backward's powers), and some forward kernels accumulate at the
+# dtype (the norm of orders other than 0, 2 and inf) or in float
+# (cumprod, logcumsumexp). These cases, 8x8 inputs with random gradients,
+# hold the emulated device to PyTorch's bits (ulp 0), at float16 where 1.13
+# has the kernels.
+def rounded_cases():
+    cs = []
+    vn = torch.linalg.vector_norm
+
+    def cumprod_zeros(r):
+        # rows without a zero, with one (first, middle, last) and with two
+        x = r.rand((8, 8), f64, 0.5, 1.5) * torch.where(r.bool((8, 8)), 1.0, -1.0)
+        for row, cols in ((1, [0]), (2, [3]), (3, [7]), (4, [2, 5]), (5, [0, 1]), (6, [4, 5, 6])):
+            x[row, cols] = 0.0
+        return x
+
+    def var_fn(f, dim, corr=1):
+        return lambda x: f(x, dim, correction=corr)
+    ops = [
+        ("cummax/dim1", "cummax", lambda r: r.randn((8, 8)), lambda x: torch.cummax(x, 1), {"dim": 1}),
+        ("cummin/dim0", "cummin", lambda r: r.randn((8, 8)), lambda x: torch.cummin(x, 0), {"dim": 0}),
+        ("cumprod/dim1", "cumprod", lambda r: r.rand((8, 8), f64, 0.5, 1.5) * torch.where(r.bool((8, 8)), 1.0, -1.0), lambda x: torch.cumprod(x, 1), {"dim": 1}),
+        ("cumprod/zeros_dim1", "cumprod", cumprod_zeros, lambda x: torch.cumprod(x, 1), {"dim": 1}),
+        ("logsumexp/dim1", "logsumexp", lambda r: 2 * r.randn((8, 8)), lambda x: torch.logsumexp(x, 1), {"dim": [1]}),
+        ("logsumexp/dims", "logsumexp", lambda r: 2 * r.randn((4, 4, 4)), lambda x: torch.logsumexp(x, (0, 2)), {"dim": [0, 2]}),
+        ("logcumsumexp/dim1", "logcumsumexp", lambda r: 2 * r.randn((8, 8)), lambda x: torch.logcumsumexp(x, 1), {"dim": 1}),
+        ("var/dim1", "var", lambda r: 3 * r.randn((8, 7)), var_fn(torch.var, [1]), {"dim": [1]}),
+        ("var/all", "var", lambda r: 3 * r.randn((8, 8)), var_fn(torch.var, None), {}),
+        ("std/dim0_biased", "std", lambda r: 3 * r.randn((5, 8)), var_fn(torch.std, [0], 0), {"dim": [0], "correction": 0}),
+        ("var_mean/dim1", "var_mean", lambda r: 3 * r.randn((8, 6)), var_fn(torch.var_mean, [1]), {"dim": [1]}),
+        ("std_mean/dim1", "std_mean", lambda r: 3 * r.randn((8, 7)), var_fn(torch.std_mean, [1]), {"dim": [1]}),
+    ]
+    for p, tag in ((2.0, "p2"), (1.0, "p1"), (3.0, "p3"), (0.5, "p0.5"), (1.5, "p1.5"), (4.0, "p4"), (float("inf"), "pinf")):
+        ops.append(("norm/%s_dim1" % tag, "norm", lambda r: 2 * r.randn((8, 8)), lambda x, p=p: vn(x, p, 1), {"p": p, "dim": [1]}))
+    ops.append(("norm/p3_all", "norm", lambda r: 2 * r.randn((8, 8)), lambda x: vn(x, 3.0), {"p": 3.0}))
+    ops.append(("norm/p2_all", "norm", lambda r: 2 * r.randn((8, 8)), lambda x: vn(x, 2.0), {"p": 2.0}))
+    for d in (torch.bfloat16, torch.float16):
+        for name, op, mk, fn, attrs in ops:
+            n = "%s/%s_rounded_steps" % (name, NAMES[d])
+            try:
+                cs.append(case(n, op, [mk(Rand(n)).to(d)], fn, attrs=attrs, mode="emulated", ulp=0))
+            except RuntimeError:
+                # no float16 kernel in 1.13 (cummax, cumprod, logsumexp's
+                # exp, logcumsumexp): the narrow() cases cover it via float32
+                assert d == torch.float16, n
+    return cs
+
+
 if __name__ == "__main__":
-    write_group("reduce_family", reduce_family_cases())
+    write_group("reduce_family", reduce_family_cases() + rounded_cases())
