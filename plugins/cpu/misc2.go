@@ -491,7 +491,8 @@ func misc2Slice(v []float64, i, outer, n, inner int) []float64 {
 }
 
 // misc2RenormNorms is the norm of every slice, rounded to the dtype the
-// norm is computed at (float for float16 and bfloat16).
+// norm is computed at (float for float16 and bfloat16, whose orders other
+// than 1, 2 and inf accumulate in float step by step).
 func misc2RenormNorms(x *array, outer, n, inner int, p float64) []float64 {
 	acc := x.dtype
 	if acc == tensor.Float16 || acc == tensor.BFloat16 {
@@ -499,7 +500,19 @@ func misc2RenormNorms(x *array, outer, n, inner int, p float64) []float64 {
 	}
 	norms := make([]float64, n)
 	for i := range norms {
-		norms[i] = roundTo(acc, fullNorm(misc2Slice(x.data, i, outer, n, inner), p))
+		v := misc2Slice(x.data, i, outer, n, inner)
+		if acc == tensor.Float32 && x.dtype != acc && p != 2 && p != 1 && !math.IsInf(p, 0) {
+			// NormOps<float, float>: acc + powf(|x|, p) at float, then
+			// powf(acc, 1/p) with 1/p computed at float
+			f32 := opRounder(tensor.Float32)
+			pf, s := f32(p), 0.0
+			for _, e := range v {
+				s = f32(s + f32(math.Pow(math.Abs(e), pf)))
+			}
+			norms[i] = f32(math.Pow(s, f32(1/pf)))
+			continue
+		}
+		norms[i] = roundTo(acc, fullNorm(v, p))
 	}
 	return norms
 }
@@ -548,6 +561,10 @@ func misc2RenormBackward(c *call, outs, gos []*array) ([]*array, error) {
 	g := gradData(gos[0], len(x.data))
 	res := float64sFor(len(g))
 	copy(res, g)
+	if rd := narrowRounder(x.dtype); rd != nil {
+		misc2RenormGradNarrow(x, g, res, outer, n, inner, p, maxnorm, rd)
+		return []*array{gradForOwned(c, 0, res, x.shape)}, nil
+	}
 	for i := 0; i < n; i++ {
 		v := misc2Slice(x.data, i, outer, n, inner)
 		nr := fullNorm(v, p)
@@ -573,6 +590,55 @@ func misc2RenormBackward(c *call, outs, gos []*array) ([]*array, error) {
 		}
 	}
 	return []*array{gradForOwned(c, 0, res, x.shape)}, nil
+}
+
+// misc2RenormGradNarrow is renorm_backward at a narrow dtype: the norm at
+// float (toAccumulateType), sum(self * grad) with the products at the
+// dtype summed in float, norm_backward mixing self's dtype and float, then
+// maxnorm * invnorm * (grad - invnorm * nb) in float, rounded to the dtype
+// where the norm exceeds maxnorm.
+func misc2RenormGradNarrow(x *array, g, res []float64, outer, n, inner int, p, maxnorm float64, rd func(float64) float64) {
+	f32 := opRounder(tensor.Float32)
+	norms := misc2RenormNorms(x, outer, n, inner, p)
+	mx := f32(maxnorm)
+	for i, nr := range norms {
+		if !(nr > mx) {
+			continue
+		}
+		v := misc2Slice(x.data, i, outer, n, inner)
+		gs := misc2Slice(g, i, outer, n, inner)
+		var dot float32
+		for k, xv := range v {
+			dot += float32(rd(xv * gs[k]))
+		}
+		inv := f32(1 / f32(nr+f32(1e-7)))
+		f := f32(mx * inv)
+		cnt := 0
+		if math.IsInf(p, 0) {
+			for _, xv := range v {
+				if a := math.Abs(xv); a == nr || a != a {
+					cnt++
+				}
+			}
+		}
+		k := 0
+		for o := 0; o < outer; o++ {
+			b := (o*n + i) * inner
+			for j := 0; j < inner; j++ {
+				var nb float64
+				if cnt > 0 {
+					// self.sgn() * ((grad / count) * mask)
+					if a := math.Abs(v[k]); a == nr || a != a {
+						nb = sgn(v[k]) * f32(float64(dot)/float64(cnt))
+					}
+				} else {
+					nb = normGradNarrow(v[k], float64(dot), nr, p, x.dtype, tensor.Float32)
+				}
+				res[b+j] = f32(f * f32(gs[k]-f32(inv*nb)))
+				k++
+			}
+		}
+	}
 }
 
 // ---- diagonal_scatter, slice_scatter ----

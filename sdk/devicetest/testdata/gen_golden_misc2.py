@@ -139,6 +139,15 @@ def renorm_cases():
     for d in NARROW:
         add("emu/%s" % dn(d), (r.randn([4, 5]) * 2).to(d), 2, 1, 3.0, mode="emulated")
         add("emu/%s_p1" % dn(d), (r.randn([2, 3, 4]) * 2).to(d), 1, 0, 4.0, mode="emulated")
+    # renorm_backward at a narrow dtype: the norm and the sum of
+    # self * grad at float, self * grad and norm_backward's powers of self
+    # at the dtype (ulp 0: PyTorch's bits)
+    for d in (bf16, f16):
+        for p, tag in ((2, "p2"), (3, "p3"), (1.5, "p1.5"), (1, "p1"), (INF, "pinf")):
+            n = "renorm/%s/%s_rounded_steps" % (tag, dn(d))
+            x = (Rand(n).randn([8, 8]) * 2).to(d)
+            cs.append(case(n, "renorm", [x], lambda t, p=p: torch.renorm(t, p, 0, 3.0),
+                           attrs={"p": fl(p), "dim": 0, "maxnorm": fl(3.0), "inplace": False}, mode="emulated", ulp=0))
     return cs
 
 
