@@ -1616,7 +1616,7 @@ func crossForward(c *call) ([]*array, error) {
 		return nil, err
 	}
 	out := nnNew(pl.shape, a.dtype)
-	laCrossInto(pl, expandTo(a, pl.shape), expandTo(b, pl.shape), out.data)
+	laCrossIntoAt(a.dtype, pl, expandTo(a, pl.shape), expandTo(b, pl.shape), out.data)
 	laWrapInts(out)
 	return []*array{out}, nil
 }
@@ -1635,11 +1635,11 @@ func crossBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	}
 	buf := float64sFor(tensor.NumElements(pl.shape))
 	if ga != nil {
-		laCrossInto(pl, expandTo(b, pl.shape), g.data, buf)
+		laCrossIntoAt(a.dtype, pl, expandTo(b, pl.shape), g.data, buf)
 		ga.data = sumToShape(buf, pl.shape, a.shape)
 	}
 	if gb != nil {
-		laCrossInto(pl, g.data, expandTo(a, pl.shape), buf)
+		laCrossIntoAt(a.dtype, pl, g.data, expandTo(a, pl.shape), buf)
 		gb.data = sumToShape(buf, pl.shape, b.shape)
 	}
 	return []*array{ga, gb}, nil

@@ -49,7 +49,12 @@ func init() {
 	}
 	register("matrix_norm", &kernel{forward: linalg2MatrixNormForward, backward: linalg2MatrixNormBackward})
 	register("matrix_exp", &kernel{forward: linalg2MatrixExpForward, backward: linalg2MatrixExpBackward})
-	supportDTypes("matrix_exp", tensor.Float64, tensor.Float32, tensor.BFloat16)
+	// PyTorch 1.13's CPU bfloat16 matrix_exp returns garbage (exp(0.5·I)
+	// gives -1.3e30 on the diagonal, 4×4 inputs NaN), so the device
+	// declares float64 and float32 only, as the torch device does: a
+	// bfloat16 call is SKIP on both rather than a comparison with values
+	// no kernel of PyTorch's computes.
+	supportDTypes("matrix_exp", tensor.Float64, tensor.Float32)
 	ints := []tensor.DType{tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64, tensor.Uint8}
 	register("cov", &kernel{forward: linalg2CovForward, backward: linalg2CovBackward})
 	register("corrcoef", &kernel{forward: linalg2CorrcoefForward, backward: linalg2CorrcoefBackward})
@@ -2563,6 +2568,29 @@ func linalg2SymeigBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		copy(ga.data[b*n*n:], linalg2MM(linalg2MM(v, mid, n, n, n, false, false), v, n, n, n, false, true))
 	})
 	return []*array{ga}, nil
+}
+
+// laCrossIntoAt is laCrossInto at dtype dt: bfloat16's cross kernel
+// computes each component a1*b2 - a2*b1 in scalar_t, BFloat16's operators
+// rounding both products and the difference; the other dtypes (float16
+// has no kernel in 1.13) as laCrossInto.
+func laCrossIntoAt(dt tensor.DType, pl *laCrossPlan, x, y, out []float64) {
+	if dt != tensor.BFloat16 {
+		laCrossInto(pl, x, y, out)
+		return
+	}
+	rd := opRounder(dt)
+	d := func(a, b, c, e float64) float64 { return rd(rd(a*b) - rd(c*e)) }
+	in := pl.inner
+	for o := 0; o < pl.outer; o++ {
+		base := o * 3 * in
+		for i := 0; i < in; i++ {
+			p0, p1, p2 := base+i, base+in+i, base+2*in+i
+			out[p0] = d(x[p1], y[p2], x[p2], y[p1])
+			out[p1] = d(x[p2], y[p0], x[p0], y[p2])
+			out[p2] = d(x[p0], y[p1], x[p1], y[p0])
+		}
+	}
 }
 
 // ---- matrix_exp

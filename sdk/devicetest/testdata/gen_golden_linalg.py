@@ -513,6 +513,12 @@ def cross_cases():
     ax = torch.tensor([1.0, 0.0, 0.0], dtype=f64)
     bz = torch.tensor([0.0, 0.0, 1.0], dtype=f64)
     cs += narrow_cases(op, lambda r, d: [(pos(r, (2, 1)) * ax).to(d), (pos(r, (2, 1)) * bz).to(d)], cr(1), attrs={"dim": 1})
+    # bfloat16's kernel rounds both products and their difference (ulp 0:
+    # PyTorch's bits, cancelling products included)
+    n = op + "/bfloat16_rounded_steps"
+    rr = R(n)
+    bf = torch.bfloat16
+    cs.append(case(n, op, [rr.randn((16, 3)).to(bf), rr.randn((16, 3)).to(bf)], cr(-1), attrs={"dim": -1}, mode="emulated", ulp=0))
     return cs
 
 
