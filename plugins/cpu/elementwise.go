@@ -153,10 +153,14 @@ var unaryOps = map[string]unaryOp{
 	"sqrt": {rule: floatDType, f: math.Sqrt, df: func(x, y float64) float64 { return 1 / (2 * y) }},
 	"rsqrt": {rule: floatDType, f: func(x float64) float64 { return 1 / math.Sqrt(x) },
 		df: func(x, y float64) float64 { return -0.5 * y * y * y },
-		// -0.5 * grad * result.pow(3): the cube is a tensor of dt
+		// -0.5 * grad * result.pow(3): the cube is a tensor of dt, at
+		// bfloat16 two rounded products (powAt)
 		dfAt: func(x, y float64, dt tensor.DType) float64 {
 			if dt == tensor.Float64 || !dt.IsFloat() {
 				return -0.5 * y * y * y
+			}
+			if dt == tensor.BFloat16 {
+				return -0.5 * powAt(dt, y, 3)
 			}
 			return -0.5 * atDT(dt, roundTo(tensor.Float32, y*y)*y)
 		}},

@@ -479,6 +479,8 @@ ROUNDED_UNARY = {
     "deg2rad": (torch.deg2rad, normal(100.0)),
     "log2": (torch.log2, rng(0.2, 3.0)),
     "log10": (torch.log10, rng(0.2, 3.0)),
+    # -0.5 * grad * result.pow(3): bfloat16's pow(3) rounds both products
+    "rsqrt": (torch.rsqrt, rng(0.2, 3.0)),
 }
 ROUNDED_BINARY = {
     "div": (torch.div, N(), U(0.5, 2)),
