@@ -1291,6 +1291,21 @@ func nn2Linspace(n int, align bool, dt tensor.DType) []float64 {
 	if n <= 1 {
 		return v
 	}
+	if dt == tensor.BFloat16 {
+		// linspace's kernel at bfloat16: its step and every element
+		// rounded (misc.go)
+		lc := &call{op: "linspace", attrs: ops.Attrs{"steps": ops.IntAttr(int64(n)), "dtype": ops.StringAttr(dt.String())},
+			in: []*array{scalarArray(ops.Scalar{Kind: ops.ScalarFloat, F: -1}), scalarArray(ops.Scalar{Kind: ops.ScalarFloat, F: 1})}}
+		if out, err := miscLinspaceForward(lc); err == nil {
+			copy(v, out[0].data)
+			for i := range v {
+				if !align {
+					v[i] = nn2At(dt, nn2At(dt, v[i]*nn2At(dt, float64(n-1)))/nn2At(dt, float64(n)))
+				}
+			}
+			return v
+		}
+	}
 	step := 2 / float64(n-1)
 	half := n / 2
 	for i := range v {
@@ -1378,6 +1393,12 @@ func nn2AffineForward(c *call) ([]*array, error) {
 		return nil, err
 	}
 	out := nnNew(a.outShape, a.theta.dtype)
+	// PyTorch: base_grid.view(N, pts, k+1).bmm(theta.transpose(1, 2)),
+	// which rounds as narrowBmm says at bfloat16
+	if narrowDT(a.theta.dtype) && narrowBmm(false, true, a.n, a.pts, a.k, a.k+1, a.base, a.theta.data,
+		make([]int, a.n), batchOffsets(a.n, a.k*(a.k+1)), out.data, 0, 1) {
+		return []*array{out}, nil
+	}
 	for n := 0; n < a.n; n++ {
 		// (pts × k+1) · thetaᵀ
 		nnGemm(false, true, a.pts, a.k, a.k+1, a.base, a.theta.data[n*a.k*(a.k+1):], out.data[n*a.pts*a.k:], false)
@@ -1394,6 +1415,18 @@ func nn2AffineBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	a, err := nn2AffineSetup(c)
 	if err != nil {
 		return nil, err
+	}
+	// PyTorch: base_grid.view(N, pts, k+1).transpose(1, 2).bmm(grad), then
+	// transposed; at bfloat16 that product rounds as narrowBmm says
+	if narrowDT(a.theta.dtype) {
+		kk := a.k + 1
+		tmp := make([]float64, a.n*kk*a.k)
+		if narrowBmm(true, false, a.n, kk, a.k, a.pts, a.base, g.data, make([]int, a.n), batchOffsets(a.n, a.pts*a.k), tmp, 0, 1) {
+			for n := 0; n < a.n; n++ {
+				narrowTranspose(gt.data[n*a.k*kk:(n+1)*a.k*kk], tmp[n*kk*a.k:(n+1)*kk*a.k], kk, a.k)
+			}
+			return []*array{gt}, nil
+		}
 	}
 	for n := 0; n < a.n; n++ {
 		// gθ = gᵀ (k × pts) · base (pts × k+1)
@@ -1518,6 +1551,7 @@ type nn2SoftmaxBwd struct {
 	g, y               *array
 	outer, size, inner int
 	dt                 tensor.DType
+	lastDim            bool // PyTorch's lastdim kernel
 }
 
 func nn2SoftmaxBwdSetup(c *call) (*nn2SoftmaxBwd, error) {
@@ -1547,7 +1581,7 @@ func nn2SoftmaxBwdSetup(c *call) (*nn2SoftmaxBwd, error) {
 	case y.dtype != g.dtype:
 		return nil, fmt.Errorf("expected scalar type %s but found %s", ops.TypeName(g.dtype), ops.TypeName(y.dtype))
 	}
-	s := &nn2SoftmaxBwd{g: g, y: y, dt: g.dtype}
+	s := &nn2SoftmaxBwd{g: g, y: y, dt: g.dtype, lastDim: name == "softmax_backward_lastdim_kernel_impl"}
 	s.outer, s.size, s.inner = nnDimSplit(g.shape, dim)
 	return s, nil
 }
@@ -1567,6 +1601,10 @@ func nn2SoftmaxBwdForward(c *call) ([]*array, error) {
 		return nil, err
 	}
 	out := nnNew(s.g.shape, s.dt)
+	if s.dt == tensor.BFloat16 {
+		s.each(func(base, st int) { s.bf16Line(out.data, s.g.data, base, st) })
+		return []*array{out}, nil
+	}
 	s.each(func(base, st int) {
 		sum := 0.0
 		for j := 0; j < s.size; j++ {
@@ -1594,6 +1632,10 @@ func nn2SoftmaxBwdBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.dt == tensor.BFloat16 {
+		s.each(func(base, st int) { s.bf16BackwardLine(G.data, gg, gy, base, st) })
+		return []*array{gg, gy}, nil
+	}
 	s.each(func(base, st int) {
 		var sgy, sGy float64
 		for j := 0; j < s.size; j++ {
@@ -1612,6 +1654,54 @@ func nn2SoftmaxBwdBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		}
 	})
 	return []*array{gg, gy}, nil
+}
+
+// bf16Line writes one line of the op at bfloat16 for gradient g (the
+// op's grad_output, or the gradient G of its result in the backward): the
+// CPU kernel forms y·(g − Σ g·y) in float32 and rounds once, the sum
+// accumulated in float32 and, in the lastdim kernel, stored at bfloat16
+// first (measured against torch 1.13).
+func (s *nn2SoftmaxBwd) bf16Line(out, g []float64, base, st int) {
+	sum := 0.0
+	for j := 0; j < s.size; j++ {
+		k := base + j*st
+		sum += float64(float32(g[k]) * float32(s.y.data[k]))
+	}
+	s32 := float32(sum)
+	if s.lastDim {
+		s32 = bf16Round(s32)
+	}
+	for j := 0; j < s.size; j++ {
+		k := base + j*st
+		out[k] = float64(bf16Round(float32(float32(g[k])-s32) * float32(s.y.data[k])))
+	}
+}
+
+// bf16BackwardLine is the backward at bfloat16: the gradient of
+// grad_output is the kernel on (G, output); that of output PyTorch's
+// softmax_double_backward, g·G − Σ(y·g)·G − g·Σ(y·G), a chain of bfloat16
+// tensor operations (each rounded, the sums accumulated in float32 and
+// rounded once).
+func (s *nn2SoftmaxBwd) bf16BackwardLine(G []float64, gg, gy *array, base, st int) {
+	if gg != nil {
+		s.bf16Line(gg.data, G, base, st)
+	}
+	if gy == nil {
+		return
+	}
+	var syg, syG float64
+	for j := 0; j < s.size; j++ {
+		k := base + j*st
+		y := float32(s.y.data[k])
+		syg += float64(bfMul(y, float32(s.g.data[k])))
+		syG += float64(bfMul(y, float32(G[k])))
+	}
+	s1, s2 := bfRound64(syg), bfRound64(syG)
+	for j := 0; j < s.size; j++ {
+		k := base + j*st
+		g, gv := float32(s.g.data[k]), float32(G[k])
+		gy.data[k] = float64(bfSub(bfSub(bfMul(g, gv), bfMul(s1, gv)), bfMul(g, s2)))
+	}
 }
 
 // ---- embedding_renorm ----

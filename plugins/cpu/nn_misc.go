@@ -74,6 +74,12 @@ func embeddingBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 			counts[int(v)]++
 		}
 	}
+	// PyTorch's embedding_dense_backward_cpu adds the gradient rows into a
+	// zeroed weight gradient of the weight's dtype one index after
+	// another (grad_weight[k].add_(grad[i], scale)): at float16 and
+	// bfloat16 every sum rounds, and so does grad·scale with scale (1 or
+	// 1/count) at the dtype, as measured against torch 1.13.
+	narrow := gw.dtype == tensor.BFloat16 || gw.dtype == tensor.Float16
 	for i, v := range idx.data {
 		row := int(v)
 		if int64(row) == pad {
@@ -84,6 +90,13 @@ func embeddingBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 			scale = 1 / float64(counts[row])
 		}
 		dst := gw.data[row*d : (row+1)*d]
+		if narrow {
+			sc := scalarAt(gw.dtype, scale)
+			for j, gv := range g.data[i*d : (i+1)*d] {
+				dst[j] = atDT(gw.dtype, dst[j]+atDT(gw.dtype, gv*sc))
+			}
+			continue
+		}
 		for j, gv := range g.data[i*d : (i+1)*d] {
 			dst[j] += gv * scale
 		}

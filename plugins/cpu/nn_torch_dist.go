@@ -76,6 +76,7 @@ type cosPlan struct {
 	lines  nnLines
 	dt     tensor.DType
 	eps    float64
+	epsArg float64 // eps as given (bfloat16's eps² clamp squares it first)
 	x1, x2 []float64
 }
 
@@ -94,7 +95,7 @@ func newCosPlan(c *call) (*cosPlan, error) {
 		return nil, err
 	}
 	return &cosPlan{shape: shape, dim: dim, lines: newNNLines(shape, dim), dt: dt,
-		eps: nnScalarAt(dt, c.attrs.Float("eps", 1e-8)), x1: nnExpand(a, shape), x2: nnExpand(b, shape)}, nil
+		eps: nnScalarAt(dt, c.attrs.Float("eps", 1e-8)), epsArg: c.attrs.Float("eps", 1e-8), x1: nnExpand(a, shape), x2: nnExpand(b, shape)}, nil
 }
 
 // norms returns ‖x1‖, ‖x2‖ of line q and the result Σ (x1/n1)(x2/n2) with
@@ -130,6 +131,10 @@ func cosineSimilarityKernel() *kernel {
 			out := &array{shape: nnReducedShape(p.shape, p.dim, false), data: float64sFor(p.lines.count()), dtype: p.dt}
 			forChunks(len(out.data), func(from, to int) error {
 				for q := from; q < to; q++ {
+					if p.dt == tensor.BFloat16 {
+						out.data[q] = p.bf16Forward(q)
+						continue
+					}
 					_, _, _, _, out.data[q] = p.norms(q)
 				}
 				return nil
@@ -151,6 +156,10 @@ func cosineSimilarityKernel() *kernel {
 			g1, g2 := float64sFor(n), float64sFor(n)
 			forChunks(p.lines.count(), func(from, to int) error {
 				for q := from; q < to; q++ {
+					if p.dt == tensor.BFloat16 {
+						p.bf16Backward(q, float32(g[q]), g1, g2)
+						continue
+					}
 					_, _, n1, n2, out := p.norms(q)
 					r1, r2 := 0.0, 0.0
 					if n1 != 0 {
@@ -171,6 +180,60 @@ func cosineSimilarityKernel() *kernel {
 			return []*array{gradForOwned(c, 0, g1, p.shape), gradForOwned(c, 1, g2, p.shape)}, nil
 		},
 	}
+}
+
+// PyTorch 1.13 at bfloat16 (measured bit for bit): with s = Σ x·x
+// clamped at eps² and n = sqrt(s), cosine_similarity is
+// Σ (x1/n1)·(x2/n2), a chain of bfloat16 tensor operations (each rounded,
+// the sums accumulated in float32 and rounded once), and autograd runs its
+// formulas at bfloat16 through the same graph: mul, div (both operands),
+// the sum's broadcast, sqrt (g/(2n)) and pow (g·2x); the clamp, done in
+// place under no_grad, is invisible to it.
+
+// bf16Norms are line q's n1 and n2.
+func (p *cosPlan) bf16Norms(q int) (n1, n2 float32) {
+	base, st := p.lines.line(q)
+	var s1, s2 float64
+	for i, k := 0, base; i < p.lines.n; i, k = i+1, k+st {
+		a, b := float32(p.x1[k]), float32(p.x2[k])
+		s1 += float64(bfMul(a, a))
+		s2 += float64(bfMul(b, b))
+	}
+	lo := bf16Round(float32(p.epsArg * p.epsArg))
+	n1 = bf16Round(float32(math.Sqrt(float64(max(bfRound64(s1), lo)))))
+	n2 = bf16Round(float32(math.Sqrt(float64(max(bfRound64(s2), lo)))))
+	return
+}
+
+func (p *cosPlan) bf16Forward(q int) float64 {
+	n1, n2 := p.bf16Norms(q)
+	base, st := p.lines.line(q)
+	var s float64
+	for i, k := 0, base; i < p.lines.n; i, k = i+1, k+st {
+		s += float64(bfMul(bfDiv(float32(p.x1[k]), n1), bfDiv(float32(p.x2[k]), n2)))
+	}
+	return float64(bfRound64(s))
+}
+
+// bf16Backward writes line q's gradients for the gradient g of its result.
+func (p *cosPlan) bf16Backward(q int, g float32, g1, g2 []float64) {
+	n1, n2 := p.bf16Norms(q)
+	base, st := p.lines.line(q)
+	side := func(x, other []float64, n, no float32, dst []float64) {
+		// the gradient of x/n is g·(other/no); n's gathers −ga·((x/n)/n)
+		var sn float64
+		for i, k := 0, base; i < p.lines.n; i, k = i+1, k+st {
+			ga := bfMul(g, bfDiv(float32(other[k]), no))
+			sn += float64(bfMul(-ga, bfDiv(bfDiv(float32(x[k]), n), n)))
+		}
+		gs := bfDiv(bfRound64(sn), bfMul(2, n))
+		for i, k := 0, base; i < p.lines.n; i, k = i+1, k+st {
+			ga := bfMul(g, bfDiv(float32(other[k]), no))
+			dst[k] = float64(bfAdd(bfDiv(ga, n), bfMul(gs, bfMul(2, float32(x[k])))))
+		}
+	}
+	side(p.x1, p.x2, n1, n2, g1)
+	side(p.x2, p.x1, n2, n1, g2)
 }
 
 // ---- pairwise_distance ----

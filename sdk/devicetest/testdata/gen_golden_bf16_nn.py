@@ -19,7 +19,15 @@ autograd formulas do, not merely return the correctly rounded result.
     output has a gradient, PyTorch's composite formula once mean and rstd
     carry gradients too;
   - batch_norm's bfloat16 mean and invstd (a channel of one element per
-    sample takes the bfloat16 mean for its variance).
+    sample takes the bfloat16 mean for its variance);
+  - _softmax_backward_data's kernel (float32 with the lastdim kernel's sum
+    stored at bfloat16) and its double backward's bfloat16 chain;
+  - affine_grid_generator's bfloat16 linspace and bmm (baddbmm's bfloat16
+    loop, cpublas' gemm above 400 multiply-adds per batch);
+  - cosine_similarity's chain of bfloat16 tensor operations and autograd
+    formulas;
+  - embedding's backward adding gradient rows one index after another at
+    bfloat16 and float16.
 """
 
 import torch
@@ -113,11 +121,58 @@ def batch_norm_cases():
         attrs={"training": True, "momentum": 0.1, "eps": 1e-5})
 
 
+def rest_cases():
+    def sb(name, shape, dim):
+        nm = "softmax_backward_data/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        g = r.randn(shape).to(bf16)
+        y = torch.softmax(r.randn(shape), dim).to(bf16)
+        add(nm, "softmax_backward_data", [g, y], lambda g, y: torch._softmax_backward_data(g, y, dim, bf16),
+            attrs={"dim": dim, "input_dtype": "bfloat16"})
+
+    sb("last", [6, 24], 1)
+    sb("first", [12, 5], 0)
+
+    def ag(name, ts, size, align):
+        nm = "affine_grid/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        th = (r.randn(ts) * 0.5).to(bf16)
+        add(nm, "affine_grid", [th], lambda t: torch.affine_grid_generator(t, list(size), align),
+            attrs={"size": list(size), "align_corners": align})
+
+    ag("2d", [2, 2, 3], [2, 3, 4, 5], False)
+    ag("3d_align", [1, 3, 4], [1, 1, 2, 3, 4], True)
+    ag("2d_gemm", [2, 2, 3], [2, 1, 10, 10], False)
+
+    def cs(name, s1, s2, dim):
+        nm = "cosine_similarity/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        a, b = r.randn(s1).to(bf16), r.randn(s2).to(bf16)
+        add(nm, "cosine_similarity", [a, b], lambda a, b: torch.cosine_similarity(a, b, dim), attrs={"dim": dim})
+
+    cs("rows", [6, 24], [6, 24], 1)
+    cs("broadcast_last", [2, 3, 8], [3, 8], -1)
+
+    def emb(name, dt, **kw):
+        nm = "embedding/rounded_steps/" + name
+        r = Rand(nm)
+        w = r.randn([10, 8]).to(dt)
+        idx = r.randint(0, 10, [6, 7])
+        attrs = {k: v for k, v in kw.items()}
+        add(nm, "embedding", [w, idx], lambda w, i: F.embedding(i, w, **kw), attrs=attrs)
+
+    emb("bfloat16", bf16)
+    emb("bfloat16_scale_grad_by_freq", bf16, scale_grad_by_freq=True)
+    emb("bfloat16_padding_idx", bf16, padding_idx=3)
+    emb("float16_scale_grad_by_freq", torch.float16, scale_grad_by_freq=True)
+
+
 def main():
     torch.set_num_threads(1)
     layer_norm_cases()
     group_norm_cases()
     batch_norm_cases()
+    rest_cases()
     write_group("bf16_nn", CASES)
 
 
