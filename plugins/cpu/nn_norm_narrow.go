@@ -148,16 +148,17 @@ func bfRstd(variance float32, eps float64) float32 {
 // and each addition rounded.
 func bfSum16(a, b []float32) float32 {
 	inner := len(a) / bf16Lanes * bf16Lanes
-	term := func(i int) float32 {
-		if b == nil {
-			return a[i]
-		}
-		return bfMul(a[i], b[i])
-	}
 	var acc bf16Vec
 	for j := 0; j < inner; j += bf16Lanes {
-		for l := range acc {
-			acc[l] = bfAdd(acc[l], term(j+l))
+		if b == nil {
+			for l, v := range a[j : j+bf16Lanes] {
+				acc[l] = bfAdd(acc[l], v)
+			}
+			continue
+		}
+		bj := b[j : j+bf16Lanes]
+		for l, v := range a[j : j+bf16Lanes] {
+			acc[l] = bfAdd(acc[l], bfMul(v, bj[l]))
 		}
 	}
 	var s float32
@@ -165,7 +166,11 @@ func bfSum16(a, b []float32) float32 {
 		s = bfAdd(s, v)
 	}
 	for j := inner; j < len(a); j++ {
-		s = bfAdd(s, term(j))
+		if b == nil {
+			s = bfAdd(s, a[j])
+		} else {
+			s = bfAdd(s, bfMul(a[j], b[j]))
+		}
 	}
 	return s
 }
@@ -225,7 +230,13 @@ func (ln *nnLayerNorm) bf16Backward(g []float64, gx, gw, gb *array, mean, rstd [
 	if gb != nil {
 		dbBuf = make([]float32, n)
 	}
-	gamma := func(j int) float32 { return float32(ln.w.data[j]) }
+	var gamma []float32
+	if ln.w != nil {
+		gamma = make([]float32, n)
+		for j := range gamma {
+			gamma[j] = float32(ln.w.data[j])
+		}
+	}
 	for r := 0; r < ln.rows; r++ {
 		a, mf := float32(rstd[r]), float32(mean[r])
 		xs, dys := ln.x.data[r*n:(r+1)*n], g[r*n:(r+1)*n]
@@ -247,8 +258,8 @@ func (ln *nnLayerNorm) bf16Backward(g []float64, gx, gw, gb *array, mean, rstd [
 		var ds, db float64
 		for j, dy := range dys {
 			p, q := float32(float32(dy)*float32(xs[j])), float32(dy)
-			if ln.w != nil {
-				p, q = float32(p*gamma(j)), float32(q*gamma(j))
+			if gamma != nil {
+				p, q = float32(p*gamma[j]), float32(q*gamma[j])
 			}
 			ds += float64(p)
 			db += float64(q)
@@ -260,8 +271,8 @@ func (ln *nnLayerNorm) bf16Backward(g []float64, gx, gw, gb *array, mean, rstd [
 		c := float32(float32(-bc*mf) - float32(float32(db32*a)*scale))
 		for j, dy := range dys {
 			v := float32(a * float32(dy))
-			if ln.w != nil {
-				v = float32(v * gamma(j))
+			if gamma != nil {
+				v = float32(v * gamma[j])
 			}
 			v = float32(v + float32(bc*float32(xs[j])))
 			gx.data[r*n+j] = float64(bf16Round(float32(v + c)))
