@@ -276,20 +276,6 @@ func narrowDot(x, y []float64) (float64, bool) {
 	return float64(s), true
 }
 
-// narrowMulSum is sum(x * y) along rows of length n at bfloat16 (vecdot,
-// the gradients of outer and kron): each product rounded, the sum in
-// float32, rounded once. xs and ys give the operands' offsets per term:
-// out[r] sums terms r·n .. r·n+n-1.
-func narrowMulSum(out []float64, n int, x, y []float64, xi, yi []int) {
-	for r := range out {
-		var s float32
-		for t := r * n; t < (r+1)*n; t++ {
-			s += bf16Round(float32(x[xi[t]]) * float32(y[yi[t]]))
-		}
-		out[r] = float64(bf16Round(s))
-	}
-}
-
 // narrowMatmul is torch.matmul at bfloat16 (pl from nnMatmulPlan),
 // following 1.13's dispatch: dot; mv (a ≥3-d first operand folded into its
 // rows); mm (a 1-d first operand as a row, a ≥3-d one folded); a matrix or
@@ -737,15 +723,12 @@ func narrowAddr(out []float64, s *array, v1, v2 []float64, beta, alpha float64) 
 // shape in float32. gx (n) and gy (m) may be nil.
 func narrowOuterGrads(g, x, y, gx, gy []float64) {
 	n, m := len(x), len(y)
-	if gx != nil {
-		for i := range gx {
-			row := g[i*m : (i+1)*m]
-			var s float32
-			for j, v := range row {
-				s += bf16Round(float32(v) * float32(y[j]))
-			}
-			gx[i] = float64(bf16Round(s))
+	for i := range gx {
+		var s float32
+		for j, v := range g[i*m : (i+1)*m] {
+			s += bf16Round(float32(v) * float32(y[j]))
 		}
+		gx[i] = float64(bf16Round(s))
 	}
 	if gy != nil {
 		acc := make([]float32, m)
