@@ -21,6 +21,11 @@ func init() {
 			"values may be a number, cast to self's dtype (Tensor.__setitem__)",
 			Inputs: []InputSpec{in("self"), sc("values"), {Name: "indices", Variadic: true}},
 			Attrs:  []AttrSpec{attr("accumulate", AttrBool, BoolAttr(false), ""), inplace}, Outputs: 1},
+		Schema{Name: "setitem", Doc: "Tensor.__setitem__ with a basic key (ints, slices, None, Ellipsis): a copy of self whose strided view (offset, sizes, strides, in elements of the contiguous self, as the key selects) is set to value " +
+			"(a number or a tensor, cast to self's dtype and broadcast to sizes); the gradient of self is zero on the view, value's is the view's gradient summed to value's shape",
+			Inputs: []InputSpec{in("self"), sc("value")},
+			Attrs: []AttrSpec{req("offset", AttrInt, "first element of the view"), req("sizes", AttrInts, "the view's shape (the indexing result)"),
+				req("strides", AttrInts, "the view's strides, >= 0")}, Outputs: 1},
 		Schema{Name: "put", Doc: "torch.Tensor.put: a copy of self with source's elements (self's dtype, as many as index has) written at the flat positions index (int64, negative entries count from the end); " +
 			"accumulate adds instead (repeats accumulate in order)",
 			Inputs: []InputSpec{in("self"), idx("index"), in("source")},

@@ -33,9 +33,10 @@ func init() {
 	// their repeats are an int or a vector, which OpsOf's samples lack
 	declareOps([]string{"repeat_interleave"}, "Torch.repeat_interleave", "Tensor.repeat_interleave")
 	// its indices are a tuple of tensors, which OpsOf's samples lack
-	declareOps([]string{"index_put"}, "Tensor.__setitem__", "Torch.index_put", "Torch.index_put_", "Tensor.index_put", "Tensor.index_put_")
+	declareOps([]string{"index_put", "setitem"}, "Tensor.__setitem__")
+	declareOps([]string{"index_put"}, "Torch.index_put", "Torch.index_put_", "Tensor.index_put", "Tensor.index_put_")
 
-	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim", "index_put", "put", "nonzero", "repeat_interleave")
+	usedOps = append(usedOps, "masked_select", "masked_scatter", "take", "take_along_dim", "index_put", "put", "nonzero", "repeat_interleave", "setitem")
 }
 
 // boolMask binds a mask: bool, or uint8 (deprecated in PyTorch 1.13,
@@ -303,16 +304,27 @@ func setItem(b *bound) (*framework.Plan, error) {
 		keys = []framework.Arg{key}
 	case framework.ArgList:
 		keys = key.Elems
+	case framework.ArgInt, framework.ArgSlice, framework.ArgNone, framework.ArgEllipsis:
+		keys = []framework.Arg{key}
 	default:
-		return nil, b.argErr("key", "an index of kind %s is not supported (only tensors and tuples of tensors)", kindName(key))
+		return nil, b.argErr("key", "an index of kind %s is not supported (only tensors, ints, slices, None, Ellipsis and tuples of them)", kindName(key))
 	}
 	if len(keys) == 0 {
 		return nil, b.argErr("key", "an empty index tuple is not supported")
 	}
+	tensors := 0
+	for _, k := range keys {
+		if k.Kind == framework.ArgTensor {
+			tensors++
+		}
+	}
+	if tensors == 0 {
+		return setItemBasic(b, x, keys)
+	}
 	var in []framework.Binding
 	for _, k := range keys {
 		if k.Kind != framework.ArgTensor || k.Path == "" {
-			return nil, b.argErr("key", "an index of kind %s is not supported (only tensors and tuples of tensors)", kindName(k))
+			return nil, b.argErr("key", "a key mixing index tensors with a %s is not supported (only all-tensor or all-basic keys)", kindName(k))
 		}
 		switch k.DType {
 		case tensor.Int64, tensor.Bool, tensor.Uint8:
@@ -338,6 +350,122 @@ func setItem(b *bound) (*framework.Plan, error) {
 	}
 	attrs := ops.Attrs{"accumulate": ops.BoolAttr(false), "inplace": ops.BoolAttr(true)}
 	return newPlan("index_put", attrs, append([]framework.Binding{tensorBinding(x), value}, in...)...), nil
+}
+
+// setItemBasic lowers self[key] = value for a basic key (ints, slices,
+// None, Ellipsis; a dumped list counts as the tuple of a subscript
+// x[a, b]) to setitem on the strided view the key selects, checked as
+// PyTorch's basic indexing checks it.
+func setItemBasic(b *bound, x framework.Arg, keys []framework.Arg) (*framework.Plan, error) {
+	consumed, ellipses := 0, 0
+	for _, k := range keys {
+		switch k.Kind {
+		case framework.ArgInt, framework.ArgSlice:
+			consumed++
+		case framework.ArgEllipsis:
+			ellipses++
+		case framework.ArgNone:
+		default:
+			return nil, b.argErr("key", "an index of kind %s is not supported (only tensors, ints, slices, None, Ellipsis and tuples of them)", kindName(k))
+		}
+	}
+	if ellipses > 1 {
+		return nil, b.argErr("key", "an index can only have a single ellipsis ('...')")
+	}
+	rank := len(x.Shape)
+	if consumed > rank {
+		return nil, b.argErr("key", "too many indices for tensor of dimension %d", rank)
+	}
+	strides := make([]int64, rank)
+	st := int64(1)
+	for d := rank - 1; d >= 0; d-- {
+		strides[d] = st
+		st *= int64(x.Shape[d])
+	}
+	var sizes, vstrides []int64
+	offset, d := int64(0), 0
+	for _, k := range keys {
+		switch k.Kind {
+		case framework.ArgNone:
+			sizes, vstrides = append(sizes, 1), append(vstrides, 0)
+		case framework.ArgEllipsis:
+			for n := rank - consumed; n > 0; n-- {
+				sizes, vstrides = append(sizes, int64(x.Shape[d])), append(vstrides, strides[d])
+				d++
+			}
+		case framework.ArgInt:
+			n, i := int64(x.Shape[d]), k.Int
+			if i < -n || i >= n {
+				return nil, b.argErr("key", "index %d is out of bounds for dimension %d with size %d", i, d, n)
+			}
+			if i < 0 {
+				i += n
+			}
+			offset += i * strides[d]
+			d++
+		case framework.ArgSlice:
+			n := int64(x.Shape[d])
+			var part [3]*int64
+			for j, e := range k.Elems {
+				if j >= 3 {
+					break
+				}
+				switch e.Kind {
+				case framework.ArgNone:
+				case framework.ArgInt:
+					v := e.Int
+					part[j] = &v
+				default:
+					return nil, b.argErr("key", "slice indices must be integers or None or have an __index__ method")
+				}
+			}
+			step := int64(1)
+			if part[2] != nil {
+				step = *part[2]
+			}
+			if step <= 0 {
+				return nil, b.argErr("key", "step must be greater than zero")
+			}
+			start, end := int64(0), n
+			if part[0] != nil {
+				start = *part[0]
+				if start < 0 {
+					start += n
+				}
+			}
+			if part[1] != nil {
+				end = *part[1]
+				if end < 0 {
+					end += n
+				}
+			}
+			start = max(0, min(start, n))
+			end = max(start, min(end, n))
+			offset += start * strides[d]
+			sizes, vstrides = append(sizes, (end-start+step-1)/step), append(vstrides, strides[d]*step)
+			d++
+		}
+	}
+	for ; d < rank; d++ {
+		sizes, vstrides = append(sizes, int64(x.Shape[d])), append(vstrides, strides[d])
+	}
+	value, vi, err := b.operand("value")
+	if err != nil {
+		return nil, err
+	}
+	if vi.isTensor {
+		v := b.arg("value")
+		res := make([]int, len(sizes))
+		for i, s := range sizes {
+			res[i] = int(s)
+		}
+		if sh, err := ops.BroadcastShapes(v.Shape, res); err != nil || !slices.Equal(sh, res) {
+			return nil, b.argErr("value", "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+				shapeList(int64s(v.Shape)), shapeList(sizes))
+		}
+	}
+	attrs := ops.Attrs{"offset": ops.IntAttr(offset), "sizes": ops.IntsAttr(sizes...), "strides": ops.IntsAttr(vstrides...)}
+	return newPlan("setitem", attrs, tensorBinding(x), value), nil
 }
 
 func nonzero(b *bound) (*framework.Plan, error) {

@@ -16,6 +16,13 @@ func index2FamilyCases() []lcase {
 	return append(append(append(ix2MaskedCases(), ix2TakeCases()...), ix2IndexPutCases()...), append(append(ix2PutCases(), ix2NonzeroCases()...), ix2RepeatInterleaveCases()...)...)
 }
 
+var ell = framework.Arg{Kind: framework.ArgEllipsis}
+
+// sl is a slice descriptor start:end:step.
+func sl(start, end, step framework.Arg) framework.Arg {
+	return framework.Arg{Kind: framework.ArgSlice, Elems: []framework.Arg{start, end, step}}
+}
+
 func TestIndex2Masked(t *testing.T) { runCases(t, ix2MaskedCases(), nil) }
 
 func ix2MaskedCases() []lcase {
@@ -115,10 +122,22 @@ func ix2IndexPutCases() []lcase {
 		{name: "Tensor.__setitem__", args: ix2Args{x, i, v}, op: "index_put", attrs: ops.Attrs{"accumulate": ba(false), "inplace": ba(true)}, in: []string{"args.0", "args.2", "args.1.0"}},
 		{name: "Tensor.__setitem__", args: ix2Args{x, tn("args.1", tensor.Bool, 3, 4), fv(-1e9)}, op: "index_put", attrs: ops.Attrs{"inplace": ba(true)}, in: []string{"args.0", "float:-1e+09", "args.1"}},
 		{name: "Tensor.__setitem__", args: ix2Args{x, lv(i64("args.1.0", 2), i64("args.1.1", 2)), iv(3)}, op: "index_put", in: []string{"args.0", "int:3", "args.1.0", "args.1.1"}},
-		{name: "Tensor.__setitem__", args: ix2Args{x, iv(0), v}, err: `argument "key": an index of kind int is not supported (only tensors and tuples of tensors)`},
-		{name: "Tensor.__setitem__", args: ix2Args{x, lv(i, framework.Arg{Kind: framework.ArgSlice, Elems: []framework.Arg{nv(), nv(), nv()}}), v},
-			err: `argument "key": an index of kind slice is not supported (only tensors and tuples of tensors)`},
-		{name: "Tensor.__setitem__", args: ix2Args{x, framework.Arg{Kind: framework.ArgEllipsis}, v}, err: `argument "key": an index of kind ellipsis is not supported`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, iv(0), f32("args.2", 4)}, op: "setitem",
+			attrs: ops.Attrs{"offset": ops.IntAttr(0), "sizes": ops.IntsAttr(4), "strides": ops.IntsAttr(1)}, in: []string{"args.0", "args.2"}},
+		{name: "Tensor.__setitem__", args: ix2Args{x, sl(iv(1), iv(3), nv()), v}, op: "setitem",
+			attrs: ops.Attrs{"offset": ops.IntAttr(4), "sizes": ops.IntsAttr(2, 4), "strides": ops.IntsAttr(4, 1)}},
+		{name: "Tensor.__setitem__", args: ix2Args{x, lv(sl(nv(), nv(), iv(2)), sl(iv(-3), iv(10), iv(2))), fv(1)}, op: "setitem",
+			attrs: ops.Attrs{"offset": ops.IntAttr(1), "sizes": ops.IntsAttr(2, 2), "strides": ops.IntsAttr(8, 2)}, in: []string{"args.0", "float:1"}},
+		{name: "Tensor.__setitem__", args: ix2Args{x, lv(nv(), ell, iv(-1)), f32("args.2", 3)}, op: "setitem",
+			attrs: ops.Attrs{"offset": ops.IntAttr(3), "sizes": ops.IntsAttr(1, 3), "strides": ops.IntsAttr(0, 4)}},
+		{name: "Tensor.__setitem__", args: ix2Args{x, ell, v}, err: `argument "value": shape mismatch: value tensor of shape [2, 4] cannot be broadcast to indexing result of shape [3, 4]`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, lv(i, sl(nv(), nv(), nv())), v},
+			err: `argument "key": a key mixing index tensors with a slice is not supported (only all-tensor or all-basic keys)`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, sl(nv(), nv(), iv(0)), v}, err: `argument "key": step must be greater than zero`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, lv(iv(1), iv(-5)), fv(1)}, err: `argument "key": index -5 is out of bounds for dimension 1 with size 4`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, lv(ell, ell), fv(1)}, err: `argument "key": an index can only have a single ellipsis ('...')`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, lv(iv(0), iv(0), iv(0)), fv(1)}, err: `argument "key": too many indices for tensor of dimension 2`},
+		{name: "Tensor.__setitem__", args: ix2Args{x, bv(true), fv(1)}, err: `argument "key": an index of kind bool is not supported`},
 		{name: "Tensor.__setitem__", args: ix2Args{x, lv(), v}, err: `argument "key": an empty index tuple is not supported`},
 		{name: "Tensor.__setitem__", args: ix2Args{x, tn("args.1", tensor.Float32, 2), v}, err: `argument "key": tensors used as indices must be long, byte or bool tensors`},
 		{name: "Tensor.__setitem__", args: ix2Args{x, i, tn("args.2", tensor.Float16, 4)}, err: `argument "value": a value of dtype Half for a tensor of dtype Float (cast by __setitem__) is not supported`},

@@ -1,5 +1,5 @@
 """The index2 family (sdk/ops/schema_index2.go): masked_select,
-masked_scatter, take, take_along_dim, index_put, put, nonzero, repeat_interleave; each run with torch, the in-place variants on input 0 (a
+masked_scatter, take, take_along_dim, index_put, put, setitem (Tensor.__setitem__ with a basic key), nonzero, repeat_interleave; each run with torch, the in-place variants on input 0 (a
 copy the runner made)."""
 
 import torch
@@ -47,6 +47,17 @@ def _index_put(c):
     return torch.index_put(x, indices, values, acc)
 
 
+def _setitem(c):
+    # Tensor.__setitem__ with a basic key, which the lowering resolved to
+    # the strided view it selects: a copy of self whose view is assigned
+    # value (cast and broadcast by torch), under autograd
+    x, value = c.inputs
+    out = x.clone()
+    view = out.as_strided(c.attrs["sizes"], c.attrs["strides"], out.storage_offset() + c.attrs["offset"])
+    view[...] = value if _is_t(value) else _num(value)
+    return out
+
+
 def _put(c):
     x, index, source = c.inputs
     acc = bool(c.attrs["accumulate"])
@@ -78,6 +89,7 @@ OPS = {
     "take_along_dim": _take_along_dim,
     "index_put": _index_put,
     "put": _put,
+    "setitem": _setitem,
     "nonzero": _nonzero,
     "repeat_interleave": _repeat_interleave,
 }
@@ -96,6 +108,7 @@ SAMPLES = {
     "take_along_dim": lambda dt: ([_x(dt), torch.tensor([[1, 0]])], {"dim": 0}),
     "index_put": lambda dt: ([_x(dt), _x(dt)[0], torch.tensor([1])], {"accumulate": False, "inplace": False}),
     "put": lambda dt: ([_x(dt), torch.tensor([3, -4]), _x(dt)[1]], {"accumulate": False, "inplace": False}),
+    "setitem": lambda dt: ([_x(dt), _x(dt)[0, :1]], {"offset": 1, "sizes": [2], "strides": [2]}),
     "nonzero": lambda dt: ([_x(dt)], {}),
     "repeat_interleave": lambda dt: ([_x(dt), torch.tensor([2, 1])], {"dim": 0}),
 }
