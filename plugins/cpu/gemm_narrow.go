@@ -925,22 +925,14 @@ func narrowTBC(t *nn2TBC, out []float64) {
 // the bias gradient as dOutput.sum(0).sum(0), each sum in float32 and
 // rounded. gx, gw, gb start at zero; nil ones are skipped.
 func narrowTBCGrads(t *nn2TBC, g, gx, gw, gb []float64) {
-	for k := 0; k < t.k; k++ {
-		t0, t1 := t.rows(k)
-		if t1 == t0 {
-			continue
-		}
-		rows := (t1 - t0) * t.batch
-		xo := (t0 + k - t.pad) * t.batch * t.cin
-		gk := g[t0*t.batch*t.cout:]
-		wk := t.w.data[k*t.cin*t.cout:]
+	t.gradBlocks(g, func(k, rows, xo int, gk, wk []float64) {
 		if gx != nil {
 			narrowAddInto(false, true, rows, t.cin, t.cout, gk, wk, gx[xo:])
 		}
 		if gw != nil {
 			narrowAddInto(true, false, t.cin, t.cout, rows, t.x.data[xo:], gk, gw[k*t.cin*t.cout:])
 		}
-	}
+	})
 	if gb == nil {
 		return
 	}

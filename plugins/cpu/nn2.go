@@ -336,6 +336,19 @@ func (t *nn2TBC) rows(k int) (t0, t1 int) {
 	return t0, max(t0, t1)
 }
 
+// gradBlocks calls fn for each kernel offset k that meets the output:
+// rows output rows (times the batch) starting at gk in the output gradient
+// g, the matching input rows starting at element xo, and weight slice wk.
+func (t *nn2TBC) gradBlocks(g []float64, fn func(k, rows, xo int, gk, wk []float64)) {
+	for k := 0; k < t.k; k++ {
+		t0, t1 := t.rows(k)
+		if t1 == t0 {
+			continue
+		}
+		fn(k, (t1-t0)*t.batch, (t0+k-t.pad)*t.batch*t.cin, g[t0*t.batch*t.cout:], t.w.data[k*t.cin*t.cout:])
+	}
+}
+
 func nn2TBCForward(c *call) ([]*array, error) {
 	t, err := nn2TBCSetup(c)
 	if err != nil {
@@ -374,22 +387,14 @@ func nn2TBCBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		narrowTBCGrads(t, g.data, dataOf(gx), dataOf(gw), dataOf(gb))
 		return []*array{gx, gw, gb}, nil
 	}
-	for k := 0; k < t.k; k++ {
-		t0, t1 := t.rows(k)
-		if t1 == t0 {
-			continue
-		}
-		rows := (t1 - t0) * t.batch
-		xo := (t0 + k - t.pad) * t.batch * t.cin
-		gk := g.data[t0*t.batch*t.cout:]
-		wk := t.w.data[k*t.cin*t.cout:]
+	t.gradBlocks(g.data, func(k, rows, xo int, gk, wk []float64) {
 		if gx != nil {
 			nnGemm(false, true, rows, t.cin, t.cout, gk, wk, gx.data[xo:], true)
 		}
 		if gw != nil {
 			nnGemm(true, false, t.cin, t.cout, rows, t.x.data[xo:], gk, gw.data[k*t.cin*t.cout:], true)
 		}
-	}
+	})
 	if gb != nil {
 		for i := 0; i < t.ot*t.batch; i++ {
 			for j, v := range g.data[i*t.cout : (i+1)*t.cout] {
