@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Coverage of msprobe's `tensor` and `torch` API lists by `probe run`:
+# Coverage of msprobe's `functional`, `tensor` and `torch` API lists by `probe run`:
 # builds probe, writes a tensor-mode dump calling every listed name with real
 # PyTorch (scripts/make_every_api_dump.py, /usr/bin/python3 with torch 1.13),
 # runs probe on it and summarises the result CSV: APIs called, rows by status,
@@ -9,7 +9,7 @@
 #
 # --vs-torch also runs the dump on the torch device plugin (real PyTorch)
 # and lists every row whose forward or backward status differs between the
-# emulated device and torch (issue 11: they must be equal).
+# emulated device and torch (they must be equal).
 #
 # Environment: PYTHON (default /usr/bin/python3), DTYPES (default
 # float32,bfloat16), ONLY (--only of the dump script).  Everything is written to
@@ -85,7 +85,7 @@ for r in rows:
     if len(r) > 3 and r[3] and "SKIP" in (r[1], r[2]):
         msg = r[3]
         # group messages that differ only by the API name or numbers
-        key = re.sub(r"\b(Tensor|Torch)\.[A-Za-z0-9_.]+", "<api>", msg)
+        key = re.sub(r"\b(Tensor|Torch|Functional)\.[A-Za-z0-9_.]+", "<api>", msg)
         key = re.sub(r"\b(float32|bfloat16|float16|float64|int64|bool)\b", "<dtype>", key)
         key = re.sub(r"\[[^\]]*\]", "[..]", key)
         skips[key] += 1

@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """Writes an msprobe L1 tensor-mode dump that calls every name of msprobe's
-`tensor` and `torch` API lists (pytorch-precheck appendix A.2, A.3) once per
-dtype, with real PyTorch (Debian's 1.13: run it with /usr/bin/python3).
+`functional`, `tensor` and `torch` API lists (pytorch-precheck appendix A.1-A.3)
+once per dtype, with real PyTorch (Debian's 1.13: run it with /usr/bin/python3).
 
-Every name has a recipe (RECIPES below: how to build its arguments); a name is
+Every name has a recipe (the tables below for Tensor and Torch names;
+scripts/every_api_fn_*.py, one module per family, for torch.nn.functional
+names, each a RECIPES dict: how to build its arguments); a name is
 called at float32 and at bfloat16 (--dtypes) when it takes floating input, once
 at its natural dtype (int64 / bool) otherwise.  Float inputs require grad; when
 some floating output has a grad_fn, loss = sum_i (out_i * R_i).sum() with a
@@ -25,9 +27,11 @@ lacks, or whose call raises on the CPU (with and without grad), is left out and
 printed with the exception.
 
     /usr/bin/python3 scripts/make_every_api_dump.py --out /tmp/every-api
-    /usr/bin/python3 scripts/make_every_api_dump.py --only Tensor.addmm,Torch.linalg.qr
+    /usr/bin/python3 scripts/make_every_api_dump.py --only Tensor.addmm,Torch.linalg.qr,Functional.gelu
 """
 import argparse
+import glob
+import importlib
 import json
 import os
 import sys
@@ -564,8 +568,28 @@ COMMON["gru_cell"] = lambda t: A(t.f(2, 4), t.f(2, 6), *_lstm_params(t, 4, 6, 3)
 COMMON["rsub"] = lambda t: A(t.f(4, 8), t.f(4, 8))
 
 
+def _functional_recipes():
+    """RECIPES of scripts/every_api_fn_*.py, merged (a name in two is an
+    error), and the union of their optional NATURAL sets."""
+    sys.path.insert(0, HERE)
+    table, natural = {}, set()
+    for path in sorted(glob.glob(os.path.join(HERE, "every_api_fn_*.py"))):
+        mod = importlib.import_module(os.path.basename(path)[:-3])
+        for name, fn in mod.RECIPES.items():
+            if name in table:
+                raise SystemExit("%s: Functional.%s has a recipe in two modules" % (path, name))
+            table[name] = fn
+        natural |= set(getattr(mod, "NATURAL", ()))
+    return table, natural
+
+
+FUNC_R, FUNC_NATURAL = _functional_recipes()
+
+
 def recipe_for(kind, name):
-    """(recipe, in_place) for a Tensor/Torch name, or (None, False)."""
+    """(recipe, in_place) for a Tensor/Torch/Functional name, or (None, False)."""
+    if kind == "Functional":
+        return FUNC_R.get(name), name.endswith("_")
     own = TENSOR_R if kind == "Tensor" else TORCH_R
     if name in own:
         return own[name], False
@@ -579,7 +603,9 @@ def recipe_for(kind, name):
     return None, False
 
 
-def is_natural(name):
+def is_natural(kind, name):
+    if kind == "Functional":
+        return name in FUNC_NATURAL
     n = name[:-1] if name.endswith("_") and not name.endswith("__") else name
     return name in NATURAL or n in NATURAL
 
@@ -588,6 +614,8 @@ def resolve(kind, dotted):
     """The (patched) callable at call time."""
     if kind == "Tensor":
         return getattr(torch.Tensor, dotted)
+    if kind == "Functional":
+        return getattr(F, dotted)
     owner = torch
     for p in dotted.split("."):
         owner = getattr(owner, p)
@@ -678,13 +706,16 @@ def run_api(rec, kind, name, label, dtype, left_out, stats):
         stats["forward_only"].append((kind, name, label, errors[0]))
 
 
+LISTS = (("Functional", md.FUNCTIONAL), ("Tensor", md.TENSOR), ("Torch", md.TORCH))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=DEFAULT_OUT, help="output directory (default %(default)s)")
     ap.add_argument("--dtypes", default="float32,bfloat16",
                     help="comma-separated float dtypes (default %(default)s)")
     ap.add_argument("--only", default="",
-                    help="comma-separated names: Tensor.add, Torch.linalg.qr, or a bare name for both lists")
+                    help="comma-separated names: Tensor.add, Torch.linalg.qr, Functional.gelu, or a bare name for every list")
     ap.add_argument("--threads", type=int, default=1,
                     help="torch threads (default 1: the same bytes on every machine)")
     a = ap.parse_args()
@@ -693,7 +724,7 @@ def main():
     only = set(x for x in a.only.split(",") if x)
 
     todo, missing, no_recipe = [], [], []
-    for kind, names in (("Tensor", md.TENSOR), ("Torch", md.TORCH)):
+    for kind, names in LISTS:
         for name in names:
             if only and name not in only and "%s.%s" % (kind, name) not in only:
                 continue
@@ -711,7 +742,7 @@ def main():
     stats = {"called": set(), "calls": 0, "backward": 0, "forward_only": []}
     try:
         for kind, name in todo:
-            runs = [("natural", torch.float32)] if is_natural(name) else dtypes
+            runs = [("natural", torch.float32)] if is_natural(kind, name) else dtypes
             for label, dt in runs:
                 run_api(rec, kind, name, label, dt, left_out, stats)
     finally:
@@ -720,7 +751,7 @@ def main():
     tdir = rec.write_tensor_dump(a.out)
     elapsed = time.time() - start
 
-    for kind, names in (("Tensor", md.TENSOR), ("Torch", md.TORCH)):
+    for kind, names in LISTS:
         sel = [n for n in names if not only or n in only or "%s.%s" % (kind, n) in only]
         called = sum(1 for n in sel if (kind, n) in stats["called"])
         print("%s list: %d names, %d called at least once" % (kind, len(sel), called))

@@ -16,7 +16,7 @@ import (
 func init() {
 	def(linalg2Einsum, "equation, *operands", "Torch.einsum")
 	def(linalg2Cdist, "x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'", "Torch.cdist")
-	def(linalg2Pdist, "input, p=2", "Torch.pdist")
+	def(linalg2Pdist, "input, p=2", "Torch.pdist", "Functional.pdist")
 	def(linalg2Cholesky("cholesky"), "input, upper=False, *, out=None", "Torch.cholesky", "Tensor.cholesky")
 	def(linalg2Cholesky("linalg.cholesky"), "input, *, upper=False, out=None", "Torch.linalg.cholesky")
 	defMulti(linalg2Cholesky("linalg.cholesky_ex"), "input, *, upper=False, check_errors=False, out=None", "Torch.linalg.cholesky_ex", "Torch.cholesky_ex")

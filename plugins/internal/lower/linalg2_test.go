@@ -170,6 +170,7 @@ func linalg2EinsumCases() []lcase {
 		{name: "Torch.cdist", args: linalg2Args(x, y), kwargs: linalg2Kws(kw("compute_mode", sv("fast"))), err: "fast is not a valid value for compute_mode"},
 		{name: "Torch.pdist", args: linalg2Args(x), op: "pdist", attrs: ops.Attrs{"p": ops.FloatAttr(2)}, in: []string{"args.0"}},
 		{name: "Torch.pdist", args: linalg2Args(x, iv(3)), op: "pdist", attrs: ops.Attrs{"p": ops.FloatAttr(3)}},
+		{name: "Functional.pdist", args: linalg2Args(x), kwargs: []framework.NamedArg{kw("p", fv(1.5))}, op: "pdist", attrs: ops.Attrs{"p": ops.FloatAttr(1.5)}, in: []string{"args.0"}},
 		{name: "Torch.pdist", args: linalg2Args(x, sv("a")), err: `argument "p": expected float, got str`},
 	}
 }

@@ -22,7 +22,7 @@ func init() {
 	def(nn2Convolution, "input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32=True",
 		"Torch._convolution")
 	declareOps([]string{"convolution", "conv_transpose"}, "Torch._convolution")
-	def(nn2ConvTBC, "input, weight, bias, pad=0", "Torch.conv_tbc")
+	def(nn2ConvTBC, "input, weight, bias, pad=0", "Torch.conv_tbc", "Functional.conv_tbc")
 	usedOps = append(usedOps, "conv_transpose", "conv_tbc")
 
 	const mp3Sig = "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False"

@@ -52,6 +52,7 @@ func nn2ConvTBCCases() []lcase {
 	return []lcase{
 		{name: "Torch.conv_tbc", args: nn2Args{x, w, b}, op: "conv_tbc", attrs: ops.Attrs{"pad": ia(0)}, in: []string{"args.0", "args.1", "args.2"}},
 		{name: "Torch.conv_tbc", args: nn2Args{x, w, b, iv(2)}, op: "conv_tbc", attrs: ops.Attrs{"pad": ia(2)}},
+		{name: "Functional.conv_tbc", args: nn2Args{x, w, b}, kwargs: []framework.NamedArg{kw("pad", iv(1))}, op: "conv_tbc", attrs: ops.Attrs{"pad": ia(1)}, in: []string{"args.0", "args.1", "args.2"}},
 		{name: "Torch.conv_tbc", args: nn2Args{x, w}, kwargs: nn2Kws{kw("bias", b), kw("pad", iv(-1))}, op: "conv_tbc", attrs: ops.Attrs{"pad": ia(-1)}},
 		{name: "Torch.conv_tbc", args: nn2Args{x, w, nv()}, err: `argument "bias": expected tensor, got None`},
 		{name: "Torch.conv_tbc", args: nn2Args{x, w, b, fv(1)}, err: `argument "pad": expected int, got float`},
