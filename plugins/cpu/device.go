@@ -254,6 +254,9 @@ func execute(opts Options, req *device.ExecRequest) (*device.ExecResult, error) 
 	if !ok {
 		return nil, &device.ErrUnsupported{Op: req.Op, Reason: "the CPU plugin has no kernel for it"}
 	}
+	if res, ok := fastEmbedding(opts, req); ok {
+		return res, nil
+	}
 	if res, ok := fastExecute(opts, req); ok {
 		return res, nil
 	}

@@ -138,7 +138,7 @@ func fastAligned(t *tensor.Tensor) bool {
 }
 
 // fastView is t's memory as a []T of t.Len() elements.
-func fastView[T float32 | float64 | uint16](t *tensor.Tensor) []T {
+func fastView[T float32 | float64 | uint16 | int64 | int32](t *tensor.Tensor) []T {
 	n := t.Len()
 	if n == 0 {
 		return []T{}
