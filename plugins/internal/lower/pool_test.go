@@ -1,0 +1,43 @@
+package lower
+
+import (
+	"testing"
+
+	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
+)
+
+func TestPool(t *testing.T) { runCases(t, poolCases(), nil) }
+
+func poolCases() []lcase {
+	a := func(args ...framework.Arg) []framework.Arg { return args }
+	x4, x5 := f32("args.0", 2, 3, 8, 8), f32("args.0", 1, 2, 6, 6, 6)
+	is := ops.IntsAttr
+	cs := []lcase{
+		{name: "Functional.avg_pool2d", args: a(x4, iv(3)), op: "avg_pool2d",
+			attrs: ops.Attrs{"kernel_size": is(3), "stride": is(3), "padding": is(0), "ceil_mode": ops.BoolAttr(false),
+				"count_include_pad": ops.BoolAttr(true), "divisor_override": ops.NoneAttr()}, in: []string{"args.0"}},
+		{name: "Functional.avg_pool2d", args: a(x4, ints(3, 2), ints(2, 1), iv(1), bv(true), bv(false), iv(5)), op: "avg_pool2d",
+			attrs: ops.Attrs{"kernel_size": is(3, 2), "stride": is(2, 1), "padding": is(1), "ceil_mode": ops.BoolAttr(true),
+				"count_include_pad": ops.BoolAttr(false), "divisor_override": ops.IntAttr(5)}},
+		{name: "Functional.avg_pool2d", args: a(x4, iv(2), ints()), op: "avg_pool2d", attrs: ops.Attrs{"stride": is(2)}},
+		{name: "Functional.avg_pool2d", args: a(x4, iv(2)), kwargs: []framework.NamedArg{kw("divisor_override", nv())}, op: "avg_pool2d",
+			attrs: ops.Attrs{"divisor_override": ops.NoneAttr()}},
+		{name: "Functional.avg_pool2d", args: a(x4, fv(2)), err: `argument "kernel_size"`},
+		{name: "Functional.avg_pool3d", args: a(x5, iv(2)), kwargs: []framework.NamedArg{kw("stride", iv(1)), kw("padding", ints(1, 0, 1))},
+			op: "avg_pool3d", attrs: ops.Attrs{"kernel_size": is(2), "stride": is(1), "padding": is(1, 0, 1)}},
+		{name: "Functional.adaptive_avg_pool3d", args: a(x5, iv(2)), op: "adaptive_avg_pool3d", attrs: ops.Attrs{"output_size": is(2)}},
+		{name: "Functional.adaptive_avg_pool3d", args: a(x5, lv(iv(2), nv(), iv(3))), op: "adaptive_avg_pool3d", attrs: ops.Attrs{"output_size": is(2, 6, 3)}},
+		{name: "Functional.adaptive_avg_pool3d", args: a(f32("x", 4, 5, 6), lv(iv(1), iv(1), iv(1))), err: "Input dimension should be at least 4"},
+		{name: "Functional.adaptive_max_pool2d", args: a(x4, ints(3, 2)), op: "adaptive_max_pool2d",
+			attrs: ops.Attrs{"output_size": is(3, 2), "return_indices": ops.BoolAttr(false)}},
+		{name: "Functional.adaptive_max_pool2d", args: a(x4, lv(nv(), iv(2)), bv(true)), op: "adaptive_max_pool2d",
+			attrs: ops.Attrs{"output_size": is(8, 2), "return_indices": ops.BoolAttr(true)}, multi: true},
+		{name: "Functional.adaptive_max_pool2d_with_indices", args: a(x4, iv(4)), op: "adaptive_max_pool2d",
+			attrs: ops.Attrs{"output_size": is(4), "return_indices": ops.BoolAttr(true)}, multi: true},
+		{name: "Functional.adaptive_max_pool3d", args: a(x5, szv(2, 3, 4)), op: "adaptive_max_pool3d", attrs: ops.Attrs{"output_size": is(2, 3, 4)}},
+		{name: "Functional.adaptive_max_pool3d_with_indices", args: a(x5, iv(2)), op: "adaptive_max_pool3d", multi: true},
+		{name: "Functional.adaptive_max_pool3d", args: a(x5, sv("a")), err: `argument "output_size"`},
+	}
+	return cs
+}

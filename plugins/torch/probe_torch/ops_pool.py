@@ -1,0 +1,76 @@
+"""The pool family (sdk/ops/schema_pool.go): average, adaptive and
+max-unpooling, paddings, fold/unfold and upsampling, run with the real
+torch. Conventions as in ops.py."""
+
+import torch
+
+aten = torch.ops.aten
+
+
+def _ints(v, n=None):
+    """An int-list attribute; one value repeated to n when n is given (the
+    ATen ops take a single int as that)."""
+    if v is None:
+        return None
+    v = [int(x) for x in v] if isinstance(v, (list, tuple)) else [int(v)]
+    if n is not None and len(v) == 1:
+        v = v * n
+    return v
+
+
+def _avg(nd):
+    def f(c):
+        a = c.attrs
+        div = a.get("divisor_override")
+        op = aten.avg_pool2d if nd == 2 else aten.avg_pool3d
+        return op(c.inputs[0], _ints(a["kernel_size"]), _ints(a["stride"]), _ints(a["padding"]), bool(a["ceil_mode"]),
+                  bool(a["count_include_pad"]), None if div is None else int(div))
+    return f
+
+
+def _adaptive_max(nd):
+    def f(c):
+        op = aten.adaptive_max_pool2d if nd == 2 else aten.adaptive_max_pool3d
+        out, idx = op(c.inputs[0], _ints(c.attrs["output_size"], nd))
+        if c.attrs["return_indices"]:
+            return [out, idx]
+        return out
+    return f
+
+
+OPS = {
+    "avg_pool2d": _avg(2),
+    "avg_pool3d": _avg(3),
+    "adaptive_avg_pool3d": lambda c: aten.adaptive_avg_pool3d(c.inputs[0], _ints(c.attrs["output_size"], 3)),
+    "adaptive_max_pool2d": _adaptive_max(2),
+    "adaptive_max_pool3d": _adaptive_max(3),
+}
+
+
+def _grid(dt, *shape):
+    n = 1
+    for s in shape:
+        n *= s
+    v = torch.arange(n, dtype=torch.float64).reshape(shape) * 0.25 - 1.0
+    return v.to(dt) if dt.is_floating_point else torch.arange(n).reshape(shape).to(dt)
+
+
+def _floats(make, ints=False):
+    def s(dt):
+        if not dt.is_floating_point and not (ints and dt == torch.int64):
+            return None
+        return make(dt)
+    return s
+
+
+_AVG = {"kernel_size": [2], "stride": [2], "padding": [0], "ceil_mode": False, "count_include_pad": True, "divisor_override": None}
+
+SAMPLES = {
+    "avg_pool2d": _floats(lambda dt: ([_grid(dt, 1, 1, 4, 4)], dict(_AVG)), ints=True),
+    "avg_pool3d": _floats(lambda dt: ([_grid(dt, 1, 1, 2, 2, 2)], dict(_AVG)), ints=True),
+    "adaptive_avg_pool3d": _floats(lambda dt: ([_grid(dt, 1, 1, 2, 2, 4)], {"output_size": [1, 1, 1]})),
+    "adaptive_max_pool2d": _floats(lambda dt: ([_grid(dt, 1, 1, 2, 4)], {"output_size": [1, 2], "return_indices": True})),
+    "adaptive_max_pool3d": _floats(lambda dt: ([_grid(dt, 1, 1, 2, 2, 4)], {"output_size": [1, 1, 2], "return_indices": True})),
+}
+
+BACKWARD = set(OPS)

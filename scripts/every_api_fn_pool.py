@@ -1,0 +1,14 @@
+"""Every-API dump recipes for the pool family (sdk/ops/schema_pool.go):
+2-d/3-d average pooling, adaptive average and max pooling, paddings,
+fold/unfold, upsampling, power-average pooling and max unpooling. See
+make_every_api_dump.py for the RECIPES convention."""
+
+RECIPES = {
+    "avg_pool2d": lambda t: ([t.f(2, 3, 8, 8), 3], {"stride": 2, "padding": 1}),
+    "avg_pool3d": lambda t: ([t.f(1, 2, 6, 6, 6), 3], {"stride": 2, "padding": 1, "ceil_mode": True, "count_include_pad": False}),
+    "adaptive_avg_pool3d": lambda t: ([t.f(1, 2, 5, 6, 7), (2, 3, None)], {}),
+    "adaptive_max_pool2d": lambda t: ([t.f(2, 3, 7, 9), (3, 4)], {}),
+    "adaptive_max_pool2d_with_indices": lambda t: ([t.f(2, 3, 7, 9), 4], {"return_indices": True}),
+    "adaptive_max_pool3d": lambda t: ([t.f(1, 2, 5, 6, 7), (2, 3, 4)], {}),
+    "adaptive_max_pool3d_with_indices": lambda t: ([t.f(1, 2, 5, 6, 7), 3], {"return_indices": True}),
+}

@@ -1,0 +1,253 @@
+"""Golden cases for the pool family (sdk/ops/schema_pool.go): group "pool".
+
+    cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_pool.py
+
+writes golden/pool.json.gz (format: golden_lib.py) from real PyTorch 1.13
+on the CPU. Per op: float64 cases (shapes, unbatched, empty batch, every
+attribute, special values), int64 where PyTorch takes it, error cases with
+PyTorch's message, backward cases, and narrow-dtype cases (mode
+"emulated") at the dtypes PyTorch 1.13's CPU kernel has; the cases named
+"*_rounded_steps" carry ulp 0: the emulated device reproduces PyTorch's
+rounding points there bit for bit.
+"""
+
+import torch
+import torch.nn.functional as F
+
+from golden_lib import REPORT, Rand, case, checked, error_case, write_group
+
+f64 = torch.float64
+f32, f16, bf16 = torch.float32, torch.float16, torch.bfloat16
+NAN, INF = float("nan"), float("inf")
+
+
+def R(name):
+    return Rand("pool/" + name)
+
+
+def distinct(r, shape, d=f64):
+    """Normal values without ties (max pools' argmax is then unique, and
+    finite differences never straddle a tie)."""
+    n = 1
+    for s in shape:
+        n *= s
+    v = torch.randperm(n, generator=r.g).to(f64) * 0.37 - n * 0.15
+    return (v + r.rand((n,), f64, 0, 0.05)).reshape(shape).to(d)
+
+
+def emu(name, op, inputs, fn, attrs=None, exact=False, backward=True):
+    if exact:
+        return case(name, op, inputs, fn, attrs=attrs, mode="emulated", backward=backward, ulp=0.0)
+    return checked(name, op, inputs, fn, attrs=attrs, mode="emulated", backward=backward)
+
+
+# ------------------------------------------------------------- avg_pool2d/3d
+
+def AP(k, s=None, p=0, ceil=False, cip=True, div=None):
+    k = k if isinstance(k, list) else [k]
+    s = k if s is None else (s if isinstance(s, list) else [s])
+    p = p if isinstance(p, list) else [p]
+    return {"kernel_size": k, "stride": s, "padding": p, "ceil_mode": ceil, "count_include_pad": cip, "divisor_override": div}
+
+
+def avg_pool2d_cases():
+    cs = []
+    op = "avg_pool2d"
+    r = R(op)
+
+    def C(name, x, k, s=None, p=0, ceil=False, cip=True, div=None, backward=True, mode="bench", exact=False):
+        a = AP(k, s, p, ceil, cip, div)
+        fn = lambda x: F.avg_pool2d(x, a["kernel_size"], a["stride"], a["padding"], ceil, cip, div)
+        if mode == "emulated":
+            return emu(op + "/" + name, op, [x], fn, attrs=a, exact=exact, backward=backward)
+        return case(op + "/" + name, op, [x], fn, attrs=a, backward=backward)
+
+    cs.append(C("k2", r.randn((2, 3, 6, 6)), 2))
+    cs.append(C("k3s2p1", r.randn((2, 2, 7, 8)), 3, 2, 1))
+    cs.append(C("rect", r.randn((1, 2, 7, 9)), [3, 2], [2, 1], [1, 0]))
+    cs.append(C("unbatched", r.randn((3, 5, 6)), 2, 1))
+    cs.append(C("ceil", r.randn((2, 2, 7, 7)), 3, 2, 1, ceil=True))
+    cs.append(C("ceil_nopad", r.randn((1, 2, 6, 7)), 4, 3, 0, ceil=True))
+    cs.append(C("no_count_pad", r.randn((2, 2, 6, 5)), 3, 2, 1, cip=False))
+    cs.append(C("ceil_no_count_pad", r.randn((1, 2, 7, 6)), 3, 2, 1, ceil=True, cip=False))
+    cs.append(C("divisor", r.randn((2, 2, 6, 6)), 3, 1, 1, div=5))
+    cs.append(C("divisor_neg", r.randn((1, 2, 5, 5)), 2, 1, div=-3))
+    cs.append(C("empty_batch", r.randn((0, 2, 5, 5)), 2))
+    cs.append(C("special", torch.tensor([[[0.0, NAN, 1.0], [INF, 2.0, -1.0], [3.0, -INF, 0.5]]], dtype=f64), 2, 1, backward=False))
+    cs.append(C("int64", r.randint(-20, 20, (2, 2, 5, 5)), 2, 1, 1, backward=False))
+    cs.append(C("int64_divisor", r.randint(-20, 20, (1, 2, 5, 5)), 3, 2, 1, cip=False, div=4, backward=False))
+    x = r.randn((2, 5, 6, 3)).permute(0, 3, 1, 2)
+    cs.append(C("noncontiguous", x, 2, 1))
+    E = lambda name, x, k, s=None, p=0, div=None: error_case(op + "/" + name, op, [x], lambda x: F.avg_pool2d(
+        x, AP(k, s, p)["kernel_size"], AP(k, s, p)["stride"], AP(k, s, p)["padding"], False, True, div), attrs=AP(k, s, p, div=div))
+    x = r.randn((2, 3, 5, 6))
+    cs.append(E("2d_input", r.randn((5, 6)), 2))
+    cs.append(E("5d_input", r.randn((1, 2, 3, 5, 6)), 2))
+    cs.append(E("kernel0", x, 0))
+    cs.append(E("kernel0_stride1", x, 0, 1))
+    cs.append(E("kernel3", x, [2, 2, 2]))
+    cs.append(E("stride3", x, 2, [1, 1, 1]))
+    cs.append(E("padding3", x, 2, 1, [0, 0, 0]))
+    cs.append(E("stride_neg", x, 2, -1))
+    cs.append(E("pad_big", x, 2, 1, 2))
+    cs.append(E("pad_neg", x, 2, 1, -1))
+    cs.append(E("divisor0", x, 2, div=0))
+    cs.append(E("too_small", x, 6))
+    cs.append(E("empty_channels", r.randn((2, 0, 5, 6)), 2))
+    cs.append(E("empty_height", r.randn((2, 3, 0, 6)), 2))
+    cs.append(E("bool", x > 0, 2))
+    cs.append(E("int32", r.randint(0, 5, (2, 3, 5, 6), torch.int32), 2))
+    cs.append(error_case(op + "/float16", op, [x.to(f16)], lambda x: F.avg_pool2d(x, 2), attrs=AP(2), mode="emulated"))
+    # narrow dtypes
+    cs.append(C("float32", r.randn((2, 3, 7, 7), f32), 3, 2, 1, mode="emulated"))
+    cs.append(C("bfloat16", r.randn((2, 3, 7, 7), bf16), 3, 2, 1, mode="emulated"))
+    cs.append(C("bfloat16_rounded_steps", (r.randn((2, 3, 9, 9)) * 3).to(bf16), 3, 1, 1, mode="emulated", exact=True))
+    cs.append(C("bfloat16_no_count_pad_rounded_steps", (r.randn((2, 2, 9, 8)) * 3).to(bf16), 5, 2, 2, cip=False, mode="emulated", exact=True))
+    cs.append(C("bfloat16_divisor_rounded_steps", (r.randn((1, 3, 8, 8)) * 3).to(bf16), 4, 1, 1, div=7, mode="emulated", exact=True))
+    cs.append(C("float32_long_windows", (r.randn((1, 2, 20, 20)) * 100).to(f32), 9, 1, 4, mode="emulated"))
+    return cs
+
+
+def avg_pool3d_cases():
+    cs = []
+    op = "avg_pool3d"
+    r = R(op)
+
+    def C(name, x, k, s=None, p=0, ceil=False, cip=True, div=None, backward=True, mode="bench"):
+        a = AP(k, s, p, ceil, cip, div)
+        fn = lambda x: F.avg_pool3d(x, a["kernel_size"], a["stride"], a["padding"], ceil, cip, div)
+        if mode == "emulated":
+            return emu(op + "/" + name, op, [x], fn, attrs=a, backward=backward)
+        return case(op + "/" + name, op, [x], fn, attrs=a, backward=backward)
+
+    cs.append(C("k2", r.randn((2, 2, 4, 4, 4)), 2))
+    cs.append(C("k3s2p1", r.randn((1, 2, 5, 6, 7)), 3, 2, 1))
+    cs.append(C("rect", r.randn((1, 2, 5, 6, 7)), [2, 3, 2], [1, 2, 3], [1, 1, 0]))
+    cs.append(C("unbatched", r.randn((2, 4, 5, 4)), 2, 1))
+    cs.append(C("ceil", r.randn((1, 2, 5, 5, 6)), 3, 2, 1, ceil=True))
+    cs.append(C("no_count_pad", r.randn((1, 2, 5, 4, 6)), 3, 2, 1, cip=False))
+    cs.append(C("ceil_no_count_pad", r.randn((1, 1, 5, 6, 5)), 3, 2, 1, ceil=True, cip=False))
+    cs.append(C("divisor", r.randn((1, 2, 4, 4, 4)), 2, 1, 1, div=3))
+    cs.append(C("empty_batch", r.randn((0, 2, 4, 4, 4)), 2))
+    cs.append(C("int64", r.randint(-20, 20, (1, 2, 4, 5, 4)), 2, 1, 1, backward=False))
+    cs.append(C("int64_no_count_pad", r.randint(-20, 20, (1, 2, 4, 5, 4)), 3, 2, 1, cip=False, backward=False))
+    cs.append(C("special", torch.tensor([[[[0.0, NAN], [INF, 2.0]], [[1.0, -1.0], [-INF, 3.0]]]], dtype=f64), [1, 1, 2], 1, backward=False))
+    E = lambda name, x, k, s=None, p=0, div=None: error_case(op + "/" + name, op, [x], lambda x: F.avg_pool3d(
+        x, AP(k, s, p)["kernel_size"], AP(k, s, p)["stride"], AP(k, s, p)["padding"], False, True, div), attrs=AP(k, s, p, div=div))
+    x = r.randn((1, 2, 4, 5, 6))
+    cs.append(E("3d_input", r.randn((4, 5, 6)), 2))
+    cs.append(E("kernel0", x, 0))
+    cs.append(E("kernel0_stride1", x, 0, 1))
+    cs.append(E("kernel2", x, [2, 2]))
+    cs.append(E("stride2", x, 2, [1, 1]))
+    cs.append(E("padding2", x, 2, 1, [0, 0]))
+    cs.append(E("stride_neg", x, 2, -1))
+    cs.append(E("pad_big", x, 2, 1, 2))
+    cs.append(E("pad_neg", x, 2, 1, -1))
+    cs.append(E("divisor0", x, 2, div=0))
+    cs.append(E("smaller_than_kernel", x, 5))
+    cs.append(E("smaller_than_kernel_padded", r.randn((1, 1, 2, 4, 4)), 3, 1, 1))
+    cs.append(E("empty_channels", r.randn((1, 0, 4, 5, 6)), 2))
+    cs.append(E("empty_depth", r.randn((1, 2, 0, 5, 6)), 2))
+    cs.append(E("int32", r.randint(0, 5, (1, 2, 4, 5, 6), torch.int32), 2))
+    cs.append(error_case(op + "/bfloat16", op, [x.to(bf16)], lambda x: F.avg_pool3d(x, 2), attrs=AP(2), mode="emulated"))
+    cs.append(error_case(op + "/float16", op, [x.to(f16)], lambda x: F.avg_pool3d(x, 2), attrs=AP(2), mode="emulated"))
+    cs.append(C("float32", r.randn((2, 2, 5, 5, 5), f32), 3, 2, 1, mode="emulated"))
+    cs.append(C("float32_long_windows", (r.randn((1, 2, 8, 8, 8)) * 100).to(f32), 5, 1, 2, mode="emulated"))
+    return cs
+
+
+# ---------------------------------------------------------- adaptive pools
+
+def adaptive_avg_pool3d_cases():
+    cs = []
+    op = "adaptive_avg_pool3d"
+    r = R(op)
+
+    def C(name, x, size, backward=True, mode="bench", exact=False):
+        fn = lambda x: F.adaptive_avg_pool3d(x, size)
+        a = {"output_size": size if isinstance(size, list) else [size]}
+        if mode == "emulated":
+            return emu(op + "/" + name, op, [x], fn, attrs=a, exact=exact, backward=backward)
+        return case(op + "/" + name, op, [x], fn, attrs=a, backward=backward)
+
+    cs.append(C("2x3x4", r.randn((2, 2, 5, 7, 6)), [2, 3, 4]))
+    cs.append(C("overlapping", r.randn((1, 2, 5, 5, 7)), [3, 4, 5]))
+    cs.append(C("upsampling", r.randn((1, 1, 2, 3, 2)), [3, 5, 4]))
+    cs.append(C("int_size", r.randn((2, 4, 6, 5)), 2))
+    cs.append(C("unbatched", r.randn((2, 4, 6, 5)), [1, 3, 2]))
+    cs.append(C("mean", r.randn((2, 3, 4, 5, 6)), 1))
+    cs.append(C("mean_3d", r.randn((4, 5, 6)), 1))
+    cs.append(C("zero_size", r.randn((1, 2, 4, 5, 6)), [0, 2, 2]))
+    cs.append(C("empty_batch", r.randn((0, 2, 4, 5, 6)), [2, 2, 2]))
+    cs.append(C("special", torch.tensor([[[[0.0, NAN], [INF, 2.0]], [[1.0, -1.0], [-INF, 3.0]]]], dtype=f64), [2, 1, 2], backward=False))
+    E = lambda name, x, size, mode="bench": error_case(op + "/" + name, op, [x], lambda x: F.adaptive_avg_pool3d(x, size),
+                                                       attrs={"output_size": size if isinstance(size, list) else [size]}, mode=mode)
+    cs.append(E("3d_input", r.randn((4, 5, 6)), 2))
+    cs.append(E("empty_depth", r.randn((1, 2, 0, 5, 6)), 2))
+    cs.append(E("negative", r.randn((1, 2, 4, 5, 6)), [2, -1, 2]))
+    cs.append(E("two_sizes", r.randn((1, 2, 4, 5, 6)), [2, 2]))
+    cs.append(E("int64", r.randint(0, 5, (1, 2, 4, 5, 6)), 2))
+    cs.append(E("int64_mean", r.randint(0, 5, (1, 2, 4, 5, 6)), 1))
+    cs.append(E("bfloat16_not_mean", r.randn((1, 2, 4, 5, 6), bf16), 2, mode="emulated"))
+    cs.append(C("float32", r.randn((2, 2, 5, 6, 7), f32), [2, 4, 3], mode="emulated"))
+    cs.append(C("float16", r.randn((2, 2, 5, 6, 7), f16), [2, 4, 3], mode="emulated"))
+    cs.append(C("bfloat16", r.randn((2, 3, 4, 5, 6), bf16), 1, mode="emulated"))
+    cs.append(C("float16_rounded_steps", (r.randn((2, 3, 5, 7, 6)) * 3).to(f16), [3, 3, 5], mode="emulated", exact=True))
+    cs.append(C("float16_mean", (r.randn((2, 3, 5, 7, 6)) * 3).to(f16), 1, mode="emulated"))
+    return cs
+
+
+def adaptive_max_cases(nd):
+    cs = []
+    op = "adaptive_max_pool%dd" % nd
+    f = F.adaptive_max_pool2d if nd == 2 else F.adaptive_max_pool3d
+    r = R(op)
+
+    def C(name, x, size, idx=True, backward=True, mode="bench", exact=False):
+        fn = lambda x: f(x, size, return_indices=idx)
+        a = {"output_size": size if isinstance(size, list) else [size], "return_indices": idx}
+        if mode == "emulated":
+            return emu(op + "/" + name, op, [x], fn, attrs=a, exact=exact, backward=backward)
+        return case(op + "/" + name, op, [x], fn, attrs=a, backward=backward)
+
+    sh = lambda *s: list(s[3 - nd:])
+    cs.append(C("basic", distinct(r, [2, 2] + sh(4, 6, 6)), sh(2, 3, 2)))
+    cs.append(C("overlapping", distinct(r, [1, 2] + sh(5, 7, 5)), sh(3, 4, 3)))
+    cs.append(C("values_only", distinct(r, [1, 2] + sh(5, 7, 5)), sh(3, 4, 3), idx=False))
+    cs.append(C("upsampling", distinct(r, [1, 2] + sh(2, 3, 2)), sh(3, 5, 4)))
+    cs.append(C("int_size", distinct(r, [2] + sh(4, 5, 6)), 2))
+    cs.append(C("unbatched", distinct(r, [3] + sh(4, 5, 6)), sh(1, 2, 3)))
+    cs.append(C("zero_size", distinct(r, [1, 2] + sh(4, 5, 6)), sh(0, 2, 2), backward=False))
+    cs.append(C("empty_batch", distinct(r, [0, 2] + sh(4, 5, 6)), sh(2, 2, 2)))
+    cs.append(C("ties", torch.ones([1, 2] + sh(3, 4, 4), dtype=f64), sh(2, 2, 3)))
+    sp = torch.tensor([0.0, NAN, 1.0, INF, 2.0, NAN, -INF, -INF, 3.0, -1.0, 5.0, 4.0], dtype=f64)
+    cs.append(C("special", sp.repeat(3)[:36 if nd == 3 else 12].reshape([1, 1] + sh(3, 3, 4)), sh(1, 2, 2), backward=False))
+    cs.append(C("all_neg_inf", torch.full([1, 1] + sh(2, 2, 2), -INF, dtype=f64), sh(1, 1, 1), backward=False))
+    E = lambda name, x, size, mode="bench": error_case(op + "/" + name, op, [x], lambda x: f(x, size, return_indices=True),
+                                                       attrs={"output_size": size if isinstance(size, list) else [size], "return_indices": True}, mode=mode)
+    cs.append(E("low_rank", r.randn(sh(4, 5, 6)), 2))
+    cs.append(E("high_rank", r.randn([1, 2, 3] + sh(4, 5, 6)), 2))
+    cs.append(E("empty_dim", r.randn([1, 2, 0] + sh(4, 5, 6)[1:]), 2))
+    cs.append(E("negative", r.randn([1, 2] + sh(4, 5, 6)), [-1] + [2] * (nd - 1)))
+    cs.append(E("wrong_count", r.randn([1, 2] + sh(4, 5, 6)), [2] * (nd + 1)))
+    cs.append(E("int64", r.randint(0, 5, [1, 2] + sh(4, 5, 6)), 2))
+    cs.append(E("float16", r.randn([1, 2] + sh(4, 5, 6), f16), 2, mode="emulated"))
+    cs.append(C("float32", distinct(r, [2, 2] + sh(5, 6, 7), f32), sh(2, 4, 3), mode="emulated"))
+    cs.append(C("float32_overlapping_rounded_steps", (r.randn([2, 2] + sh(5, 7, 9)) * 3).to(f32), sh(4, 6, 8), mode="emulated", exact=True))
+    if nd == 2:
+        cs.append(C("bfloat16", distinct(r, (2, 2, 6, 7), bf16), [4, 3], mode="emulated"))
+        cs.append(C("bfloat16_overlapping_rounded_steps", (r.randn((2, 2, 7, 9)) * 3).to(bf16), [6, 8], mode="emulated", exact=True))
+    else:
+        cs.append(E("bfloat16", r.randn((1, 2, 4, 5, 6), bf16), 2, mode="emulated"))
+    return cs
+
+
+def main():
+    cs = avg_pool2d_cases() + avg_pool3d_cases() + adaptive_avg_pool3d_cases() + adaptive_max_cases(2) + adaptive_max_cases(3)
+    print("\n".join(REPORT))
+    write_group("pool", cs)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+package ops
+
+// The pool family: 2-d and 3-d average pooling, 3-d adaptive average
+// pooling and 2-d and 3-d adaptive max pooling, with PyTorch 1.13's CPU
+// semantics. Spatial dimensions are the last n; an input of rank n+1 is
+// unbatched (C, *).
+
+func init() {
+	avgAttrs := func(n string) []AttrSpec {
+		return []AttrSpec{req("kernel_size", AttrInts, "one or "+n+" sizes"), req("stride", AttrInts, "one or "+n+" sizes, None and [] already replaced by kernel_size"),
+			req("padding", AttrInts, "one or "+n+" sizes"), attr("ceil_mode", AttrBool, BoolAttr(false), ""),
+			attr("count_include_pad", AttrBool, BoolAttr(true), ""),
+			attr("divisor_override", AttrInt, NoneAttr(), "the divisor of every window in place of its size; not 0, may be negative")}
+	}
+	addSchemas(
+		Schema{Name: "avg_pool2d", Doc: "(C, H, W) or (N, C, H, W): window means (window clipped to the padded input; divisor the clipped size with padding " +
+			"when count_include_pad, else the part inside the input, or divisor_override); float32 and bfloat16 sum at float32; int64 inputs divide with truncation",
+			Inputs: []InputSpec{in("self")}, Attrs: avgAttrs("two"), Outputs: 1},
+		Schema{Name: "avg_pool3d", Doc: "(C, D, H, W) or (N, C, D, H, W): avg_pool2d's windows in three dimensions; int64 inputs divide with truncation",
+			Inputs: []InputSpec{in("self")}, Attrs: avgAttrs("three"), Outputs: 1},
+		Schema{Name: "adaptive_avg_pool3d", Doc: "(C, D, H, W) or (N, C, D, H, W): means of PyTorch's adaptive windows [floor(i·in/out), ceil((i+1)·in/out)), " +
+			"summed at the input's dtype and divided by the window's depth, height and width in turn; output size (1, 1, 1) is mean over the last three dimensions (any rank ≥ 3, any float dtype)",
+			Inputs: []InputSpec{in("self")}, Attrs: []AttrSpec{req("output_size", AttrInts, "one or three sizes, None entries already replaced by the input size")}, Outputs: 1},
+		Schema{Name: "adaptive_max_pool2d", Doc: "(C, H, W) or (N, C, H, W): maxima of PyTorch's adaptive windows (a NaN wins); outputs (values) or " +
+			"(values, int64 indices within H·W) when return_indices",
+			Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{req("output_size", AttrInts, "one or two sizes, None entries already replaced by the input size"),
+				attr("return_indices", AttrBool, BoolAttr(false), "")}, Outputs: -1},
+		Schema{Name: "adaptive_max_pool3d", Doc: "(C, D, H, W) or (N, C, D, H, W): adaptive_max_pool2d in three dimensions, indices within D·H·W",
+			Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{req("output_size", AttrInts, "one or three sizes, None entries already replaced by the input size"),
+				attr("return_indices", AttrBool, BoolAttr(false), "")}, Outputs: -1},
+	)
+}
