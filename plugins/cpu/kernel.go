@@ -31,6 +31,9 @@ type call struct {
 	// requiresGrad has one entry per input.
 	requiresGrad []bool
 	seed         uint64
+	// saved is what a forward leaves for the backward of the same call
+	// (the kernel's own type; nil when the forward saved nothing).
+	saved any
 }
 
 // kernel implements one canonical op in float64.

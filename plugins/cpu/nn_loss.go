@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/probe-dev/probe/internal/parallel"
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
@@ -228,29 +229,56 @@ func nllBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	return []*array{gx, nil, nil}, nil
 }
 
-// logSoftmax returns log_softmax of the input over the class dim.
-func (l *nnLoss) logSoftmax() []float64 {
-	out := make([]float64, len(l.x.data))
-	for i := 0; i < l.n; i++ {
-		for j := 0; j < l.d; j++ {
-			m := math.Inf(-1)
-			for c := 0; c < l.classes; c++ {
-				if v := l.x.data[l.at(i, c, j)]; v > m || math.IsNaN(v) {
-					m = v
-				}
-			}
-			s := 0.0
-			for c := 0; c < l.classes; c++ {
-				s += math.Exp(l.x.data[l.at(i, c, j)] - m)
-			}
-			ls := math.Log(s)
-			for c := 0; c < l.classes; c++ {
-				k := l.at(i, c, j)
-				out[k] = l.x.data[k] - m - ls
+// rowStats returns the maximum m of row (i, j) over the class dim (a NaN
+// wins) and ls = log Σ_c exp(x[c] − m): log_softmax of class c is
+// x[c] − m − ls, evaluated in that order wherever it is used.
+func (l *nnLoss) rowStats(i, j int) (m, ls float64) {
+	m = math.Inf(-1)
+	s := 0.0
+	if l.d == 1 {
+		xs := l.x.data[i*l.classes : (i+1)*l.classes]
+		for _, v := range xs {
+			if v > m || v != v {
+				m = v
 			}
 		}
+		for _, v := range xs {
+			s += math.Exp(v - m)
+		}
+		return m, math.Log(s)
 	}
-	return out
+	for c := 0; c < l.classes; c++ {
+		if v := l.x.data[l.at(i, c, j)]; v > m || v != v {
+			m = v
+		}
+	}
+	for c := 0; c < l.classes; c++ {
+		s += math.Exp(l.x.data[l.at(i, c, j)] - m)
+	}
+	return m, math.Log(s)
+}
+
+// ceStats are the rowStats of every row, saved by cross_entropy's
+// forward for its backward.
+type ceStats struct{ m, ls []float64 }
+
+// stats returns row e's rowStats, from st when the forward saved them.
+func (l *nnLoss) stats(st *ceStats, e int) (m, ls float64) {
+	if st != nil {
+		return st.m[e], st.ls[e]
+	}
+	return l.rowStats(e/l.d, e%l.d)
+}
+
+// ceRows calls fn on ranges [from, to) of the n·d rows (i, j) = (e / d,
+// e % d), spread over the cores. Rows are independent, so results never
+// depend on the split.
+func (l *nnLoss) ceRows(fn func(from, to int)) {
+	per := max(1, 4*chunkElems/max(1, l.classes))
+	parallel.Chunks(l.n*l.d, per, func(from, to int) error {
+		fn(from, to)
+		return nil
+	})
 }
 
 // ceCoef returns, for element (i, j) with loss gradient gl, the gradient
@@ -287,18 +315,21 @@ func crossEntropyForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	lsm := l.logSoftmax()
 	per := make([]float64, l.n*l.d)
 	cl := float64(l.classes)
-	for i := 0; i < l.n; i++ {
-		for j := 0; j < l.d; j++ {
-			e := i*l.d + j
+	st := &ceStats{m: make([]float64, l.n*l.d), ls: make([]float64, l.n*l.d)}
+	c.saved = st
+	l.ceRows(func(from, to int) {
+		for e := from; e < to; e++ {
+			i, j := e/l.d, e%l.d
+			m, ls := l.rowStats(i, j)
+			st.m[e], st.ls[e] = m, ls
 			if l.probTargets {
 				s := 0.0
 				for c := 0; c < l.classes; c++ {
 					k := l.at(i, c, j)
 					p := l.t.data[k]*(1-l.smoothing) + l.smoothing/cl
-					s += lsm[k] * p * l.weight(c)
+					s += (l.x.data[k] - m - ls) * p * l.weight(c)
 				}
 				per[e] = -s
 				continue
@@ -307,18 +338,18 @@ func crossEntropyForward(c *call) ([]*array, error) {
 			if !ok {
 				continue
 			}
-			nll := -l.weight(t) * lsm[l.at(i, t, j)]
+			nll := -l.weight(t) * (l.x.data[l.at(i, t, j)] - m - ls)
 			if l.smoothing == 0 {
 				per[e] = nll
 				continue
 			}
 			smooth := 0.0
 			for c := 0; c < l.classes; c++ {
-				smooth += lsm[l.at(i, c, j)] * l.weight(c)
+				smooth += (l.x.data[l.at(i, c, j)] - m - ls) * l.weight(c)
 			}
 			per[e] = (1-l.smoothing)*nll + (l.smoothing/cl)*(-smooth)
 		}
-	}
+	})
 	return []*array{l.reduce(per)}, nil
 }
 
@@ -332,21 +363,48 @@ func crossEntropyBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	lsm := l.logSoftmax()
 	pg := l.perGrad(g)
-	coef := make([]float64, l.classes)
-	for i := 0; i < l.n; i++ {
-		for j := 0; j < l.d; j++ {
-			l.ceCoef(i, j, pg[i*l.d+j], coef)
+	// With class-index targets and no smoothing only the target's
+	// coefficient (ceCoef) is non-zero: s, the coefficients' sum from 0,
+	// is that one value (+0 for −0), and every other class has
+	// coefficient +0.
+	sparse := !l.probTargets && l.smoothing == 0
+	st, _ := c.saved.(*ceStats)
+	l.ceRows(func(from, to int) {
+		var coef []float64
+		if !sparse {
+			coef = make([]float64, l.classes)
+		}
+		for e := from; e < to; e++ {
+			i, j := e/l.d, e%l.d
+			m, ls := l.stats(st, e)
+			if sparse {
+				t, ok := l.target(i, j)
+				v, s := 0.0, 0.0
+				if ok {
+					v = -l.weight(t) * pg[e]
+					s += v
+				}
+				for cl := 0; cl < l.classes; cl++ {
+					k := l.at(i, cl, j)
+					cv := 0.0
+					if ok && cl == t {
+						cv = v
+					}
+					gx.data[k] = cv - math.Exp(l.x.data[k]-m-ls)*s
+				}
+				continue
+			}
+			l.ceCoef(i, j, pg[e], coef)
 			s := 0.0
 			for _, v := range coef {
 				s += v
 			}
 			for cl, v := range coef {
 				k := l.at(i, cl, j)
-				gx.data[k] = v - math.Exp(lsm[k])*s
+				gx.data[k] = v - math.Exp(l.x.data[k]-m-ls)*s
 			}
 		}
-	}
+	})
 	return []*array{gx, nil, nil}, nil
 }
