@@ -11,4 +11,5 @@ RECIPES = {
     "adaptive_max_pool2d_with_indices": lambda t: ([t.f(2, 3, 7, 9), 4], {"return_indices": True}),
     "adaptive_max_pool3d": lambda t: ([t.f(1, 2, 5, 6, 7), (2, 3, 4)], {}),
     "adaptive_max_pool3d_with_indices": lambda t: ([t.f(1, 2, 5, 6, 7), 3], {"return_indices": True}),
+    "pad": lambda t: ([t.f(1, 2, 4, 5, 6), (1, 2, 2, 1, 0, 2)], {"mode": "reflect"}),
 }

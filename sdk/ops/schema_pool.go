@@ -1,7 +1,7 @@
 package ops
 
 // The pool family: 2-d and 3-d average pooling, 3-d adaptive average
-// pooling and 2-d and 3-d adaptive max pooling, with PyTorch 1.13's CPU
+// pooling, 2-d and 3-d adaptive max pooling and F.pad's non-constant modes, with PyTorch 1.13's CPU
 // semantics. Spatial dimensions are the last n; an input of rank n+1 is
 // unbatched (C, *).
 
@@ -30,5 +30,9 @@ func init() {
 			Inputs: []InputSpec{in("self")},
 			Attrs: []AttrSpec{req("output_size", AttrInts, "one or three sizes, None entries already replaced by the input size"),
 				attr("return_indices", AttrBool, BoolAttr(false), "")}, Outputs: -1},
+		Schema{Name: "pad", Doc: "F.pad's non-constant modes: reflect (reflection_pad1d/2d/3d), replicate (replication_pad1d/2d/3d) or circular, " +
+			"pad (before, after) pairs from the last dimension backwards; 2, 4 or 6 pads on an input of one or two more dimensions; negative pads crop",
+			Inputs: []InputSpec{in("self")},
+			Attrs:  []AttrSpec{req("pad", AttrInts, ""), req("mode", AttrString, "reflect, replicate or circular")}, Outputs: 1},
 	)
 }

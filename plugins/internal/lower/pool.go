@@ -20,7 +20,8 @@ func init() {
 	defMulti(poolAdaptive("adaptive_max_pool2d", true), amSig, "Functional.adaptive_max_pool2d_with_indices")
 	def(poolAdaptive("adaptive_max_pool3d", false), amSig, "Functional.adaptive_max_pool3d")
 	defMulti(poolAdaptive("adaptive_max_pool3d", true), amSig, "Functional.adaptive_max_pool3d_with_indices")
-	usedOps = append(usedOps, "avg_pool2d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool2d", "adaptive_max_pool3d")
+	def(poolPad, "input, pad, mode='constant', value=None", "Functional.pad")
+	usedOps = append(usedOps, "avg_pool2d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool2d", "adaptive_max_pool3d", "pad")
 	cannot("is random by nature (the pooling regions are drawn inside the call unless _random_samples is given): its values cannot be compared with a reference",
 		"Functional.fractional_max_pool2d", "Functional.fractional_max_pool2d_with_indices",
 		"Functional.fractional_max_pool3d", "Functional.fractional_max_pool3d_with_indices")
@@ -130,4 +131,45 @@ func poolAdaptive(op string, withIndices bool) lowerFunc {
 		attrs["return_indices"] = ops.BoolAttr(indices)
 		return newPlan(op, attrs, tensorBinding(x)), nil
 	}
+}
+
+// poolPad lowers F.pad (ATen's pad): mode constant is constant_pad_nd,
+// the others op pad; the checks of ATen's _pad_enum come first.
+func poolPad(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	pad, err := b.intList("pad", 0, false)
+	if err != nil {
+		return nil, err
+	}
+	mode, err := b.str("mode")
+	if err != nil {
+		return nil, err
+	}
+	value, hasValue := 0.0, !b.isNone("value")
+	if hasValue {
+		if value, err = b.float("value"); err != nil {
+			return nil, err
+		}
+	}
+	switch mode {
+	case "constant", "reflect", "replicate", "circular":
+	default:
+		return nil, b.argErr("mode", "Unrecognised padding mode %s", mode)
+	}
+	if len(pad)%2 != 0 {
+		return nil, b.argErr("pad", "Padding length must be divisible by 2")
+	}
+	if len(pad) > 2*len(x.Shape) {
+		return nil, b.argErr("pad", "Padding length too large")
+	}
+	if mode == "constant" {
+		return newPlan("constant_pad_nd", ops.Attrs{"pad": ops.IntsAttr(pad...), "value": ops.FloatAttr(value)}, tensorBinding(x)), nil
+	}
+	if hasValue && value != 0 {
+		return nil, b.argErr("value", "Padding mode \"%s\" doesn't take in value argument", mode)
+	}
+	return newPlan("pad", ops.Attrs{"pad": ops.IntsAttr(pad...), "mode": ops.StringAttr(mode)}, tensorBinding(x)), nil
 }

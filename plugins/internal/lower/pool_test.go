@@ -38,6 +38,15 @@ func poolCases() []lcase {
 		{name: "Functional.adaptive_max_pool3d", args: a(x5, szv(2, 3, 4)), op: "adaptive_max_pool3d", attrs: ops.Attrs{"output_size": is(2, 3, 4)}},
 		{name: "Functional.adaptive_max_pool3d_with_indices", args: a(x5, iv(2)), op: "adaptive_max_pool3d", multi: true},
 		{name: "Functional.adaptive_max_pool3d", args: a(x5, sv("a")), err: `argument "output_size"`},
+		{name: "Functional.pad", args: a(x4, ints(1, 2)), op: "constant_pad_nd", attrs: ops.Attrs{"pad": is(1, 2), "value": ops.FloatAttr(0)}},
+		{name: "Functional.pad", args: a(x4, ints(1, 2), sv("constant"), fv(2.5)), op: "constant_pad_nd", attrs: ops.Attrs{"value": ops.FloatAttr(2.5)}},
+		{name: "Functional.pad", args: a(x4, ints(1, 2, -1, 0), sv("reflect")), op: "pad", attrs: ops.Attrs{"pad": is(1, 2, -1, 0), "mode": ops.StringAttr("reflect")}},
+		{name: "Functional.pad", args: a(x4, ints(1, 2)), kwargs: []framework.NamedArg{kw("mode", sv("circular")), kw("value", fv(0))}, op: "pad",
+			attrs: ops.Attrs{"mode": ops.StringAttr("circular")}},
+		{name: "Functional.pad", args: a(x4, ints(1, 2), sv("replicate"), fv(1)), err: `Padding mode "replicate" doesn't take in value argument`},
+		{name: "Functional.pad", args: a(x4, ints(1, 2), sv("symmetric")), err: "Unrecognised padding mode symmetric"},
+		{name: "Functional.pad", args: a(x4, ints(1, 2, 3)), err: "Padding length must be divisible by 2"},
+		{name: "Functional.pad", args: a(f32("x", 3), ints(1, 2, 3, 4)), err: "Padding length too large"},
 	}
 	return cs
 }

@@ -38,7 +38,13 @@ def _adaptive_max(nd):
     return f
 
 
+def _pad(c):
+    x, pad, mode = c.inputs[0], _ints(c.attrs["pad"]), c.attrs["mode"]
+    return torch._C._nn.pad(x, pad, mode) if hasattr(torch._C._nn, "pad") else torch.nn.functional.pad(x, pad, mode)
+
+
 OPS = {
+    "pad": _pad,
     "avg_pool2d": _avg(2),
     "avg_pool3d": _avg(3),
     "adaptive_avg_pool3d": lambda c: aten.adaptive_avg_pool3d(c.inputs[0], _ints(c.attrs["output_size"], 3)),
@@ -66,6 +72,7 @@ def _floats(make, ints=False):
 _AVG = {"kernel_size": [2], "stride": [2], "padding": [0], "ceil_mode": False, "count_include_pad": True, "divisor_override": None}
 
 SAMPLES = {
+    "pad": lambda dt: ([_grid(dt, 1, 1, 2, 3)], {"pad": [1, 1, 0, 1], "mode": "circular"}),
     "avg_pool2d": _floats(lambda dt: ([_grid(dt, 1, 1, 4, 4)], dict(_AVG)), ints=True),
     "avg_pool3d": _floats(lambda dt: ([_grid(dt, 1, 1, 2, 2, 2)], dict(_AVG)), ints=True),
     "adaptive_avg_pool3d": _floats(lambda dt: ([_grid(dt, 1, 1, 2, 2, 4)], {"output_size": [1, 1, 1]})),

@@ -242,9 +242,76 @@ def adaptive_max_cases(nd):
         cs.append(E("bfloat16", r.randn((1, 2, 4, 5, 6), bf16), 2, mode="emulated"))
     return cs
 
+# ---------------------------------------------------------------- F.pad
+
+def pad_cases():
+    cs = []
+    op = "pad"
+    r = R(op)
+
+    def C(name, x, pad, mode, backward=True, md="bench", exact=False):
+        fn = lambda x: F.pad(x, pad, mode)
+        a = {"pad": list(pad), "mode": mode}
+        if md == "emulated":
+            return emu(op + "/" + name, op, [x], fn, attrs=a, exact=exact, backward=backward)
+        return case(op + "/" + name, op, [x], fn, attrs=a, backward=backward)
+
+    E = lambda name, x, pad, mode, md="bench": error_case(op + "/" + name, op, [x], lambda x: F.pad(x, pad, mode),
+                                                           attrs={"pad": list(pad), "mode": mode}, mode=md)
+    for m in ("reflect", "replicate", "circular"):
+        cs.append(C(m + "_1d", r.randn((2, 3, 6)), (2, 3), m))
+        cs.append(C(m + "_2d", r.randn((2, 2, 5, 6)), (1, 2, 3, 1), m))
+        cs.append(C(m + "_3d", r.randn((1, 2, 4, 5, 3)), (1, 2, 2, 1, 0, 3), m))
+        cs.append(C(m + "_negative", r.randn((2, 2, 5, 6)), (-1, 2, 3, -2), m))
+        cs.append(C(m + "_empty_batch", r.randn((0, 2, 5, 6)), (1, 1, 2, 0), m))
+        cs.append(C(m + "_3d_lone_dim", r.randn((2, 2, 3, 4)), (0, 0, 2, 1), m))
+        if m != "circular":
+            cs.append(C(m + "_1d_unbatched", r.randn((3, 6)), (2, 1), m))
+            cs.append(C(m + "_2d_unbatched", r.randn((3, 5, 6)), (1, 3, 2, 1), m))
+            cs.append(C(m + "_3d_unbatched", r.randn((2, 3, 4, 5)), (1, 1, 2, 1, 2, 0), m))
+            cs.append(E(m + "_int64", r.randint(0, 5, (2, 3, 6)), (1, 1), m))
+            cs.append(E(m + "_2d_float16", r.randn((2, 3, 5, 6), f16), (1, 1, 1, 1), m, md="emulated"))
+            cs.append(E(m + "_1d_empty_channels", r.randn((2, 0, 6)), (1, 1), m))
+            cs.append(E(m + "_2d_empty_channels", r.randn((2, 0, 5, 6)), (1, 1, 1, 1), m))
+            cs.append(E(m + "_3d_empty_channels", r.randn((1, 0, 4, 5, 6)), (1, 1, 1, 1, 1, 1), m))
+            cs.append(E(m + "_1d_too_small", r.randn((2, 3, 5)), (-3, -2), m))
+            cs.append(C(m + "_2d_zero_width", r.randn((2, 3, 4, 5)), (-3, -2, 0, 0), m))
+            cs.append(E(m + "_2d_too_small", r.randn((2, 3, 4, 5)), (-3, -2, -2, -2), m))
+            cs.append(E(m + "_3d_too_small", r.randn((1, 2, 3, 4, 5)), (-3, -2, -2, -2, -1, -2), m))
+        else:
+            cs.append(C(m + "_wrap_whole", r.randn((2, 2, 5)), (5, 5), m))
+            cs.append(C(m + "_crop_and_wrap", r.randn((2, 2, 7)), (3, -2), m))
+            cs.append(C(m + "_empty_channels", r.randn((2, 0, 5, 6)), (1, 1, 1, 1), m))
+            cs.append(C(m + "_to_empty", r.randn((2, 2, 5)), (-3, -2), m))
+            cs.append(C(m + "_int64", r.randint(-9, 9, (2, 2, 4, 5)), (1, 2, 2, 1), m, backward=False))
+            cs.append(C(m + "_bool", r.bool((2, 2, 4, 5)), (1, 2, 2, 1), m, backward=False))
+            cs.append(E(m + "_unbatched", r.randn((3, 6)), (1, 1), m))
+            cs.append(E(m + "_wraps_twice", r.randn((2, 2, 5)), (6, 0), m))
+            cs.append(E(m + "_negative_size", r.randn((2, 2, 5)), (-3, -3), m))
+    cs.append(E("reflect_1d_pad_too_big", r.randn((2, 3, 5)), (5, 0), "reflect"))
+    cs.append(E("reflect_2d_width_pad_too_big", r.randn((2, 3, 4, 5)), (1, 5, 0, 0), "reflect"))
+    cs.append(E("reflect_2d_height_pad_too_big", r.randn((2, 3, 4, 5)), (1, 1, 4, 0), "reflect"))
+    cs.append(E("reflect_3d_pad_too_big", r.randn((1, 2, 3, 4, 5)), (1, 1, 1, 1, 3, 0), "reflect"))
+    cs.append(E("reflect_3d_width_pad_too_big", r.randn((1, 2, 3, 4, 5)), (0, 5, 1, 1, 1, 1), "reflect"))
+    cs.append(E("reflect_3d_int64", r.randint(0, 5, (1, 2, 3, 4, 5)), (1, 1, 1, 1, 1, 1), "reflect"))
+    cs.append(E("replicate_3d_float16", r.randn((1, 2, 3, 4, 5), f16), (1, 1, 1, 1, 1, 1), "replicate", md="emulated"))
+    cs.append(E("odd_length", r.randn((2, 3, 5)), (1,), "reflect"))
+    cs.append(E("too_long", r.randn((2, 3, 5)), (1, 1) * 4, "replicate"))
+    cs.append(E("2_pads_on_4d", r.randn((2, 3, 4, 5)), (1, 1), "reflect"))
+    cs.append(E("1d_input", r.randn((5,)), (1, 1), "circular"))
+    for m in ("reflect", "replicate", "circular"):
+        cs.append(C(m + "_float32", r.randn((2, 3, 5, 6), f32), (2, 1, 1, 3), m, md="emulated"))
+    cs.append(C("reflect_3d_float16_rounded_steps", r.randn((1, 2, 3, 4, 5), f16), (2, 2, 1, 2, 2, 1), "reflect", md="emulated", exact=True))
+    cs.append(C("reflect_3d_bfloat16_rounded_steps", r.randn((1, 2, 3, 4, 5), bf16), (2, 2, 1, 2, 2, 1), "reflect", md="emulated", exact=True))
+    cs.append(C("circular_float16", r.randn((2, 3, 5, 6), f16), (2, 1, 1, 3), "circular", md="emulated"))
+    cs.append(C("circular_bfloat16", r.randn((2, 3, 5, 6), bf16), (2, 1, 1, 3), "circular", md="emulated"))
+    cs.append(C("circular_3d_bfloat16", r.randn((1, 2, 3, 4, 5), bf16), (2, 2, 1, 2, 2, 1), "circular", md="emulated"))
+    return cs
+
 
 def main():
     cs = avg_pool2d_cases() + avg_pool3d_cases() + adaptive_avg_pool3d_cases() + adaptive_max_cases(2) + adaptive_max_cases(3)
+    cs += pad_cases()
     print("\n".join(REPORT))
     write_group("pool", cs)
 
