@@ -27,7 +27,10 @@ autograd formulas do, not merely return the correctly rounded result.
   - cosine_similarity's chain of bfloat16 tensor operations and autograd
     formulas;
   - embedding's backward adding gradient rows one index after another at
-    bfloat16 and float16.
+    bfloat16 and float16;
+  - gelu's tanh approximation, forward and backward, every product, sum
+    and the tanh rounded to bfloat16 (Vectorized<BFloat16>), with bfloat16
+    constants.
 """
 
 import torch
@@ -165,6 +168,12 @@ def rest_cases():
     emb("bfloat16_scale_grad_by_freq", bf16, scale_grad_by_freq=True)
     emb("bfloat16_padding_idx", bf16, padding_idx=3)
     emb("float16_scale_grad_by_freq", torch.float16, scale_grad_by_freq=True)
+
+    for name, shape, scale in (("vector", [4, 64], 1.0), ("tail", [37], 3.0), ("wide", [3, 50], 6.0)):
+        nm = "gelu/tanh/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        x = (r.randn(shape) * scale).to(bf16)
+        add(nm, "gelu", [x], lambda x: F.gelu(x, approximate="tanh"), attrs={"approximate": "tanh"})
 
 
 def main():
