@@ -132,6 +132,11 @@ type unaryOp struct {
 	// fAt, when set, is f at a float32, float16 or bfloat16 result whose
 	// kernel stores intermediate values at the dtype: r rounds to it.
 	fAt func(x float64, r func(float64) float64) float64
+	// fBF16 and gBF16, when set, are f and grad·f′ at bfloat16 for kernels
+	// whose Vectorized<BFloat16> form rounds every operation (and whose
+	// float32 and float16 forms are left to f and df).
+	fBF16 func(x float64) float64
+	gBF16 func(x, g float64) float64
 }
 
 const (
@@ -142,6 +147,10 @@ const (
 )
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// bf16Op rounds an operation's result as a bfloat16 kernel stores it
+// (through float32, as atDT).
+func bf16Op(v float64) float64 { return atDT(tensor.BFloat16, v) }
 
 var unaryOps = map[string]unaryOp{
 	"neg": {rule: keepDType, boolErr: "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
@@ -191,6 +200,17 @@ var unaryOps = map[string]unaryOp{
 		df: func(x, y float64) float64 {
 			s := sigmoid(x)
 			return s * (1 + x*(1-s))
+		},
+		// silu_kernel: x / (1 + exp(-x)); silu_backward_kernel:
+		// dy · s · (1 + x · (1 − s)) with s = 1 / (1 + exp(-x))
+		fBF16: func(x float64) float64 {
+			r := bf16Op
+			return r(x / r(1+r(math.Exp(-x))))
+		},
+		gBF16: func(x, g float64) float64 {
+			r := bf16Op
+			s := r(1 / r(1+r(math.Exp(-x))))
+			return r(r(g*s) * r(1+r(x*r(1-s))))
 		}},
 }
 
@@ -220,7 +240,7 @@ func geluForward(x float64, tanhApprox bool) float64 {
 // are bfloat16 too (matched bit for bit against torch 1.13 on 4096 normal
 // values).
 func geluTanhBF16(x float64) float64 {
-	r := func(v float64) float64 { return atDT(tensor.BFloat16, v) }
+	r := bf16Op
 	beta, kappa := r(geluBeta), r(geluK)
 	cube := r(r(x*x) * x)
 	inner := r(beta * r(x+r(kappa*cube)))
@@ -228,7 +248,7 @@ func geluTanhBF16(x float64) float64 {
 }
 
 func geluTanhGradBF16(x, dy float64) float64 {
-	r := func(v float64) float64 { return atDT(tensor.BFloat16, v) }
+	r := bf16Op
 	beta, kappa := r(geluBeta), r(geluK)
 	xSq := r(x * x)
 	inner := r(beta * r(x+r(kappa*r(xSq*x))))
@@ -274,7 +294,9 @@ func unaryKernel(u unaryOp) *kernel {
 			xv := castValues(x, dt)
 			out := newArray(dt, x.shape)
 			f := u.f
-			if u.fAt != nil && narrowFloat(dt) {
+			if u.fBF16 != nil && dt == tensor.BFloat16 {
+				f = u.fBF16
+			} else if u.fAt != nil && narrowFloat(dt) {
 				r := kernelRounder(dt)
 				f = func(v float64) float64 { return u.fAt(v, r) }
 			}
@@ -292,6 +314,12 @@ func unaryKernel(u unaryOp) *kernel {
 			g := gradData(gos[0], len(y.data))
 			res := float64sFor(len(g))
 			forChunks(len(res), func(from, to int) error {
+				if u.gBF16 != nil && x.dtype == tensor.BFloat16 {
+					for i := from; i < to; i++ {
+						res[i] = u.gBF16(x.data[i], g[i])
+					}
+					return nil
+				}
 				if u.dfAt != nil {
 					for i := from; i < to; i++ {
 						res[i] = g[i] * u.dfAt(x.data[i], y.data[i], x.dtype)

@@ -30,7 +30,7 @@ autograd formulas do, not merely return the correctly rounded result.
     bfloat16 and float16;
   - gelu's tanh approximation, forward and backward, every product, sum
     and the tanh rounded to bfloat16 (Vectorized<BFloat16>), with bfloat16
-    constants.
+    constants; silu's x / (1 + exp(-x)) and its backward likewise.
 """
 
 import torch
@@ -174,6 +174,10 @@ def rest_cases():
         r = Rand(nm)
         x = (r.randn(shape) * scale).to(bf16)
         add(nm, "gelu", [x], lambda x: F.gelu(x, approximate="tanh"), attrs={"approximate": "tanh"})
+        nm = "silu/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        x = (r.randn(shape) * scale).to(bf16)
+        add(nm, "silu", [x], F.silu)
 
 
 def main():
