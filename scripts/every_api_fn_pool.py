@@ -12,4 +12,6 @@ RECIPES = {
     "adaptive_max_pool3d": lambda t: ([t.f(1, 2, 5, 6, 7), (2, 3, 4)], {}),
     "adaptive_max_pool3d_with_indices": lambda t: ([t.f(1, 2, 5, 6, 7), 3], {"return_indices": True}),
     "pad": lambda t: ([t.f(1, 2, 4, 5, 6), (1, 2, 2, 1, 0, 2)], {"mode": "reflect"}),
+    "unfold": lambda t: ([t.f(2, 3, 7, 8), (3, 2)], {"dilation": (1, 2), "padding": 1, "stride": (2, 1)}),
+    "fold": lambda t: ([t.f(2, 12, 20), (5, 6), 2], {}),
 }

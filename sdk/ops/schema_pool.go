@@ -1,7 +1,8 @@
 package ops
 
 // The pool family: 2-d and 3-d average pooling, 3-d adaptive average
-// pooling, 2-d and 3-d adaptive max pooling and F.pad's non-constant modes, with PyTorch 1.13's CPU
+// pooling, 2-d and 3-d adaptive max pooling, F.pad's non-constant modes, unfold (im2col)
+// and fold (col2im), with PyTorch 1.13's CPU
 // semantics. Spatial dimensions are the last n; an input of rank n+1 is
 // unbatched (C, *).
 
@@ -34,5 +35,14 @@ func init() {
 			"pad (before, after) pairs from the last dimension backwards; 2, 4 or 6 pads on an input of one or two more dimensions; negative pads crop",
 			Inputs: []InputSpec{in("self")},
 			Attrs:  []AttrSpec{req("pad", AttrInts, ""), req("mode", AttrString, "reflect, replicate or circular")}, Outputs: 1},
+		Schema{Name: "im2col", Doc: "F.unfold: (C, H, W) or (N, C, H, W) → (C·kh·kw, L) or (N, C·kh·kw, L) of the sliding blocks, zero outside the input",
+			Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{req("kernel_size", AttrInts, "two sizes"), req("dilation", AttrInts, "two sizes"),
+				req("padding", AttrInts, "two sizes"), req("stride", AttrInts, "two sizes")}, Outputs: 1},
+		Schema{Name: "col2im", Doc: "F.fold: (C·kh·kw, L) or (N, C·kh·kw, L) → (C, H, W) or (N, C, H, W): the sum of the blocks at their places (the adjoint of im2col), " +
+			"added block column after block column at the input's dtype",
+			Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{req("output_size", AttrInts, "two sizes"), req("kernel_size", AttrInts, "two sizes"), req("dilation", AttrInts, "two sizes"),
+				req("padding", AttrInts, "two sizes"), req("stride", AttrInts, "two sizes")}, Outputs: 1},
 	)
 }

@@ -21,7 +21,10 @@ func init() {
 	def(poolAdaptive("adaptive_max_pool3d", false), amSig, "Functional.adaptive_max_pool3d")
 	defMulti(poolAdaptive("adaptive_max_pool3d", true), amSig, "Functional.adaptive_max_pool3d_with_indices")
 	def(poolPad, "input, pad, mode='constant', value=None", "Functional.pad")
-	usedOps = append(usedOps, "avg_pool2d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool2d", "adaptive_max_pool3d", "pad")
+	def(poolFold("im2col"), "input, kernel_size, dilation=1, padding=0, stride=1", "Functional.unfold")
+	def(poolFold("col2im"), "input, output_size, kernel_size, dilation=1, padding=0, stride=1", "Functional.fold")
+	usedOps = append(usedOps, "avg_pool2d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool2d", "adaptive_max_pool3d", "pad",
+		"im2col", "col2im")
 	cannot("is random by nature (the pooling regions are drawn inside the call unless _random_samples is given): its values cannot be compared with a reference",
 		"Functional.fractional_max_pool2d", "Functional.fractional_max_pool2d_with_indices",
 		"Functional.fractional_max_pool3d", "Functional.fractional_max_pool3d_with_indices")
@@ -172,4 +175,32 @@ func poolPad(b *bound) (*framework.Plan, error) {
 		return nil, b.argErr("value", "Padding mode \"%s\" doesn't take in value argument", mode)
 	}
 	return newPlan("pad", ops.Attrs{"pad": ops.IntsAttr(pad...), "mode": ops.StringAttr(mode)}, tensorBinding(x)), nil
+}
+
+// poolFold lowers F.unfold (im2col) and F.fold (col2im): each size is
+// _pair'd (an int becomes two), lists pass as given (the kernel checks
+// that they hold two).
+func poolFold(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		names := []string{"kernel_size", "dilation", "padding", "stride"}
+		if op == "col2im" {
+			names = append([]string{"output_size"}, names...)
+		}
+		attrs := ops.Attrs{}
+		for _, n := range names {
+			v, err := b.intList(n, 0, true)
+			if err != nil {
+				return nil, err
+			}
+			if len(v) == 1 && b.arg(n).Kind == framework.ArgInt {
+				v = []int64{v[0], v[0]}
+			}
+			attrs[n] = ops.IntsAttr(v...)
+		}
+		return newPlan(op, attrs, tensorBinding(x)), nil
+	}
 }

@@ -47,6 +47,12 @@ func poolCases() []lcase {
 		{name: "Functional.pad", args: a(x4, ints(1, 2), sv("symmetric")), err: "Unrecognised padding mode symmetric"},
 		{name: "Functional.pad", args: a(x4, ints(1, 2, 3)), err: "Padding length must be divisible by 2"},
 		{name: "Functional.pad", args: a(f32("x", 3), ints(1, 2, 3, 4)), err: "Padding length too large"},
+		{name: "Functional.unfold", args: a(x4, iv(3)), kwargs: []framework.NamedArg{kw("stride", ints(2, 1))}, op: "im2col",
+			attrs: ops.Attrs{"kernel_size": is(3, 3), "dilation": is(1, 1), "padding": is(0, 0), "stride": is(2, 1)}},
+		{name: "Functional.unfold", args: a(x4, ints(2, 2, 2)), op: "im2col", attrs: ops.Attrs{"kernel_size": is(2, 2, 2)}},
+		{name: "Functional.fold", args: a(f32("c", 2, 12, 20), ints(5, 6), iv(2), iv(1), iv(0), iv(1)), op: "col2im",
+			attrs: ops.Attrs{"output_size": is(5, 6), "kernel_size": is(2, 2), "dilation": is(1, 1), "padding": is(0, 0), "stride": is(1, 1)}},
+		{name: "Functional.fold", args: a(f32("c", 2, 12, 20), fv(5), iv(2)), err: `argument "output_size"`},
 	}
 	return cs
 }

@@ -43,7 +43,20 @@ def _pad(c):
     return torch._C._nn.pad(x, pad, mode) if hasattr(torch._C._nn, "pad") else torch.nn.functional.pad(x, pad, mode)
 
 
+def _im2col(c):
+    a = c.attrs
+    return torch._C._nn.im2col(c.inputs[0], _ints(a["kernel_size"]), _ints(a["dilation"]), _ints(a["padding"]), _ints(a["stride"]))
+
+
+def _col2im(c):
+    a = c.attrs
+    return torch._C._nn.col2im(c.inputs[0], _ints(a["output_size"]), _ints(a["kernel_size"]), _ints(a["dilation"]),
+                               _ints(a["padding"]), _ints(a["stride"]))
+
+
 OPS = {
+    "im2col": _im2col,
+    "col2im": _col2im,
     "pad": _pad,
     "avg_pool2d": _avg(2),
     "avg_pool3d": _avg(3),
@@ -71,7 +84,11 @@ def _floats(make, ints=False):
 
 _AVG = {"kernel_size": [2], "stride": [2], "padding": [0], "ceil_mode": False, "count_include_pad": True, "divisor_override": None}
 
+_BLOCKS = {"kernel_size": [2, 2], "dilation": [1, 1], "padding": [0, 0], "stride": [1, 1]}
+
 SAMPLES = {
+    "im2col": _floats(lambda dt: ([_grid(dt, 1, 1, 3, 3)], dict(_BLOCKS))),
+    "col2im": _floats(lambda dt: ([_grid(dt, 1, 4, 4)], dict(_BLOCKS, output_size=[3, 3]))),
     "pad": lambda dt: ([_grid(dt, 1, 1, 2, 3)], {"pad": [1, 1, 0, 1], "mode": "circular"}),
     "avg_pool2d": _floats(lambda dt: ([_grid(dt, 1, 1, 4, 4)], dict(_AVG)), ints=True),
     "avg_pool3d": _floats(lambda dt: ([_grid(dt, 1, 1, 2, 2, 2)], dict(_AVG)), ints=True),

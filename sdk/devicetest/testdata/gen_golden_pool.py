@@ -308,10 +308,89 @@ def pad_cases():
     cs.append(C("circular_3d_bfloat16", r.randn((1, 2, 3, 4, 5), bf16), (2, 2, 1, 2, 2, 1), "circular", md="emulated"))
     return cs
 
+# ------------------------------------------------------------ unfold / fold
+
+def P2(v):
+    return list(v) if isinstance(v, (list, tuple)) else [v, v]
+
+
+def fold_cases():
+    cs = []
+    r = R("im2col")
+    op = "im2col"
+
+    def U(name, x, k, d=1, p=0, s=1, backward=True, md="bench", exact=False):
+        fn = lambda x: F.unfold(x, k, d, p, s)
+        a = {"kernel_size": P2(k), "dilation": P2(d), "padding": P2(p), "stride": P2(s)}
+        if md == "emulated":
+            return emu(op + "/" + name, op, [x], fn, attrs=a, exact=exact, backward=backward)
+        if md == "error":
+            return error_case(op + "/" + name, op, [x], fn, attrs=a)
+        return case(op + "/" + name, op, [x], fn, attrs=a, backward=backward)
+
+    cs.append(U("k2", r.randn((2, 3, 5, 6)), 2))
+    cs.append(U("all_params", r.randn((2, 2, 7, 8)), (3, 2), (2, 1), (1, 2), (2, 3)))
+    cs.append(U("unbatched", r.randn((3, 5, 6)), (2, 3), 1, 1, 2))
+    cs.append(U("empty_batch", r.randn((0, 3, 5, 6)), 2))
+    cs.append(U("whole", r.randn((1, 2, 3, 4)), (3, 4)))
+    cs.append(U("special", torch.tensor([[[0.0, NAN, 1.0], [INF, 2.0, -1.0], [3.0, -INF, 0.5]]], dtype=f64), 2, backward=False))
+    x = r.randn((2, 3, 5, 6))
+    cs.append(U("2d_input", r.randn((5, 6)), 2, md="error"))
+    cs.append(U("5d_input", r.randn((1, 2, 3, 5, 6)), 2, md="error"))
+    cs.append(U("kernel0", x, 0, md="error"))
+    cs.append(U("dilation0", x, 2, 0, md="error"))
+    cs.append(U("stride0", x, 2, 1, 0, 0, md="error"))
+    cs.append(U("padding_neg", x, 2, 1, -1, md="error"))
+    cs.append(U("kernel3", x, (2, 2, 2), md="error"))
+    cs.append(U("too_big", x, 6, md="error"))
+    cs.append(U("empty_channels", r.randn((2, 0, 5, 6)), 2, md="error"))
+    cs.append(U("int64", r.randint(0, 5, (2, 3, 5, 6)), 2, md="error"))
+    cs.append(U("float32", r.randn((2, 3, 6, 6), f32), 3, 1, 1, md="emulated"))
+    cs.append(U("float16_rounded_steps", r.randn((2, 3, 6, 6), f16), 3, 1, 1, md="emulated", exact=True))
+    cs.append(U("bfloat16_rounded_steps", r.randn((2, 3, 6, 6), bf16), 3, 1, 1, md="emulated", exact=True))
+    cs.append(U("float32_rounded_steps", r.randn((2, 3, 6, 6), f32), (3, 2), 2, 2, 1, md="emulated", exact=True))
+
+    r = R("col2im")
+    op = "col2im"
+
+    def Fo(name, x, o, k, d=1, p=0, s=1, backward=True, md="bench", exact=False):
+        fn = lambda x: F.fold(x, o, k, d, p, s)
+        a = {"output_size": P2(o), "kernel_size": P2(k), "dilation": P2(d), "padding": P2(p), "stride": P2(s)}
+        if md == "emulated":
+            return emu(op + "/" + name, op, [x], fn, attrs=a, exact=exact, backward=backward)
+        if md == "error":
+            return error_case(op + "/" + name, op, [x], fn, attrs=a)
+        return case(op + "/" + name, op, [x], fn, attrs=a, backward=backward)
+
+    cs.append(Fo("k2", r.randn((2, 12, 20)), (5, 6), 2))
+    cs.append(Fo("all_params", r.randn((2, 12, 12)), (7, 8), (3, 2), (2, 1), (1, 2), (2, 3)))
+    cs.append(Fo("unbatched", r.randn((18, 9)), (5, 6), (2, 3), 1, 1, 2))
+    cs.append(Fo("empty_batch", r.randn((0, 12, 20)), (5, 6), 2))
+    cs.append(Fo("sparse_stride", r.randn((1, 4, 4)), (5, 5), 2, 1, 0, 3))
+    c = r.randn((2, 12, 20))
+    cs.append(Fo("1d_input", r.randn((20,)), (5, 6), 2, md="error"))
+    cs.append(Fo("4d_input", r.randn((1, 2, 12, 20)), (5, 6), 2, md="error"))
+    cs.append(Fo("blocks_mismatch", r.randn((2, 12, 19)), (5, 6), 2, md="error"))
+    cs.append(Fo("channels_not_divisible", r.randn((2, 11, 20)), (5, 6), 2, md="error"))
+    cs.append(Fo("kernel0", c, (5, 6), 0, md="error"))
+    cs.append(Fo("stride0", c, (5, 6), 2, 1, 0, 0, md="error"))
+    cs.append(Fo("dilation0", c, (5, 6), 2, 0, md="error"))
+    cs.append(Fo("padding_neg", c, (5, 6), 2, 1, -1, md="error"))
+    cs.append(Fo("output0", c, (0, 6), 2, md="error"))
+    cs.append(Fo("empty_blocks", r.randn((2, 12, 0)), (1, 1), 2, md="error"))
+    cs.append(Fo("too_small", r.randn((2, 12, 1)), (1, 1), 2, md="error"))
+    cs.append(Fo("output_size3", c, (5, 6, 1), 2, md="error"))
+    cs.append(Fo("int64", r.randint(0, 5, (2, 12, 20)), (5, 6), 2, md="error"))
+    cs.append(Fo("float32", r.randn((2, 27, 36), f32), (6, 6), 3, 1, 1, md="emulated"))
+    cs.append(Fo("float16_rounded_steps", r.randn((2, 27, 36), f16), (6, 6), 3, 1, 1, md="emulated", exact=True))
+    cs.append(Fo("bfloat16_rounded_steps", r.randn((2, 27, 36), bf16), (6, 6), 3, 1, 1, md="emulated", exact=True))
+    cs.append(Fo("float32_rounded_steps", (r.randn((2, 27, 36)) * 10).to(f32), (6, 6), 3, 1, 1, md="emulated", exact=True))
+    return cs
+
 
 def main():
     cs = avg_pool2d_cases() + avg_pool3d_cases() + adaptive_avg_pool3d_cases() + adaptive_max_cases(2) + adaptive_max_cases(3)
-    cs += pad_cases()
+    cs += pad_cases() + fold_cases()
     print("\n".join(REPORT))
     write_group("pool", cs)
 
