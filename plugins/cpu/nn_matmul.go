@@ -322,13 +322,22 @@ func nnLinearSetup(c *call) (*nnLinearPlan, *array, *array, *array, error) {
 	return pl, x, w, bias, nil
 }
 
+// linearGemmDT is the dtype linear's products are formed at: float32
+// when both operands are float32 (PyTorch's sgemm), else float64.
+func linearGemmDT(a, b *array) tensor.DType {
+	if a.dtype == tensor.Float32 && b.dtype == tensor.Float32 {
+		return tensor.Float32
+	}
+	return tensor.Float64
+}
+
 func linearForward(c *call) ([]*array, error) {
 	pl, x, w, bias, err := nnLinearSetup(c)
 	if err != nil {
 		return nil, err
 	}
 	out := nnNew(pl.outShape, pl.dt)
-	nnGemm(false, true, pl.rows, pl.out, pl.in, x.data, w.data, out.data, false)
+	nnGemmAt(linearGemmDT(x, w), false, true, pl.rows, pl.out, pl.in, x.data, w.data, out.data)
 	if bias != nil {
 		for k, j := range nnBroadcastIndex(bias.shape, pl.outShape) {
 			out.data[k] += bias.data[j]
@@ -348,10 +357,10 @@ func linearBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		return []*array{gx, gw, gb}, nil
 	}
 	if gx != nil {
-		nnGemm(false, false, pl.rows, pl.in, pl.out, g.data, w.data, gx.data, false)
+		nnGemmAt(linearGemmDT(g, w), false, false, pl.rows, pl.in, pl.out, g.data, w.data, gx.data)
 	}
 	if gw != nil {
-		nnGemm(true, false, pl.out, pl.in, pl.rows, g.data, x.data, gw.data, false)
+		nnGemmAt(linearGemmDT(g, x), true, false, pl.out, pl.in, pl.rows, g.data, x.data, gw.data)
 	}
 	if gb != nil {
 		gb.data = sumToShape(g.data, pl.outShape, bias.shape)
