@@ -257,6 +257,9 @@ func execute(opts Options, req *device.ExecRequest) (*device.ExecResult, error) 
 	if res, ok := fastEmbedding(opts, req); ok {
 		return res, nil
 	}
+	if res, ok := fastLinear(opts, req); ok {
+		return res, nil
+	}
 	if res, ok := fastExecute(opts, req); ok {
 		return res, nil
 	}

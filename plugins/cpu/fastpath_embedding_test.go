@@ -3,6 +3,7 @@ package cpu
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -88,6 +89,9 @@ func TestFastEmbeddingMatchesGeneral(t *testing.T) {
 	}
 }
 
+// sameTensor fails unless a and b have the same dtype, shape and bits,
+// NaN payloads aside (which NaN an operation returns depends on the order
+// of its operands in the instruction the compiler chose).
 func sameTensor(t *testing.T, name string, a, b *tensor.Tensor) {
 	t.Helper()
 	if (a == nil) != (b == nil) {
@@ -97,40 +101,21 @@ func sameTensor(t *testing.T, name string, a, b *tensor.Tensor) {
 	if a == nil {
 		return
 	}
-	if a.DType != b.DType || fmt.Sprint(a.Shape) != fmt.Sprint(b.Shape) || !bytes.Equal(a.Data, b.Data) {
-		i := 0
-		for i < min(len(a.Data), len(b.Data)) && a.Data[i] == b.Data[i] {
-			i++
-		}
-		t.Errorf("%s: direct %s%v differs from general %s%v (first byte %d of %d/%d)", name, a.DType, a.Shape, b.DType, b.Shape, i, len(a.Data), len(b.Data))
+	if a.DType != b.DType || fmt.Sprint(a.Shape) != fmt.Sprint(b.Shape) || len(a.Data) != len(b.Data) {
+		t.Errorf("%s: direct %s%v, general %s%v", name, a.DType, a.Shape, b.DType, b.Shape)
+		return
 	}
-}
-
-// TestFastEmbeddingDeclines: the calls the direct path leaves to the
-// general one, which raises PyTorch's errors.
-func TestFastEmbeddingDeclines(t *testing.T) {
-	w := ops.T(tensor.New(tensor.Float32, []int{5, 3}))
-	idx := func(v ...float64) ops.Value { return ops.T(tensor.FromFloat64s(tensor.Int64, []int{len(v)}, v)) }
-	for _, c := range []struct {
-		name string
-		req  *device.ExecRequest
-		opts Options
-	}{
-		{"index out of range", &device.ExecRequest{Op: "embedding", Inputs: []ops.Value{w, idx(1, 5)}}, Options{}},
-		{"negative index", &device.ExecRequest{Op: "embedding", Inputs: []ops.Value{w, idx(-1)}}, Options{}},
-		{"float indices", &device.ExecRequest{Op: "embedding", Inputs: []ops.Value{w, ops.T(tensor.New(tensor.Float32, []int{2}))}}, Options{}},
-		{"float16 weight", &device.ExecRequest{Op: "embedding", Inputs: []ops.Value{ops.T(tensor.New(tensor.Float16, []int{5, 3})), idx(1)}}, Options{}},
-		{"1-d weight", &device.ExecRequest{Op: "embedding", Inputs: []ops.Value{ops.T(tensor.New(tensor.Float32, []int{5})), idx(1)}}, Options{}},
-		{"hf32", &device.ExecRequest{Op: "embedding", Inputs: []ops.Value{w, idx(1)}, Precision: ops.Precision{HF32: true}}, Options{}},
-		{"defect", &device.ExecRequest{Op: "embedding", Inputs: []ops.Value{w, idx(1)}}, Options{Mode: Emulated, Defects: []Defect{{Op: "embedding"}}}},
-		{"gradient of another shape", &device.ExecRequest{Op: "embedding", Inputs: []ops.Value{w, idx(1)}, Backward: true, RequiresGrad: []bool{true, false},
-			GradOutputs: []*tensor.Tensor{tensor.New(tensor.Float32, []int{2, 3})}}, Options{}},
-		{"gradient of another dtype", &device.ExecRequest{Op: "embedding", Inputs: []ops.Value{w, idx(1)}, Backward: true, RequiresGrad: []bool{true, false},
-			GradOutputs: []*tensor.Tensor{tensor.New(tensor.Float64, []int{1, 3})}}, Options{}},
-		{"other op", &device.ExecRequest{Op: "embedding_bag", Inputs: []ops.Value{w, idx(1)}}, Options{}},
-	} {
-		if _, ok := fastEmbedding(c.opts, c.req); ok {
-			t.Errorf("%s: taken by the direct path", c.name)
+	if bytes.Equal(a.Data, b.Data) {
+		return
+	}
+	for i := 0; i < a.Len(); i++ {
+		x, y := a.At(i), b.At(i)
+		if x != x && y != y {
+			continue
+		}
+		if math.Float64bits(x) != math.Float64bits(y) {
+			t.Errorf("%s: direct %s%v differs from general at element %d: %v, %v", name, a.DType, a.Shape, i, x, y)
+			return
 		}
 	}
 }
