@@ -14,4 +14,8 @@ RECIPES = {
     "pad": lambda t: ([t.f(1, 2, 4, 5, 6), (1, 2, 2, 1, 0, 2)], {"mode": "reflect"}),
     "unfold": lambda t: ([t.f(2, 3, 7, 8), (3, 2)], {"dilation": (1, 2), "padding": 1, "stride": (2, 1)}),
     "fold": lambda t: ([t.f(2, 12, 20), (5, 6), 2], {}),
+    "interpolate": lambda t: ([t.f(2, 3, 5, 6)], {"scale_factor": 1.7, "mode": "bilinear", "align_corners": False}),
+    "upsample": lambda t: ([t.f(2, 3, 9)], {"size": 14, "mode": "linear", "align_corners": True}),
+    "upsample_nearest": lambda t: ([t.f(2, 3, 5, 6)], {"scale_factor": 2}),
+    "upsample_bilinear": lambda t: ([t.f(2, 3, 5, 6)], {"size": (7, 9)}),
 }

@@ -2,7 +2,7 @@ package ops
 
 // The pool family: 2-d and 3-d average pooling, 3-d adaptive average
 // pooling, 2-d and 3-d adaptive max pooling, F.pad's non-constant modes, unfold (im2col)
-// and fold (col2im), with PyTorch 1.13's CPU
+// and fold (col2im) and F.interpolate's kernels (upsample), with PyTorch 1.13's CPU
 // semantics. Spatial dimensions are the last n; an input of rank n+1 is
 // unbatched (C, *).
 
@@ -44,5 +44,13 @@ func init() {
 			Inputs: []InputSpec{in("self")},
 			Attrs: []AttrSpec{req("output_size", AttrInts, "two sizes"), req("kernel_size", AttrInts, "two sizes"), req("dilation", AttrInts, "two sizes"),
 				req("padding", AttrInts, "two sizes"), req("stride", AttrInts, "two sizes")}, Outputs: 1},
+		Schema{Name: "upsample", Doc: "F.interpolate's kernels on (N, C, *) with 1 to 3 spatial dimensions: mode nearest, nearest-exact, linear (linear, bilinear, " +
+			"trilinear by the spatial rank) or bicubic (2 spatial dimensions); the source coordinate of output i is scale·(i+0.5)−0.5 " +
+			"(nearest: i·scale, nearest-exact: (i+0.5)·scale; align_corners: i·(in−1)/(out−1)), scale 1/scales[d] where given and positive, else in/out; " +
+			"float32 and bfloat16 compute scales, sources and weights at their own precisions as PyTorch's kernels do",
+			Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{req("mode", AttrString, ""), req("output_size", AttrInts, "one size per spatial dimension"),
+				attr("scales", AttrFloats, FloatsAttr(), "the scale factors passed to the kernel, one per spatial dimension (≤ 0: none), or empty"),
+				attr("align_corners", AttrBool, BoolAttr(false), "linear and bicubic only")}, Outputs: 1},
 	)
 }

@@ -54,7 +54,31 @@ def _col2im(c):
                                _ints(a["padding"]), _ints(a["stride"]))
 
 
+def _upsample(c):
+    a = c.attrs
+    x = c.inputs[0]
+    size = _ints(a["output_size"])
+    scales = [float(v) for v in a.get("scales") or []] or None
+    if scales is not None:
+        # the .vec overloads take one of the two; the size follows from
+        # the scales as the lowering computed it
+        size = None
+    nd = x.dim() - 2
+    mode = a["mode"]
+    nn = torch._C._nn
+    if mode == "nearest":
+        return getattr(nn, "upsample_nearest%dd" % nd)(x, size, scales)
+    if mode == "nearest-exact":
+        return getattr(nn, "_upsample_nearest_exact%dd" % nd)(x, size, scales)
+    align = bool(a["align_corners"])
+    if mode == "bicubic":
+        return nn.upsample_bicubic2d(x, size, align, scales)
+    op = {1: nn.upsample_linear1d, 2: nn.upsample_bilinear2d, 3: nn.upsample_trilinear3d}[nd]
+    return op(x, size, align, scales)
+
+
 OPS = {
+    "upsample": _upsample,
     "im2col": _im2col,
     "col2im": _col2im,
     "pad": _pad,
@@ -87,6 +111,7 @@ _AVG = {"kernel_size": [2], "stride": [2], "padding": [0], "ceil_mode": False, "
 _BLOCKS = {"kernel_size": [2, 2], "dilation": [1, 1], "padding": [0, 0], "stride": [1, 1]}
 
 SAMPLES = {
+    "upsample": _floats(lambda dt: ([_grid(dt, 1, 1, 2, 3)], {"mode": "nearest", "output_size": [3, 4], "scales": [], "align_corners": False})),
     "im2col": _floats(lambda dt: ([_grid(dt, 1, 1, 3, 3)], dict(_BLOCKS))),
     "col2im": _floats(lambda dt: ([_grid(dt, 1, 4, 4)], dict(_BLOCKS, output_size=[3, 3]))),
     "pad": lambda dt: ([_grid(dt, 1, 1, 2, 3)], {"pad": [1, 1, 0, 1], "mode": "circular"}),

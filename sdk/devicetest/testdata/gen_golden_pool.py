@@ -11,10 +11,12 @@ PyTorch's message, backward cases, and narrow-dtype cases (mode
 rounding points there bit for bit.
 """
 
+import math
+
 import torch
 import torch.nn.functional as F
 
-from golden_lib import REPORT, Rand, case, checked, error_case, write_group
+from golden_lib import REPORT, Rand, attr, case, checked, error_case, write_group
 
 f64 = torch.float64
 f32, f16, bf16 = torch.float32, torch.float16, torch.bfloat16
@@ -387,10 +389,90 @@ def fold_cases():
     cs.append(Fo("float32_rounded_steps", (r.randn((2, 27, 36)) * 10).to(f32), (6, 6), 3, 1, 1, md="emulated", exact=True))
     return cs
 
+# ---------------------------------------------------------- interpolate
+
+def up_attrs(x, size, sf, mode, align, recompute):
+    dim = x.dim() - 2
+    scales = []
+    if size is not None:
+        out = list(size) if isinstance(size, (list, tuple)) else [size] * dim
+    else:
+        sfs = list(sf) if isinstance(sf, (list, tuple)) else [sf] * dim
+        if recompute:
+            out = [int(math.floor(float(x.shape[i + 2]) * sfs[i])) for i in range(dim)]
+        else:
+            out = [int(float(x.shape[i + 2]) * sfs[i]) for i in range(dim)]
+            scales = [float(v) for v in sfs]
+    kmode = {"bilinear": "linear", "trilinear": "linear"}.get(mode, mode)
+    return {"mode": kmode, "output_size": out, "scales": attr("floats", scales), "align_corners": bool(align)}
+
+
+def upsample_cases():
+    cs = []
+    op = "upsample"
+    r = R(op)
+
+    def C(name, x, mode, size=None, sf=None, align=None, recompute=None, backward=True, md="bench", exact=False, err=False):
+        fn = lambda x: F.interpolate(x, size=size, scale_factor=sf, mode=mode, align_corners=align, recompute_scale_factor=recompute)
+        a = up_attrs(x, size, sf, mode, align, recompute)
+        if err:
+            return error_case(op + "/" + name, op, [x], fn, attrs=a, mode=md)
+        if md == "emulated":
+            return emu(op + "/" + name, op, [x], fn, attrs=a, exact=exact, backward=backward)
+        return case(op + "/" + name, op, [x], fn, attrs=a, backward=backward)
+
+    for m, shape in (("nearest", (2, 3, 5)), ("nearest", (2, 2, 4, 5)), ("nearest", (1, 2, 3, 4, 5)), ("nearest-exact", (2, 2, 4, 5)),
+                     ("nearest-exact", (2, 3, 5)), ("nearest-exact", (1, 2, 3, 4, 3)),
+                     ("linear", (2, 3, 5)), ("bilinear", (2, 2, 4, 5)), ("trilinear", (1, 2, 3, 4, 5)), ("bicubic", (2, 2, 4, 5))):
+        nd = len(shape) - 2
+        tag = "%s_%dd" % (m, nd)
+        al = None if m.startswith("nearest") else False
+        cs.append(C(tag + "_size", r.randn(shape), m, size=[7, 3, 6][:nd] if nd > 1 else 8, align=al))
+        cs.append(C(tag + "_scale", r.randn(shape), m, sf=[1.7, 0.6, 2.3][:nd] if nd > 1 else 1.7, align=al))
+        cs.append(C(tag + "_scale_recompute", r.randn(shape), m, sf=1.3, align=al, recompute=True))
+        cs.append(C(tag + "_double", r.randn(shape), m, sf=2, align=al))
+        cs.append(C(tag + "_same", r.randn(shape), m, sf=1.0, align=al))
+        cs.append(C(tag + "_down", r.randn(shape), m, sf=0.45, align=al, recompute=True))
+        if not m.startswith("nearest"):
+            cs.append(C(tag + "_align_corners", r.randn(shape), m, sf=1.7, align=True))
+            cs.append(C(tag + "_align_corners_size", r.randn(shape), m, size=[1, 5, 2][:nd] if nd > 1 else 1, align=True))
+    cs.append(C("bicubic_2d_down_unclamped", r.randn((1, 2, 9, 7)), "bicubic", sf=0.3, align=False))
+    cs.append(C("nearest_2d_empty_batch", r.randn((0, 2, 4, 5)), "nearest", sf=2))
+    cs.append(C("bilinear_2d_special", torch.tensor([[[[0.0, NAN, 1.0], [INF, 2.0, -1.0]]]], dtype=f64), "bilinear", size=[3, 5], align=False, backward=False))
+    cs.append(C("nearest_uint8", r.randint(0, 200, (1, 2, 4, 5), torch.uint8), "nearest", sf=1.5, backward=False))
+    cs.append(C("nearest_exact_uint8", r.randint(0, 200, (1, 2, 4, 5), torch.uint8), "nearest-exact", sf=1.5, backward=False))
+    x = r.randn((2, 3, 5))
+    cs.append(C("zero_output", x, "linear", size=0, align=False, err=True))
+    cs.append(C("zero_output_2d", r.randn((2, 3, 4, 5)), "nearest", size=[0, 3], err=True))
+    cs.append(C("zero_output_3d", r.randn((1, 2, 3, 4, 5)), "trilinear", size=[2, 0, 3], align=False, err=True))
+    cs.append(C("empty_channels", r.randn((2, 0, 5)), "nearest", size=7, err=True))
+    cs.append(C("int64_nearest", r.randint(0, 5, (2, 3, 5)), "nearest", size=7, err=True))
+    cs.append(C("int64_linear", r.randint(0, 5, (2, 3, 5)), "linear", size=7, align=False, err=True))
+    cs.append(C("float16_nearest", r.randn((2, 3, 5), f16), "nearest", size=7, err=True, md="emulated"))
+    cs.append(C("float16_bilinear", r.randn((2, 3, 4, 5), f16), "bilinear", size=7, align=False, err=True, md="emulated"))
+    cs.append(C("float16_bicubic", r.randn((2, 3, 4, 5), f16), "bicubic", size=7, align=False, err=True, md="emulated"))
+    cs.append(C("bfloat16_nearest_exact", r.randn((2, 3, 4, 5), bf16), "nearest-exact", size=7, err=True, md="emulated"))
+    # narrow dtypes
+    for m, shape in (("nearest", (2, 2, 4, 5)), ("nearest-exact", (2, 2, 4, 5)), ("linear", (2, 3, 9)), ("bilinear", (2, 2, 5, 6)),
+                     ("trilinear", (1, 2, 3, 4, 5)), ("bicubic", (2, 2, 5, 6))):
+        al = None if m.startswith("nearest") else False
+        for dn, d in (("float32", f32), ("bfloat16", bf16)):
+            if m == "nearest-exact" and d == bf16:
+                continue
+            cs.append(C("%s_%s" % (m, dn), r.randn(shape, d), m, sf=1.7, align=al, md="emulated"))
+    for m, shape in (("linear", (2, 3, 9)), ("bilinear", (2, 2, 5, 6)), ("trilinear", (1, 2, 3, 4, 5))):
+        for dn, d in (("float32", f32), ("bfloat16", bf16)):
+            x = (r.randn(shape) * 3).to(d)
+            cs.append(C("%s_%s_forward_rounded_steps" % (m, dn), x, m, sf=2.3, align=False, md="emulated", exact=True, backward=False))
+            cs.append(C("%s_%s_size_forward_rounded_steps" % (m, dn), x, m, size=[4, 7, 11][3 - len(shape) + 2:] if len(shape) > 3 else 13,
+                        align=False, md="emulated", exact=True, backward=False))
+            cs.append(C("%s_%s_align_forward_rounded_steps" % (m, dn), x, m, sf=1.6, align=True, md="emulated", exact=True, backward=False))
+    return cs
+
 
 def main():
     cs = avg_pool2d_cases() + avg_pool3d_cases() + adaptive_avg_pool3d_cases() + adaptive_max_cases(2) + adaptive_max_cases(3)
-    cs += pad_cases() + fold_cases()
+    cs += pad_cases() + fold_cases() + upsample_cases()
     print("\n".join(REPORT))
     write_group("pool", cs)
 
