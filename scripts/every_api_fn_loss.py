@@ -12,6 +12,8 @@ RECIPES = {
     "normalize": lambda t: ([t.f(4, 8)], {"dim": -1}),
     "one_hot": lambda t: ([t.i(4, 6, lo=0, hi=5)], {"num_classes": 5}),
     "local_response_norm": lambda t: ([t.f(2, 6, 5)], {"size": 3, "alpha": 1e-2}),
+    # PyTorch 2 only: called where torch has it
+    "scaled_dot_product_attention": lambda t: ([t.f(2, 2, 4, 8), t.f(2, 2, 6, 8), t.f(2, 2, 6, 8)], {"is_causal": False}),
 }
 
 # one_hot takes an int64 index tensor: called once, not per float dtype

@@ -602,24 +602,34 @@ func softminKernel() *kernel {
 }
 
 // softminBF16Backward is −_softmax_backward_data(grad, output) at
-// bfloat16, as softmax's autograd forms it (nn2.go's bfloat16 lines).
+// bfloat16, as softmax's autograd forms it.
 func softminBF16Backward(nc *call, outs, gos []*array) ([]*array, error) {
-	gx := nnGradFor(nc, 0)
+	gs, err := softmaxBF16Backward(nc, outs, gos)
+	if err != nil || gs[0] == nil {
+		return gs, err
+	}
+	for i, v := range gs[0].data {
+		gs[0].data[i] = -v
+	}
+	return gs, nil
+}
+
+// softmaxBF16Backward is softmax's backward at bfloat16:
+// _softmax_backward_data(grad, output) with nn2.go's bfloat16 lines.
+func softmaxBF16Backward(c *call, outs, gos []*array) ([]*array, error) {
+	gx := nnGradFor(c, 0)
 	g := nnGradOut(gos, 0)
 	if gx == nil || g == nil {
 		return []*array{gx}, nil
 	}
-	x := nc.in[0]
-	dim, err := normDim(nc.attrs.Int("dim", 0), x.rank())
+	x := c.in[0]
+	dim, err := normDim(c.attrs.Int("dim", 0), x.rank())
 	if err != nil {
 		return nil, err
 	}
 	s := &nn2SoftmaxBwd{g: g, y: outs[0], dt: tensor.BFloat16, lastDim: dim == max(x.rank(), 1)-1}
 	s.outer, s.size, s.inner = nnDimSplit(x.shape, dim)
 	s.each(func(base, st int) { s.bf16Line(gx.data, g.data, base, st) })
-	for i, v := range gx.data {
-		gx.data[i] = -v
-	}
 	return []*array{gx}, nil
 }
 

@@ -739,3 +739,266 @@ func init() {
 	supportDTypes("one_hot", tensor.Int64)
 	register("local_response_norm", &kernel{forward: lrnForward, backward: lrnBackward})
 }
+
+// ---- scaled_dot_product_attention ----
+
+// sdpa is PyTorch 2's documented composition of
+// F.scaled_dot_product_attention on PyTorch 1.13's kernels: k and v
+// repeated per query head (enable_gqa), S = round(round(q·kᵀ)·scale),
+// S = round(S + bias), W = softmax(S, −1), out = W·v; every step a
+// tensor of q's dtype.
+type sdpa struct {
+	q, k, v, kT *array
+	mask        *array
+	dt          tensor.DType
+	r           func(float64) float64
+	scale       float64
+	rep         int // query heads per key head (enable_gqa)
+	s, w        *array
+}
+
+// sdpaTranspose swaps the last two dimensions of a.
+func sdpaTranspose(a *array) *array {
+	n := a.rank()
+	rows, cols := a.shape[n-2], a.shape[n-1]
+	shape := append(append([]int{}, a.shape[:n-2]...), cols, rows)
+	out := &array{shape: shape, data: make([]float64, len(a.data)), dtype: a.dtype}
+	m := rows * cols
+	for b := 0; b*m < len(a.data); b++ {
+		src, dst := a.data[b*m:(b+1)*m], out.data[b*m:(b+1)*m]
+		for i := 0; i < rows; i++ {
+			for j := 0; j < cols; j++ {
+				dst[j*rows+i] = src[i*cols+j]
+			}
+		}
+	}
+	return out
+}
+
+// sdpaRepeat is a.repeat_interleave(rep, dim=−3).
+func sdpaRepeat(a *array, rep int) *array {
+	if rep == 1 {
+		return a
+	}
+	n := a.rank()
+	heads, m := a.shape[n-3], a.shape[n-2]*a.shape[n-1]
+	shape := append([]int{}, a.shape...)
+	shape[n-3] = heads * rep
+	out := &array{shape: shape, data: make([]float64, len(a.data)*rep), dtype: a.dtype}
+	for b := 0; b*heads*m < len(a.data); b++ {
+		for h := 0; h < heads; h++ {
+			src := a.data[(b*heads+h)*m : (b*heads+h+1)*m]
+			for t := 0; t < rep; t++ {
+				copy(out.data[((b*heads+h)*rep+t)*m:], src)
+			}
+		}
+	}
+	return out
+}
+
+// sdpaUnrepeat sums the gradient of a repeated tensor back per head,
+// rounded by r.
+func sdpaUnrepeat(g *array, rep int, shape []int, r func(float64) float64) *array {
+	if rep == 1 {
+		return g
+	}
+	n := len(shape)
+	heads, m := shape[n-3], shape[n-2]*shape[n-1]
+	out := &array{shape: append([]int{}, shape...), data: make([]float64, len(g.data)/rep), dtype: g.dtype}
+	for b := 0; b*heads*m < len(out.data); b++ {
+		for h := 0; h < heads; h++ {
+			dst := out.data[(b*heads+h)*m : (b*heads+h+1)*m]
+			for t := 0; t < rep; t++ {
+				src := g.data[((b*heads+h)*rep+t)*m:]
+				for i := range dst {
+					dst[i] += src[i]
+				}
+			}
+			for i := range dst {
+				dst[i] = r(dst[i])
+			}
+		}
+	}
+	return out
+}
+
+func (s *sdpa) round(a *array) *array {
+	for i, v := range a.data {
+		a.data[i] = s.r(v)
+	}
+	return a
+}
+
+func newSDPA(c *call) (*sdpa, error) {
+	q, k, v, mask := c.in[0], c.in[1], c.in[2], nnInput(c, 3)
+	for _, a := range []*array{q, k, v} {
+		if !a.dtype.IsFloat() {
+			return nil, fmt.Errorf("Expected query, key, and value to be floating point tensors, got %s", ops.TypeName(a.dtype))
+		}
+		if a.rank() < 2 {
+			return nil, fmt.Errorf("scaled_dot_product_attention: expected tensors of at least 2 dimensions, got %d", a.rank())
+		}
+	}
+	if k.dtype != q.dtype || v.dtype != q.dtype {
+		return nil, fmt.Errorf("Expected query, key, and value to have the same dtype, but got query.dtype: %s key.dtype: %s and value.dtype: %s instead.",
+			ops.TypeName(q.dtype), ops.TypeName(k.dtype), ops.TypeName(v.dtype))
+	}
+	// mismatched sizes: the matrix products give PyTorch's messages
+	causal := c.attrs.Bool("is_causal", false)
+	if causal && mask != nil {
+		return nil, errors.New("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+	}
+	if p := c.attrs.Float("dropout_p", 0); p != 0 {
+		return nil, fmt.Errorf("scaled_dot_product_attention: dropout_p %v is random: only dropout_p=0 is checked", p)
+	}
+	if q.dtype == tensor.Float16 {
+		// no float16 softmax on PyTorch 1.13's CPU: the composition is
+		// emulated in float32
+		f32 := func(a *array) *array { return &array{shape: a.shape, data: a.data, dtype: tensor.Float32} }
+		q, k, v = f32(q), f32(k), f32(v)
+		if mask != nil && mask.dtype == tensor.Float16 {
+			mask = f32(mask)
+		}
+	}
+	s := &sdpa{q: q, mask: mask, dt: q.dtype, r: opRounder(q.dtype), rep: 1}
+	if c.attrs.Bool("enable_gqa", false) && q.rank() >= 3 && k.rank() >= 3 {
+		hq, hk, hv := q.shape[q.rank()-3], k.shape[k.rank()-3], v.shape[v.rank()-3]
+		if hk == 0 || hq%hk != 0 || hk != hv {
+			return nil, fmt.Errorf("scaled_dot_product_attention: enable_gqa needs query heads (%d) a multiple of key heads (%d), key and value heads equal (%d)", hq, hk, hv)
+		}
+		s.rep = hq / hk
+	}
+	s.k, s.v = sdpaRepeat(k, s.rep), sdpaRepeat(v, s.rep)
+	s.kT = sdpaTranspose(s.k)
+	e := q.shape[q.rank()-1]
+	s.scale = 1 / math.Sqrt(float64(e))
+	if !c.attrs.IsNone("scale") && c.attrs.Has("scale") {
+		s.scale = c.attrs.Float("scale", s.scale)
+	}
+	if s.dt != tensor.Float64 {
+		// a Python float times a tensor: the scalar at float (opmath)
+		s.scale = float64(float32(s.scale))
+	}
+	// S = q·kᵀ·scale + bias
+	qk, err := kernels["matmul"].forward(&call{op: "matmul", in: []*array{q, s.kT}, requiresGrad: []bool{false, false}})
+	if err != nil {
+		return nil, err
+	}
+	sc := s.round(qk[0])
+	for i, v := range sc.data {
+		sc.data[i] = s.r(v * s.scale)
+	}
+	n := sc.rank()
+	L, S := sc.shape[n-2], sc.shape[n-1]
+	switch {
+	case causal:
+		for b := 0; b*L*S < len(sc.data); b++ {
+			for i := 0; i < L; i++ {
+				for j := i + 1; j < S; j++ {
+					sc.data[(b*L+i)*S+j] = math.Inf(-1)
+				}
+			}
+		}
+	case mask != nil:
+		shape, err := ops.BroadcastShapes(sc.shape, mask.shape)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Equal(shape, sc.shape) {
+			return nil, fmt.Errorf("output with shape %s doesn't match the broadcast shape %s", ops.ShapeList(sc.shape), ops.ShapeList(shape))
+		}
+		at := ops.BroadcastIndex(mask.shape, sc.shape)
+		bias := opRounder(nnPromote(mask, q))
+		for i := range sc.data {
+			j := i
+			if at != nil {
+				j = at[i]
+			}
+			m := mask.data[j]
+			switch {
+			case mask.dtype == tensor.Bool && m == 0:
+				sc.data[i] = math.Inf(-1)
+			case mask.dtype != tensor.Bool:
+				sc.data[i] = s.r(sc.data[i] + bias(m))
+			}
+		}
+	}
+	s.s = sc
+	w, err := kernels["softmax"].forward(&call{op: "softmax", attrs: ops.Attrs{"dim": ops.IntAttr(-1), "dtype": ops.NoneAttr()}, in: []*array{sc},
+		requiresGrad: []bool{true}})
+	if err != nil {
+		return nil, err
+	}
+	s.w = s.round(w[0])
+	return s, nil
+}
+
+func sdpaForward(c *call) ([]*array, error) {
+	s, err := newSDPA(c)
+	if err != nil {
+		return nil, err
+	}
+	out, err := kernels["matmul"].forward(&call{op: "matmul", in: []*array{s.w, s.v}, requiresGrad: []bool{false, false}})
+	if err != nil {
+		return nil, err
+	}
+	out[0].dtype = c.in[0].dtype
+	return out, nil
+}
+
+// sdpaBackward is autograd through the composition: W·v, softmax, the
+// scaling, q·kᵀ (the mask takes no gradient), the head repeats summed.
+func sdpaBackward(c *call, outs, gos []*array) ([]*array, error) {
+	s, err := newSDPA(c)
+	if err != nil {
+		return nil, err
+	}
+	g := nnGradOut(gos, 0)
+	if g == nil {
+		return make([]*array, len(c.in)), nil
+	}
+	mc := &call{op: "matmul", in: []*array{s.w, s.v}, requiresGrad: []bool{true, c.requiresGrad[2]}}
+	gwv, err := kernels["matmul"].backward(mc, outs, []*array{g})
+	if err != nil {
+		return nil, err
+	}
+	gw := s.round(gwv[0])
+	sc := &call{op: "softmax", attrs: ops.Attrs{"dim": ops.IntAttr(-1), "dtype": ops.NoneAttr()}, in: []*array{s.s}, requiresGrad: []bool{true}}
+	softmaxBack := kernels["softmax"].backward
+	if s.dt == tensor.BFloat16 {
+		softmaxBack = softmaxBF16Backward
+	}
+	gs, err := softmaxBack(sc, []*array{s.w}, []*array{gw})
+	if err != nil {
+		return nil, err
+	}
+	gS := s.round(gs[0])
+	for i, v := range gS.data {
+		gS.data[i] = s.r(v * s.scale)
+	}
+	qc := &call{op: "matmul", in: []*array{s.q, s.kT}, requiresGrad: []bool{c.requiresGrad[0], c.requiresGrad[1]}}
+	gqk, err := kernels["matmul"].backward(qc, nil, []*array{gS})
+	if err != nil {
+		return nil, err
+	}
+	res := make([]*array, len(c.in))
+	if gqk[0] != nil {
+		res[0] = s.round(gqk[0])
+	}
+	if gqk[1] != nil {
+		res[1] = sdpaUnrepeat(sdpaTranspose(s.round(gqk[1])), s.rep, c.in[1].shape, s.r)
+	}
+	if gwv[1] != nil {
+		res[2] = sdpaUnrepeat(s.round(gwv[1]), s.rep, c.in[2].shape, s.r)
+	}
+	for i := 0; i < 3; i++ {
+		if res[i] != nil {
+			res[i].dtype = c.in[i].dtype
+		}
+	}
+	return res, nil
+}
+
+func init() {
+	register("scaled_dot_product_attention", &kernel{forward: sdpaForward, backward: sdpaBackward})
+}

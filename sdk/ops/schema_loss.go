@@ -2,9 +2,11 @@ package ops
 
 // The loss family: the pointwise regression losses and binary cross
 // entropy of torch.nn.functional, normalize, one_hot and
-// local_response_norm, as PyTorch 1.13 computes them on the CPU. Where
-// PyTorch 1.13's CPU lacks a kernel at a narrow dtype the op is emulated in
-// float32 and rounded (each schema names those dtypes).
+// local_response_norm, as PyTorch 1.13 computes them on the CPU, and
+// PyTorch 2's scaled_dot_product_attention as its documentation composes
+// it from 1.13's ops. Where PyTorch 1.13's CPU lacks a kernel at a narrow
+// dtype the op is emulated in float32 and rounded (each schema names
+// those dtypes).
 
 func init() {
 	addSchemas(
@@ -41,5 +43,12 @@ func init() {
 			Inputs: []InputSpec{in("self")},
 			Attrs: []AttrSpec{req("size", AttrInt, ""), attr("alpha", AttrFloat, FloatAttr(1e-4), ""), attr("beta", AttrFloat, FloatAttr(0.75), ""),
 				attr("k", AttrFloat, FloatAttr(1), "")}, Outputs: 1},
+		Schema{Name: "scaled_dot_product_attention", Doc: "PyTorch 2's F.scaled_dot_product_attention as its documentation composes it: " +
+			"softmax(q·kᵀ·scale + bias)·v, each step a tensor of q's dtype, scale 1/sqrt(E) when None; bias −inf where a bool attn_mask is False " +
+			"or above the diagonal with is_causal, else the float attn_mask (no gradient); q (..., L, E), k (..., S, E), v (..., S, Ev), " +
+			"batch dims and mask broadcast; enable_gqa repeats k and v heads (dim −3); dropout_p > 0 refused (random)",
+			Inputs: []InputSpec{in("query"), in("key"), in("value"), {Name: "attn_mask", Optional: true}},
+			Attrs: []AttrSpec{attr("dropout_p", AttrFloat, FloatAttr(0), ""), attr("is_causal", AttrBool, BoolAttr(false), ""),
+				attr("scale", AttrFloat, NoneAttr(), "None: 1/sqrt(q.size(-1))"), attr("enable_gqa", AttrBool, BoolAttr(false), "")}, Outputs: 1},
 	)
 }

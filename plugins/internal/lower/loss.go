@@ -10,7 +10,7 @@ import (
 // The loss family (sdk/ops/schema_loss.go): torch.nn.functional's
 // mse_loss, l1_loss, smooth_l1_loss, huber_loss, binary_cross_entropy
 // (with the legacy size_average/reduce), normalize, one_hot and
-// local_response_norm.
+// local_response_norm, and PyTorch 2's scaled_dot_product_attention.
 
 func init() {
 	def(lossPair("mse_loss"), "input, target, "+loss2Legacy, "Functional.mse_loss")
@@ -21,8 +21,10 @@ func init() {
 	def(lossNormalize, "input, p=2.0, dim=1, eps=1e-12, out=None", "Functional.normalize")
 	def(lossOneHot, "tensor, num_classes=-1", "Functional.one_hot")
 	def(lossLRN, "input, size, alpha=0.0001, beta=0.75, k=1.0", "Functional.local_response_norm")
+	def(lossSDPA, "query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False",
+		"Functional.scaled_dot_product_attention")
 	usedOps = append(usedOps, "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "normalize", "one_hot",
-		"local_response_norm")
+		"local_response_norm", "scaled_dot_product_attention")
 }
 
 // lossPair lowers a loss of input and target (broadcast by F's
@@ -158,4 +160,61 @@ func lossLRN(b *bound) (*framework.Plan, error) {
 		return nil, b.argErr("input", "Expected 3D or higher dimensionality input (got %d dimensions)", len(x.Shape))
 	}
 	return newPlan("local_response_norm", attrs, tensorBinding(x)), nil
+}
+
+// lossSDPA lowers PyTorch 2's F.scaled_dot_product_attention (absent from
+// PyTorch 1.13: its documentation's composition is checked); dropout in
+// it is random.
+func lossSDPA(b *bound) (*framework.Plan, error) {
+	var ts [3]framework.Arg
+	for i, n := range []string{"query", "key", "value"} {
+		a, err := b.tensor(n)
+		if err != nil {
+			return nil, err
+		}
+		if len(a.Shape) < 2 {
+			return nil, b.argErr(n, "expected a tensor of at least 2 dimensions (..., L, E), got %d", len(a.Shape))
+		}
+		ts[i] = a
+	}
+	q, k, v := ts[0], ts[1], ts[2]
+	mask, mok, err := b.optTensor("attn_mask")
+	if err != nil {
+		return nil, err
+	}
+	p, err := b.float("dropout_p")
+	if err != nil {
+		return nil, err
+	}
+	if p != 0 {
+		return nil, b.argErr("dropout_p", "dropout_p %v drops attention weights at random: its values cannot be compared with a reference (only dropout_p=0 is checked)", p)
+	}
+	causal, err := b.boolean("is_causal")
+	if err != nil {
+		return nil, err
+	}
+	gqa, err := b.boolean("enable_gqa")
+	if err != nil {
+		return nil, err
+	}
+	scale := ops.NoneAttr()
+	if !b.isNone("scale") {
+		s, err := b.float("scale")
+		if err != nil {
+			return nil, err
+		}
+		scale = ops.FloatAttr(s)
+	}
+	if causal && mok {
+		return nil, b.argErr("is_causal", "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+	}
+	nq, nk, nv := len(q.Shape), len(k.Shape), len(v.Shape)
+	if q.Shape[nq-1] != k.Shape[nk-1] {
+		return nil, b.argErr("key", "the last dimension of query (%d) and key (%d) differ", q.Shape[nq-1], k.Shape[nk-1])
+	}
+	if k.Shape[nk-2] != v.Shape[nv-2] {
+		return nil, b.argErr("value", "key has %d positions and value %d", k.Shape[nk-2], v.Shape[nv-2])
+	}
+	attrs := ops.Attrs{"dropout_p": ops.FloatAttr(0), "is_causal": ops.BoolAttr(causal), "scale": scale, "enable_gqa": ops.BoolAttr(gqa)}
+	return newPlan("scaled_dot_product_attention", attrs, tensorBinding(q), tensorBinding(k), tensorBinding(v), optBinding(mask, mok)), nil
 }

@@ -16,6 +16,7 @@ func lossCases() []lcase {
 	K := func(a ...framework.NamedArg) []framework.NamedArg { return a }
 	red := func(r string) ops.Attrs { return ops.Attrs{"reduction": sa(r)} }
 	in2 := []string{"args.0", "args.1"}
+	q, k, v := f32("q", 2, 3, 4, 8), f32("k", 2, 3, 6, 8), f32("v", 2, 3, 6, 8)
 	var cs []lcase
 	for _, op := range []string{"mse_loss", "l1_loss", "smooth_l1_loss"} {
 		n := "Functional." + op
@@ -62,5 +63,17 @@ func lossCases() []lcase {
 			attrs: ops.Attrs{"size": ia(3), "alpha": fa(0.1), "beta": fa(0.5), "k": fa(2)}},
 		lcase{name: "Functional.local_response_norm", args: A(x, iv(2)), err: "Expected 3D or higher dimensionality input (got 2 dimensions)"},
 		lcase{name: "Functional.local_response_norm", args: A(f32("args.0", 2, 3, 4)), err: `missing required argument "size"`},
+		lcase{name: "Functional.scaled_dot_product_attention", args: A(q, k, v), op: "scaled_dot_product_attention",
+			attrs: ops.Attrs{"dropout_p": fa(0), "is_causal": ba(false), "scale": ops.NoneAttr(), "enable_gqa": ba(false)}, in: []string{"q", "k", "v", "none"}},
+		lcase{name: "Functional.scaled_dot_product_attention", args: A(q, k, v, f32("m", 4, 6)), kwargs: K(kw("scale", fv(0.5))),
+			op: "scaled_dot_product_attention", attrs: ops.Attrs{"scale": fa(0.5)}, in: []string{"q", "k", "v", "m"}},
+		lcase{name: "Functional.scaled_dot_product_attention", args: A(q, k, v), kwargs: K(kw("is_causal", bv(true)), kw("enable_gqa", bv(true))),
+			op: "scaled_dot_product_attention", attrs: ops.Attrs{"is_causal": ba(true), "enable_gqa": ba(true)}},
+		lcase{name: "Functional.scaled_dot_product_attention", args: A(q, k, v, nv(), fv(0.1)), err: "dropout_p 0.1 drops attention weights at random"},
+		lcase{name: "Functional.scaled_dot_product_attention", args: A(q, k, v, f32("m", 4, 6)), kwargs: K(kw("is_causal", bv(true))),
+			err: "Explicit attn_mask should not be set when is_causal=True"},
+		lcase{name: "Functional.scaled_dot_product_attention", args: A(q, f32("k", 2, 3, 6, 5), v), err: "the last dimension of query (8) and key (5) differ"},
+		lcase{name: "Functional.scaled_dot_product_attention", args: A(q, k, f32("v", 2, 3, 5, 8)), err: "key has 6 positions and value 5"},
+		lcase{name: "Functional.scaled_dot_product_attention", args: A(f32("q", 8), k, v), err: "at least 2 dimensions"},
 	)
 }

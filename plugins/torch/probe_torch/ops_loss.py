@@ -3,6 +3,8 @@ mse_loss, l1_loss, smooth_l1_loss, huber_loss, binary_cross_entropy,
 normalize, one_hot and local_response_norm, run with the real torch.
 Conventions as in ops.py."""
 
+import math
+
 import torch
 import torch.nn.functional as F
 
@@ -39,6 +41,36 @@ def _lrn(c):
         raise ArgumentError(str(e))
 
 
+def _sdpa(c):
+    """PyTorch 2's F.scaled_dot_product_attention where torch has it, else
+    its documented composition (PyTorch 1.13)."""
+    q, k, v, m = c.inputs
+    a = c.attrs
+    if a["dropout_p"]:
+        raise ArgumentError("scaled_dot_product_attention: dropout_p > 0 is random")
+    m = _nograd(m)
+    if hasattr(F, "scaled_dot_product_attention"):
+        kw = {"scale": a["scale"]}
+        if a["enable_gqa"]:
+            kw["enable_gqa"] = True
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=m, dropout_p=0.0, is_causal=bool(a["is_causal"]), **kw)
+    L, S = q.size(-2), k.size(-2)
+    sf = 1 / math.sqrt(q.size(-1)) if a["scale"] is None else a["scale"]
+    bias = torch.zeros(L, S, dtype=q.dtype)
+    if a["is_causal"]:
+        if m is not None:
+            raise ArgumentError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+        bias = bias.masked_fill(torch.ones(L, S, dtype=torch.bool).tril(diagonal=0).logical_not(), float("-inf"))
+    if m is not None:
+        bias = bias.masked_fill(m.logical_not(), float("-inf")) if m.dtype == torch.bool else m + bias
+    if a["enable_gqa"]:
+        k = k.repeat_interleave(q.size(-3) // k.size(-3), -3)
+        v = v.repeat_interleave(q.size(-3) // v.size(-3), -3)
+    w = q @ k.transpose(-2, -1) * sf
+    w = w + bias
+    return torch.softmax(w, dim=-1) @ v
+
+
 OPS = {
     "mse_loss": lambda c: F.mse_loss(c.inputs[0], c.inputs[1], reduction=_red(c)),
     "l1_loss": lambda c: F.l1_loss(c.inputs[0], c.inputs[1], reduction=_red(c)),
@@ -48,6 +80,7 @@ OPS = {
     "normalize": _normalize,
     "one_hot": lambda c: F.one_hot(c.inputs[0], int(c.attrs["num_classes"])),
     "local_response_norm": _lrn,
+    "scaled_dot_product_attention": _sdpa,
 }
 
 _X = ([0.5, -1.25], [2.0, -0.5])
@@ -65,5 +98,9 @@ SAMPLES = {
     "local_response_norm": _floats_only(lambda dt: ([_f(dt, *_X).reshape(1, 2, 2)], {"size": 2, "alpha": 1e-4, "beta": 0.75, "k": 1.0}),
                                         half=True),
 }
+
+SAMPLES["scaled_dot_product_attention"] = _floats_only(
+    lambda dt: ([_f(dt, *_X).reshape(1, 2, 2), _f(dt, *_T).reshape(1, 2, 2), _f(dt, *_P).reshape(1, 2, 2), None],
+                {"dropout_p": 0.0, "is_causal": False, "scale": None, "enable_gqa": False}))
 
 BACKWARD = set(OPS) - {"one_hot"}

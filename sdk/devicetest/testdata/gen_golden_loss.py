@@ -15,6 +15,7 @@ deviation from the correctly rounded result (checked); the script prints
 every such case.
 """
 
+import math
 import warnings
 
 import torch
@@ -266,6 +267,71 @@ def lrn_cases():
     narrow(op, fn(4, 0.05, 0.6, 1.5), lambda r, d: [(r.randn((2, 5, 3, 2)) * 2).to(d)], A(4, 0.05, 0.6, 1.5), label="lrn/4d")
 
 
+# ---------------------------------------------------------------- scaled_dot_product_attention
+
+def sdpa_ref(q, k, v, mask=None, is_causal=False, scale=None, enable_gqa=False):
+    """PyTorch 2's documented composition of F.scaled_dot_product_attention
+    on PyTorch 1.13's ops (dropout_p 0)."""
+    L, S = q.size(-2), k.size(-2)
+    sf = 1 / math.sqrt(q.size(-1)) if scale is None else scale
+    bias = torch.zeros(L, S, dtype=q.dtype)
+    if is_causal:
+        bias.masked_fill_(torch.ones(L, S, dtype=torch.bool).tril(diagonal=0).logical_not(), float("-inf"))
+    if mask is not None:
+        if mask.dtype == torch.bool:
+            bias = bias.masked_fill(mask.logical_not(), float("-inf"))
+        else:
+            bias = mask + bias
+    if enable_gqa:
+        k = k.repeat_interleave(q.size(-3) // k.size(-3), -3)
+        v = v.repeat_interleave(q.size(-3) // v.size(-3), -3)
+    w = q @ k.transpose(-2, -1) * sf
+    w += bias
+    w = torch.softmax(w, dim=-1)
+    return w @ v
+
+
+def sdpa_cases():
+    op = "scaled_dot_product_attention"
+
+    def A(is_causal=False, scale=None, gqa=False):
+        return {"dropout_p": 0.0, "is_causal": is_causal, "scale": scale, "enable_gqa": gqa}
+    rg4 = [True, True, True, False]
+    r = R("sdpa")
+    q, k, v = r.randn((2, 3, 4, 8)), r.randn((2, 3, 5, 8)), r.randn((2, 3, 5, 6))
+    add("sdpa/plain", op, [q, k, v, None], lambda q, k, v, m: sdpa_ref(q, k, v), A(), rg=rg4)
+    add("sdpa/scale", op, [q, k, v, None], lambda q, k, v, m: sdpa_ref(q, k, v, scale=0.3), A(scale=0.3), rg=rg4)
+    qs = r.randn((2, 5, 8))
+    add("sdpa/causal", op, [qs, r.randn((2, 5, 8)), r.randn((2, 5, 4)), None], lambda q, k, v, m: sdpa_ref(q, k, v, is_causal=True),
+        A(is_causal=True), rg=rg4)
+    add("sdpa/causal_rect", op, [r.randn((1, 3, 4)), r.randn((1, 6, 4)), r.randn((1, 6, 4)), None],
+        lambda q, k, v, m: sdpa_ref(q, k, v, is_causal=True), A(is_causal=True), rg=rg4)
+    bm = r.bool((4, 5))
+    bm[:, 0] = True
+    add("sdpa/bool_mask", op, [q, k, v, bm], lambda q, k, v, m: sdpa_ref(q, k, v, m), A(), rg=rg4)
+    add("sdpa/float_mask", op, [q, k, v, r.randn((3, 1, 5))], lambda q, k, v, m: sdpa_ref(q, k, v, m), A(), rg=rg4)
+    add("sdpa/broadcast_batch", op, [r.randn((2, 1, 3, 4)), r.randn((3, 5, 4)), r.randn((3, 5, 2)), None],
+        lambda q, k, v, m: sdpa_ref(q, k, v), A(), rg=rg4)
+    add("sdpa/2d", op, [r.randn((3, 4)), r.randn((5, 4)), r.randn((5, 2)), None], lambda q, k, v, m: sdpa_ref(q, k, v), A(), rg=rg4)
+    add("sdpa/gqa", op, [r.randn((1, 4, 3, 8)), r.randn((1, 2, 5, 8)), r.randn((1, 2, 5, 4)), None],
+        lambda q, k, v, m: sdpa_ref(q, k, v, enable_gqa=True), A(gqa=True), rg=rg4)
+    err("sdpa/err/mismatch", op, [r.randn((2, 4, 8)), r.randn((2, 5, 6)), r.randn((2, 5, 6)), None], lambda q, k, v, m: sdpa_ref(q, k, v), A())
+    for dn, d in NARROW.items():
+        name = "sdpa/%s" % dn
+        rr = R(name)
+        xs = [(rr.randn((2, 2, 6, 16))).to(d), rr.randn((2, 2, 7, 16)).to(d), rr.randn((2, 2, 7, 8)).to(d), rr.randn((6, 7)).to(d)]
+        fn = lambda q, k, v, m: sdpa_ref(q, k, v, m)  # noqa: E731
+        try:
+            run_torch(fn, xs, rg4, None)
+            run_torch(fn, xs, rg4, [torch.ones(2, 2, 6, 8, dtype=d)])
+        except RuntimeError:
+            name, fn = name + "_via_f32", via_f32(fn, d)
+        # float32: PyTorch's BLAS sums in its own order, and the gradients
+        # cancel: a tolerance instead of PyTorch's ulp
+        tol = {"atol": 2e-7, "rtol": 1e-5} if d == torch.float32 else {}
+        CASES.append(checked(name, op, xs, fn, attrs=A(), requires_grad=rg4, mode="emulated", **tol))
+
+
 def bits_cases():
     """PyTorch's bits where its narrow kernels round in a way measured
     against torch 1.13 (ulp 0): huber_loss rounds every step at bfloat16 and
@@ -296,6 +362,7 @@ def main():
     normalize_cases()
     one_hot_cases()
     lrn_cases()
+    sdpa_cases()
     bits_cases()
     print("\n".join(REPORT))
     write_group("loss", CASES)
