@@ -2,6 +2,7 @@
 2-d/3-d average pooling, adaptive average and max pooling, paddings,
 fold/unfold, upsampling, power-average pooling and max unpooling. See
 make_every_api_dump.py for the RECIPES convention."""
+import torch.nn.functional as F
 
 RECIPES = {
     "avg_pool2d": lambda t: ([t.f(2, 3, 8, 8), 3], {"stride": 2, "padding": 1}),
@@ -18,4 +19,7 @@ RECIPES = {
     "upsample": lambda t: ([t.f(2, 3, 9)], {"size": 14, "mode": "linear", "align_corners": True}),
     "upsample_nearest": lambda t: ([t.f(2, 3, 5, 6)], {"scale_factor": 2}),
     "upsample_bilinear": lambda t: ([t.f(2, 3, 5, 6)], {"size": (7, 9)}),
+    "max_unpool1d": lambda t: ([t.f(2, 3, 5), F.max_pool1d(t.c(2, 3, 10), 2, return_indices=True)[1], 2], {}),
+    "max_unpool2d": lambda t: ([t.f(2, 3, 4, 4), F.max_pool2d(t.c(2, 3, 9, 9), 2, return_indices=True)[1], 2], {"output_size": (9, 9)}),
+    "max_unpool3d": lambda t: ([t.f(1, 2, 2, 3, 3), F.max_pool3d(t.c(1, 2, 4, 6, 6), 2, return_indices=True)[1], 2], {}),
 }

@@ -2,7 +2,7 @@ package ops
 
 // The pool family: 2-d and 3-d average pooling, 3-d adaptive average
 // pooling, 2-d and 3-d adaptive max pooling, F.pad's non-constant modes, unfold (im2col)
-// and fold (col2im) and F.interpolate's kernels (upsample), with PyTorch 1.13's CPU
+// and fold (col2im) F.interpolate's kernels (upsample) and max unpooling, with PyTorch 1.13's CPU
 // semantics. Spatial dimensions are the last n; an input of rank n+1 is
 // unbatched (C, *).
 
@@ -52,5 +52,10 @@ func init() {
 			Attrs: []AttrSpec{req("mode", AttrString, ""), req("output_size", AttrInts, "one size per spatial dimension"),
 				attr("scales", AttrFloats, FloatsAttr(), "the scale factors passed to the kernel, one per spatial dimension (≤ 0: none), or empty"),
 				attr("align_corners", AttrBool, BoolAttr(false), "linear and bicubic only")}, Outputs: 1},
+		Schema{Name: "max_unpool", Doc: "F.max_unpool1d/2d/3d: zeros of (N, C) + output_size with input values written at their flat indices within each plane " +
+			"(later writes win); 1-d runs as max_unpool2d with a unit last dimension",
+			Inputs: []InputSpec{in("self"), idx("indices")},
+			Attrs: []AttrSpec{req("output_size", AttrInts, "one to three sizes"),
+				attr("stride", AttrInts, IntsAttr(), "max_unpool3d's, for its checks"), attr("padding", AttrInts, IntsAttr(), "max_unpool3d's, for its checks")}, Outputs: 1},
 	)
 }

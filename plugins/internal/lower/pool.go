@@ -36,7 +36,10 @@ func init() {
 	// a made-up call has no size: say which ops they lower to
 	declareOps([]string{"upsample", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d"}, "Functional.interpolate", "Functional.upsample")
 	declareOps([]string{"upsample"}, "Functional.upsample_nearest", "Functional.upsample_bilinear")
-	usedOps = append(usedOps, "avg_pool2d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool2d", "adaptive_max_pool3d", "pad",
+	for n := 1; n <= 3; n++ {
+		def(poolUnpool(n), "input, indices, kernel_size, stride=None, padding=0, output_size=None", fmt.Sprintf("Functional.max_unpool%dd", n))
+	}
+	usedOps = append(usedOps, "max_unpool", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool2d", "adaptive_max_pool3d", "pad",
 		"im2col", "col2im", "upsample", "adaptive_avg_pool1d", "adaptive_avg_pool2d")
 	cannot("is random by nature (the pooling regions are drawn inside the call unless _random_samples is given): its values cannot be compared with a reference",
 		"Functional.fractional_max_pool2d", "Functional.fractional_max_pool2d_with_indices",
@@ -403,5 +406,66 @@ func poolInterpolate(fixedMode string) lowerFunc {
 		attrs := ops.Attrs{"mode": ops.StringAttr(op), "output_size": ops.IntsAttr(outInts...), "scales": ops.FloatsAttr(scales...),
 			"align_corners": ops.BoolAttr(align)}
 		return newPlan("upsample", attrs, tensorBinding(x)), nil
+	}
+}
+
+// poolUnpool lowers F.max_unpool1d/2d/3d: the output size as
+// F._unpool_output_size computes (and checks) it.
+func poolUnpool(n int) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		ind, err := b.tensor("indices")
+		if err != nil {
+			return nil, err
+		}
+		kernel, err := b.intList("kernel_size", n, true)
+		if err != nil {
+			return nil, err
+		}
+		stride := kernel
+		if !b.isNone("stride") {
+			if stride, err = b.intList("stride", n, true); err != nil {
+				return nil, err
+			}
+		}
+		padding, err := b.intList("padding", n, true)
+		if err != nil {
+			return nil, err
+		}
+		if len(x.Shape) < n {
+			return nil, b.argErr("input", "the input has %d dimensions, max_unpool%dd needs at least %d", len(x.Shape), n, n)
+		}
+		def := make([]int64, n)
+		for d := 0; d < n; d++ {
+			def[d] = (int64(x.Shape[len(x.Shape)-n+d])-1)*stride[d] + kernel[d] - 2*padding[d]
+		}
+		out := def
+		if !b.isNone("output_size") {
+			os, err := b.intList("output_size", 0, false)
+			if err != nil {
+				return nil, err
+			}
+			if len(os) == n+2 {
+				os = os[2:]
+			}
+			if len(os) != n {
+				return nil, b.argErr("output_size", "output_size should be a sequence containing %d or %d elements, but it has a length of '%d'", n, n+2, len(os))
+			}
+			for d := 0; d < n; d++ {
+				lo, hi := def[d]-stride[d], def[d]+stride[d]
+				if !(lo < os[d] && os[d] < hi) {
+					return nil, b.argErr("output_size", "invalid output_size (dim %d must be between %d and %d)", d, lo, hi)
+				}
+			}
+			out = os
+		}
+		attrs := ops.Attrs{"output_size": ops.IntsAttr(out...)}
+		if n == 3 {
+			attrs["stride"], attrs["padding"] = ops.IntsAttr(stride...), ops.IntsAttr(padding...)
+		}
+		return newPlan("max_unpool", attrs, tensorBinding(x), tensorBinding(ind)), nil
 	}
 }

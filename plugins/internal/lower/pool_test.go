@@ -74,6 +74,16 @@ func poolCases() []lcase {
 		{name: "Functional.upsample_nearest", args: a(x4, nv(), iv(2)), op: "upsample", attrs: ops.Attrs{"mode": ops.StringAttr("nearest"), "output_size": is(16, 16)}},
 		{name: "Functional.upsample_bilinear", args: a(x4, ints(3, 5)), op: "upsample",
 			attrs: ops.Attrs{"mode": ops.StringAttr("linear"), "output_size": is(3, 5), "align_corners": ops.BoolAttr(true)}},
+		{name: "Functional.max_unpool2d", args: a(f32("x", 2, 3, 4, 4), i64("i", 2, 3, 4, 4), iv(2)), op: "max_unpool",
+			attrs: ops.Attrs{"output_size": is(8, 8)}, in: []string{"x", "i"}},
+		{name: "Functional.max_unpool1d", args: a(f32("x", 2, 3, 4), i64("i", 2, 3, 4), iv(3)), kwargs: []framework.NamedArg{kw("stride", iv(2)), kw("padding", iv(1))},
+			op: "max_unpool", attrs: ops.Attrs{"output_size": is(7)}},
+		{name: "Functional.max_unpool3d", args: a(f32("x", 1, 2, 2, 2, 2), i64("i", 1, 2, 2, 2, 2), iv(2)), kwargs: []framework.NamedArg{kw("output_size", ints(1, 2, 5, 4, 4))},
+			op: "max_unpool", attrs: ops.Attrs{"output_size": is(5, 4, 4), "stride": is(2, 2, 2), "padding": is(0, 0, 0)}},
+		{name: "Functional.max_unpool2d", args: a(f32("x", 2, 3, 4, 4), i64("i", 2, 3, 4, 4), iv(2)), kwargs: []framework.NamedArg{kw("output_size", ints(12, 8))},
+			err: "invalid output_size (dim 0 must be between 6 and 10)"},
+		{name: "Functional.max_unpool2d", args: a(f32("x", 2, 3, 4, 4), i64("i", 2, 3, 4, 4), iv(2)), kwargs: []framework.NamedArg{kw("output_size", ints(8))},
+			err: "output_size should be a sequence containing 2 or 4 elements"},
 	}
 	return cs
 }

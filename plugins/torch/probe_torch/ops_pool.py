@@ -77,7 +77,19 @@ def _upsample(c):
     return op(x, size, align, scales)
 
 
+def _max_unpool(c):
+    x, ind = c.inputs
+    a = c.attrs
+    size = _ints(a["output_size"])
+    if len(size) == 1:
+        return aten.max_unpool2d(x.unsqueeze(-1), ind.unsqueeze(-1), size + [1]).squeeze(-1)
+    if len(size) == 2:
+        return aten.max_unpool2d(x, ind, size)
+    return aten.max_unpool3d(x, ind, size, _ints(a["stride"]), _ints(a["padding"]))
+
+
 OPS = {
+    "max_unpool": _max_unpool,
     "upsample": _upsample,
     "im2col": _im2col,
     "col2im": _col2im,
@@ -111,6 +123,7 @@ _AVG = {"kernel_size": [2], "stride": [2], "padding": [0], "ceil_mode": False, "
 _BLOCKS = {"kernel_size": [2, 2], "dilation": [1, 1], "padding": [0, 0], "stride": [1, 1]}
 
 SAMPLES = {
+    "max_unpool": _floats(lambda dt: ([_grid(dt, 1, 1, 1, 2), torch.tensor([[[[1, 2]]]])], {"output_size": [2, 2], "stride": [], "padding": []})),
     "upsample": _floats(lambda dt: ([_grid(dt, 1, 1, 2, 3)], {"mode": "nearest", "output_size": [3, 4], "scales": [], "align_corners": False})),
     "im2col": _floats(lambda dt: ([_grid(dt, 1, 1, 3, 3)], dict(_BLOCKS))),
     "col2im": _floats(lambda dt: ([_grid(dt, 1, 4, 4)], dict(_BLOCKS, output_size=[3, 3]))),

@@ -469,10 +469,90 @@ def upsample_cases():
             cs.append(C("%s_%s_align_forward_rounded_steps" % (m, dn), x, m, sf=1.6, align=True, md="emulated", exact=True, backward=False))
     return cs
 
+# ---------------------------------------------------------- max_unpool
+
+def max_unpool_cases():
+    cs = []
+    op = "max_unpool"
+    r = R(op)
+
+    def pooled(nd, shape, k, s=None, p=0):
+        x = distinct(r, shape)
+        f = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}[nd]
+        return f(x, k, s, p, return_indices=True)
+
+    def C(name, nd, y, i, k, s=None, p=0, os=None, backward=True, md="bench", err=False):
+        f = {1: F.max_unpool1d, 2: F.max_unpool2d, 3: F.max_unpool3d}[nd]
+        fn = lambda y, i: f(y, i, k, s, p, os)
+        ks = [k] * nd if isinstance(k, int) else list(k)
+        ss = ks if s is None else ([s] * nd if isinstance(s, int) else list(s))
+        ps = [p] * nd if isinstance(p, int) else list(p)
+        if os is None:
+            out = [(y.shape[-nd + d] - 1) * ss[d] + ks[d] - 2 * ps[d] for d in range(nd)]
+        else:
+            out = list(os)[-nd:]
+        a = {"output_size": out}
+        if nd == 3:
+            a["stride"], a["padding"] = ss, ps
+        if err:
+            return error_case(op + "/" + name, op, [y, i], fn, attrs=a, mode=md)
+        if md == "emulated":
+            return emu(op + "/" + name, op, [y, i], fn, attrs=a, backward=backward)
+        return case(op + "/" + name, op, [y, i], fn, attrs=a, backward=backward)
+
+    y, i = pooled(2, (2, 3, 6, 6), 2)
+    cs.append(C("2d", 2, y, i, 2))
+    y, i = pooled(2, (2, 2, 7, 6), 3, 2, 1)
+    cs.append(C("2d_overlapping", 2, y, i, 3, 2, 1, os=(7, 6), backward=False))
+    cs.append(C("2d_output_size", 2, y, i, 3, 2, 1, os=(8, 6), backward=False))
+    y, i = pooled(2, (3, 6, 6), 2)
+    cs.append(C("2d_unbatched", 2, y, i, 2))
+    y, i = pooled(1, (2, 3, 9), 3, 2)
+    cs.append(C("1d_overlapping", 1, y, i, 3, 2, backward=False))
+    cs.append(C("1d_output_size", 1, y, i, 3, 2, os=[2, 3, 10], backward=False))
+    y, i = pooled(1, (2, 3, 9), 2, 3)
+    cs.append(C("1d", 1, y, i, 2, 3))
+    y, i = pooled(3, (1, 2, 4, 4, 6), 2)
+    cs.append(C("3d", 3, y, i, 2))
+    y, i = pooled(3, (2, 4, 5, 6), (2, 2, 3), (1, 2, 3), (1, 1, 0))
+    cs.append(C("3d_unbatched_params", 3, y, i, (2, 2, 3), (1, 2, 3), (1, 1, 0), os=(4, 5, 6), backward=False))
+    y, i = pooled(3, (2, 4, 6, 6), (2, 3, 2), (2, 3, 3), (1, 0, 1))
+    cs.append(C("3d_unbatched_strided", 3, y, i, (2, 3, 2), (2, 3, 3), (1, 0, 1)))
+    # the same index twice: the later input wins
+    cs.append(C("repeated_index", 2, torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]], dtype=f64), torch.tensor([[[[5, 5], [0, 5]]]]), 2, backward=False))
+    cs.append(C("empty_batch", 2, r.randn((0, 2, 3, 3)), torch.zeros((0, 2, 3, 3), dtype=torch.int64), 2))
+    y, i = pooled(2, (2, 3, 6, 6), 2)
+    bad = i.clone()
+    bad[1, 2, 1, 1] = 500
+    cs.append(C("invalid_index", 2, y, bad, 2, err=True))
+    neg = i.clone()
+    neg[0, 1, 0, 2] = -3
+    cs.append(C("negative_index", 2, y, neg, 2, err=True))
+    cs.append(C("int32_indices", 2, y, i.int(), 2, err=True))
+    cs.append(C("indices_shape", 2, y, i[:, :2], 2, err=True))
+    cs.append(C("2d_input", 2, y[0, 0], i[0, 0], 2, err=True))
+    cs.append(C("empty_channels", 2, y[:, :0], i[:, :0], 2, err=True))
+    cs.append(C("int64_input", 2, torch.ones((1, 1, 2, 2), dtype=torch.int64), torch.tensor([[[[0, 1], [2, 3]]]]), 2, err=True))
+    y3, i3 = pooled(3, (1, 2, 4, 4, 4), 2)
+    bad3 = i3.clone()
+    bad3[0, 1, 1, 1, 0] = 1000
+    cs.append(C("3d_invalid_index", 3, y3, bad3, 2, err=True))
+    cs.append(C("3d_stride0", 3, y3, i3, 2, 0, err=True))
+    cs.append(C("3d_3d_input", 3, y3[0, 0], i3[0, 0], 2, err=True))
+    y1, i1 = pooled(1, (2, 3, 9), 3, 2)
+    bad1 = i1.clone()
+    bad1[1, 1, 2] = 77
+    cs.append(C("1d_invalid_index", 1, y1, bad1, 3, 2, err=True))
+    cs.append(C("bfloat16", 2, y.to(bf16), i, 2, err=True, md="emulated"))
+    cs.append(C("float16", 2, y.to(f16), i, 2, err=True, md="emulated"))
+    cs.append(C("float32", 2, y.float(), i, 2, md="emulated"))
+    cs.append(C("3d_float32", 3, y3.float(), i3, 2, md="emulated"))
+    return cs
+
 
 def main():
     cs = avg_pool2d_cases() + avg_pool3d_cases() + adaptive_avg_pool3d_cases() + adaptive_max_cases(2) + adaptive_max_cases(3)
-    cs += pad_cases() + fold_cases() + upsample_cases()
+    cs += pad_cases() + fold_cases() + upsample_cases() + max_unpool_cases()
     print("\n".join(REPORT))
     write_group("pool", cs)
 
