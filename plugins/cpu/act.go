@@ -85,7 +85,14 @@ func eluKernel() *kernel {
 		},
 		backward: func(c *call, outs, gos []*array) ([]*array, error) {
 			a := c.attrs.Float("alpha", 1)
-			return eluBackward(c, outs, gos, eluParams{negcoef: a, scale: 1, inScale: 1}, c.attrs.Bool("inplace", false), a < 0)
+			neg := a
+			inplace := c.attrs.Bool("inplace", false)
+			if inplace && narrowFloat(c.in[0].dtype) {
+				// the backward from the result reads alpha at float
+				// (measured at bfloat16)
+				neg = float64(float32(a))
+			}
+			return eluBackward(c, outs, gos, eluParams{negcoef: neg, scale: 1, inScale: 1}, inplace, a < 0)
 		},
 	}
 }

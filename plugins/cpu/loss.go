@@ -718,14 +718,17 @@ func lrnBackward(c *call, outs, gos []*array) ([]*array, error) {
 		for q := 0; q < l.inner; q++ {
 			for w := 0; w < l.ch; w++ {
 				// S at channel w feeds the windows of channels w − (size − 1 − before) … w + before
+				// avg_pool's backward adds each window's share into a
+				// tensor of the dtype, rounding every addition (measured at
+				// bfloat16)
 				var gs float64
 				for ch := w - (l.size - 1 - before); ch <= w+before; ch++ {
 					if ch >= 0 && ch < l.ch {
-						gs += r(gp[(b*l.ch+ch)*l.inner+q] / float64(l.size))
+						gs = r(gs + r(gp[(b*l.ch+ch)*l.inner+q]/float64(l.size)))
 					}
 				}
 				i := (b*l.ch+w)*l.inner + q
-				m := r(r(gs) * l.x.data[i])
+				m := r(gs * l.x.data[i])
 				gx[i] = r(r(gx[i]+m) + m)
 			}
 		}

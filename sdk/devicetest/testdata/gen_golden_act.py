@@ -101,6 +101,10 @@ def elu_cases():
     cs.append(case("elu/inplace_name", "elu", [away_from(r, (2, 3), [0])], lambda x: F.elu_(x.clone(), 1.5),
                    attrs={"alpha": 1.5, "inplace": True}))
     cs += int_errors("elu", F.elu)
+    # PyTorch's bits at bfloat16 in place: the backward reads the result and alpha at float
+    r = R("elu/bfloat16_inplace")
+    cs.append(case("elu/bfloat16_inplace", "elu", [(r.randn((512,)) * 3).to(torch.bfloat16)], lambda x: F.elu(x.clone(), 1.3, inplace=True),
+                   attrs={"alpha": 1.3, "inplace": True}, mode="emulated", ulp=0))
     cs += narrow("elu", lambda x: F.elu(x, 1.3), lambda r, d: [away_from(r, (2, 3), [0], d)], attrs={"alpha": 1.3})
     return cs
 

@@ -337,7 +337,8 @@ def bits_cases():
     against torch 1.13 (ulp 0): huber_loss rounds every step at bfloat16 and
     float16 (delta at the dtype), smooth_l1_loss at bfloat16 computes in
     float (beta a float) and rounds once, local_response_norm at bfloat16
-    reads alpha, k and beta at bfloat16."""
+    reads alpha, k and beta at bfloat16 and its avg_pool backward rounds
+    every addition."""
     bf, h = torch.bfloat16, torch.float16
     for dn, d in (("bfloat16", bf), ("float16", h)):
         r = R("bits/huber/" + dn)
@@ -349,7 +350,7 @@ def bits_cases():
         lambda x, t: F.smooth_l1_loss(x, t, reduction="none", beta=0.7), {"reduction": "none", "beta": 0.7}, mode="emulated", ulp=0)
     r = R("bits/lrn/bfloat16")
     add("lrn/bits_bfloat16", "local_response_norm", [(r.randn((2, 6, 16)) * 2).to(bf)], lambda x: F.local_response_norm(x, 3, 0.1, 0.75, 1.0),
-        {"size": 3, "alpha": 0.1, "beta": 0.75, "k": 1.0}, mode="emulated", ulp=0, backward=False)
+        {"size": 3, "alpha": 0.1, "beta": 0.75, "k": 1.0}, mode="emulated", ulp=0)
 
 
 def main():
