@@ -483,6 +483,23 @@ func normalizeDenom(c *call, x *array, nc *call) (nrm *array, den []float64, at 
 			nrm.data[j] = float64(float32(math.Sqrt(float64(s))))
 		}
 	}
+	if x.dtype == tensor.BFloat16 && c.attrs.Float("p", 2) == 2 && x.rank() > 1 && x.shape[x.rank()-1] > 1 && nrm.shape[x.rank()-1] != 1 {
+		// PyTorch's bfloat16 2-norm over outer dims (not the contiguous
+		// last one): each square a bfloat16, accumulated in element order
+		// rounding every addition to bfloat16, then sqrt (measured
+		// against torch 1.13)
+		acc := make([]float64, len(nrm.data))
+		for k, v := range x.data {
+			j := k
+			if at != nil {
+				j = at[k]
+			}
+			acc[j] = r(acc[j] + r(v*v))
+		}
+		for j, s := range acc {
+			nrm.data[j] = math.Sqrt(s)
+		}
+	}
 	for i, v := range nrm.data {
 		nrm.data[i] = r(v)
 	}

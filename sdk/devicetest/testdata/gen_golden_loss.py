@@ -338,7 +338,8 @@ def bits_cases():
     float16 (delta at the dtype), smooth_l1_loss at bfloat16 computes in
     float (beta a float) and rounds once, local_response_norm at bfloat16
     reads alpha, k and beta at bfloat16 and its avg_pool backward rounds
-    every addition."""
+    every addition, normalize's bfloat16 2-norm over an outer dim rounds
+    every square and addition."""
     bf, h = torch.bfloat16, torch.float16
     for dn, d in (("bfloat16", bf), ("float16", h)):
         r = R("bits/huber/" + dn)
@@ -348,6 +349,9 @@ def bits_cases():
     r = R("bits/smooth_l1/bfloat16")
     add("smooth_l1_loss/bits_bfloat16", "smooth_l1_loss", [(r.randn((8, 32)) * 2).to(bf), r.randn((8, 32)).to(bf)],
         lambda x, t: F.smooth_l1_loss(x, t, reduction="none", beta=0.7), {"reduction": "none", "beta": 0.7}, mode="emulated", ulp=0)
+    r = R("bits/normalize/bfloat16_dim0")
+    add("normalize/bits_bfloat16_dim0", "normalize", [r.randn((8, 32)).to(bf)], lambda x: F.normalize(x, dim=0),
+        {"p": 2.0, "dim": [0], "eps": 1e-12}, mode="emulated", ulp=0)
     r = R("bits/lrn/bfloat16")
     add("lrn/bits_bfloat16", "local_response_norm", [(r.randn((2, 6, 16)) * 2).to(bf)], lambda x: F.local_response_norm(x, 3, 0.1, 0.75, 1.0),
         {"size": 3, "alpha": 0.1, "beta": 0.75, "k": 1.0}, mode="emulated", ulp=0)
