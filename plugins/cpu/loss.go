@@ -668,9 +668,11 @@ func newLRN(c *call) (*lrn, error) {
 		l.s[i] = r(v * v)
 	}
 	before := size / 2
-	for b := 0; b < l.n; b++ {
-		for ch := 0; ch < l.ch; ch++ {
-			for q := 0; q < l.inner; q++ {
+	// one line per (sample, position), independent: fixed chunks
+	forChunks(l.n*l.inner, func(from, to int) error {
+		for line := from; line < to; line++ {
+			b, q := line/l.inner, line%l.inner
+			for ch := 0; ch < l.ch; ch++ {
 				// avg_pool's window over the padded channels, summed in order
 				var sum float64
 				for w := ch - before; w < ch-before+size; w++ {
@@ -684,7 +686,8 @@ func newLRN(c *call) (*lrn, error) {
 				l.d[i] = r(math.Pow(l.b[i], l.beta))
 			}
 		}
-	}
+		return nil
+	})
 	return l, nil
 }
 
@@ -723,21 +726,25 @@ func lrnBackward(c *call, outs, gos []*array) ([]*array, error) {
 	g := gradData(gos[0], tot)
 	gx := float64sFor(tot)
 	gp := make([]float64, tot)
-	for i, v := range l.x.data {
-		d := l.d[i]
-		gx[i] = r(g[i] / d)
-		gd := r(-g[i] * r(r(v/d)/d))
-		gb := r(gd * r(l.beta*r(math.Pow(l.b[i], l.beta-1))))
-		gp[i] = r(gb * l.alpha)
-	}
+	forChunks(tot, func(from, to int) error {
+		for i := from; i < to; i++ {
+			v, d := l.x.data[i], l.d[i]
+			gx[i] = r(g[i] / d)
+			gd := r(-g[i] * r(r(v/d)/d))
+			gb := r(gd * r(l.beta*r(math.Pow(l.b[i], l.beta-1))))
+			gp[i] = r(gb * l.alpha)
+		}
+		return nil
+	})
 	before := l.size / 2
-	for b := 0; b < l.n; b++ {
-		for q := 0; q < l.inner; q++ {
+	forChunks(l.n*l.inner, func(from, to int) error {
+		for line := from; line < to; line++ {
+			b, q := line/l.inner, line%l.inner
 			for w := 0; w < l.ch; w++ {
-				// S at channel w feeds the windows of channels w − (size − 1 − before) … w + before
-				// avg_pool's backward adds each window's share into a
-				// tensor of the dtype, rounding every addition (measured at
-				// bfloat16)
+				// S at channel w feeds the windows of channels
+				// w − (size − 1 − before) … w + before; avg_pool's backward
+				// adds each window's share into a tensor of the dtype,
+				// rounding every addition (measured at bfloat16)
 				var gs float64
 				for ch := w - (l.size - 1 - before); ch <= w+before; ch++ {
 					if ch >= 0 && ch < l.ch {
@@ -749,7 +756,8 @@ func lrnBackward(c *call, outs, gos []*array) ([]*array, error) {
 				gx[i] = r(r(gx[i]+m) + m)
 			}
 		}
-	}
+		return nil
+	})
 	return []*array{gradForOwned(c, 0, gx, l.x.shape)}, nil
 }
 
