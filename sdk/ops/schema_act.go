@@ -3,7 +3,10 @@ package ops
 // The act family: torch.nn.functional's activations beyond relu, gelu,
 // silu, celu and selu (elu, leaky_relu, the hard* family, mish, softplus,
 // softshrink, softsign, tanhshrink, logsigmoid, glu and softmin), with
-// PyTorch 1.13's CPU semantics.
+// PyTorch 1.13's CPU semantics. Where PyTorch 1.13's CPU lacks a kernel at
+// a narrow dtype (float16 for all but softsign, bfloat16 for mish,
+// hardtanh's bfloat16 backward) the op is emulated in float32 and rounded,
+// as PyTorch's own half kernels compute.
 
 func init() {
 	addSchemas(
