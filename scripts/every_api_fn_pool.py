@@ -22,4 +22,6 @@ RECIPES = {
     "max_unpool1d": lambda t: ([t.f(2, 3, 5), F.max_pool1d(t.c(2, 3, 10), 2, return_indices=True)[1], 2], {}),
     "max_unpool2d": lambda t: ([t.f(2, 3, 4, 4), F.max_pool2d(t.c(2, 3, 9, 9), 2, return_indices=True)[1], 2], {"output_size": (9, 9)}),
     "max_unpool3d": lambda t: ([t.f(1, 2, 2, 3, 3), F.max_pool3d(t.c(1, 2, 4, 6, 6), 2, return_indices=True)[1], 2], {}),
+    "lp_pool1d": lambda t: ([t.f(2, 3, 10), 2.0, 3], {"stride": 2}),
+    "lp_pool2d": lambda t: ([t.p(2, 3, 8, 8), 3, 2], {}),
 }

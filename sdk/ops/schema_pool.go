@@ -2,7 +2,8 @@ package ops
 
 // The pool family: 2-d and 3-d average pooling, 3-d adaptive average
 // pooling, 2-d and 3-d adaptive max pooling, F.pad's non-constant modes, unfold (im2col)
-// and fold (col2im) F.interpolate's kernels (upsample) and max unpooling, with PyTorch 1.13's CPU
+// and fold (col2im) F.interpolate's kernels (upsample), max unpooling and power-average
+// pooling, with PyTorch 1.13's CPU
 // semantics. Spatial dimensions are the last n; an input of rank n+1 is
 // unbatched (C, *).
 
@@ -57,5 +58,10 @@ func init() {
 			Inputs: []InputSpec{in("self"), idx("indices")},
 			Attrs: []AttrSpec{req("output_size", AttrInts, "one to three sizes"),
 				attr("stride", AttrInts, IntsAttr(), "max_unpool3d's, for its checks"), attr("padding", AttrInts, IntsAttr(), "max_unpool3d's, for its checks")}, Outputs: 1},
+		Schema{Name: "lp_pool", Doc: "F.lp_pool1d/lp_pool2d (one or two kernel sizes): (sign(a)·relu(|a|)·K)^(1/norm_type) with a = avg_pool(x^norm_type) " +
+			"without padding and K the window size, each step rounded to the input's dtype as PyTorch's composite does",
+			Inputs: []InputSpec{in("self")},
+			Attrs: []AttrSpec{req("norm_type", AttrFloat, ""), req("kernel_size", AttrInts, "one size (lp_pool1d) or two (lp_pool2d, an int already paired)"),
+				req("stride", AttrInts, "as many sizes, None already replaced by kernel_size"), attr("ceil_mode", AttrBool, BoolAttr(false), "")}, Outputs: 1},
 	)
 }

@@ -39,7 +39,9 @@ func init() {
 	for n := 1; n <= 3; n++ {
 		def(poolUnpool(n), "input, indices, kernel_size, stride=None, padding=0, output_size=None", fmt.Sprintf("Functional.max_unpool%dd", n))
 	}
-	usedOps = append(usedOps, "max_unpool", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool2d", "adaptive_max_pool3d", "pad",
+	def(poolLp(1), "input, norm_type, kernel_size, stride=None, ceil_mode=False", "Functional.lp_pool1d")
+	def(poolLp(2), "input, norm_type, kernel_size, stride=None, ceil_mode=False", "Functional.lp_pool2d")
+	usedOps = append(usedOps, "lp_pool", "max_unpool", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool2d", "adaptive_max_pool3d", "pad",
 		"im2col", "col2im", "upsample", "adaptive_avg_pool1d", "adaptive_avg_pool2d")
 	cannot("is random by nature (the pooling regions are drawn inside the call unless _random_samples is given): its values cannot be compared with a reference",
 		"Functional.fractional_max_pool2d", "Functional.fractional_max_pool2d_with_indices",
@@ -467,5 +469,35 @@ func poolUnpool(n int) lowerFunc {
 			attrs["stride"], attrs["padding"] = ops.IntsAttr(stride...), ops.IntsAttr(padding...)
 		}
 		return newPlan("max_unpool", attrs, tensorBinding(x), tensorBinding(ind)), nil
+	}
+}
+
+// poolLp lowers F.lp_pool1d (n 1) and F.lp_pool2d (n 2, sizes paired).
+func poolLp(n int) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		p, err := b.float("norm_type")
+		if err != nil {
+			return nil, err
+		}
+		kernel, err := b.intList("kernel_size", n, true)
+		if err != nil {
+			return nil, err
+		}
+		stride := kernel
+		if !b.isNone("stride") {
+			if stride, err = b.intList("stride", n, true); err != nil {
+				return nil, err
+			}
+		}
+		ceil, err := b.boolean("ceil_mode")
+		if err != nil {
+			return nil, err
+		}
+		attrs := ops.Attrs{"norm_type": ops.FloatAttr(p), "kernel_size": ops.IntsAttr(kernel...), "stride": ops.IntsAttr(stride...), "ceil_mode": ops.BoolAttr(ceil)}
+		return newPlan("lp_pool", attrs, tensorBinding(x)), nil
 	}
 }

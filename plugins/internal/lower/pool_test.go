@@ -84,6 +84,10 @@ func poolCases() []lcase {
 			err: "invalid output_size (dim 0 must be between 6 and 10)"},
 		{name: "Functional.max_unpool2d", args: a(f32("x", 2, 3, 4, 4), i64("i", 2, 3, 4, 4), iv(2)), kwargs: []framework.NamedArg{kw("output_size", ints(8))},
 			err: "output_size should be a sequence containing 2 or 4 elements"},
+		{name: "Functional.lp_pool2d", args: a(x4, fv(2), iv(3)), op: "lp_pool",
+			attrs: ops.Attrs{"norm_type": ops.FloatAttr(2), "kernel_size": is(3, 3), "stride": is(3, 3), "ceil_mode": ops.BoolAttr(false)}},
+		{name: "Functional.lp_pool1d", args: a(f32("x", 2, 3, 9), iv(3), iv(2), iv(1), bv(true)), op: "lp_pool",
+			attrs: ops.Attrs{"norm_type": ops.FloatAttr(3), "kernel_size": is(2), "stride": is(1), "ceil_mode": ops.BoolAttr(true)}},
 	}
 	return cs
 }

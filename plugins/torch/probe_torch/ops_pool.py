@@ -88,7 +88,17 @@ def _max_unpool(c):
     return aten.max_unpool3d(x, ind, size, _ints(a["stride"]), _ints(a["padding"]))
 
 
+def _lp_pool(c):
+    a = c.attrs
+    k = _ints(a["kernel_size"])
+    x = c.inputs[0]
+    if len(k) == 1:
+        return torch.nn.functional.lp_pool1d(x, a["norm_type"], k[0], _ints(a["stride"]), bool(a["ceil_mode"]))
+    return torch.nn.functional.lp_pool2d(x, a["norm_type"], k, _ints(a["stride"]), bool(a["ceil_mode"]))
+
+
 OPS = {
+    "lp_pool": _lp_pool,
     "max_unpool": _max_unpool,
     "upsample": _upsample,
     "im2col": _im2col,
@@ -123,6 +133,7 @@ _AVG = {"kernel_size": [2], "stride": [2], "padding": [0], "ceil_mode": False, "
 _BLOCKS = {"kernel_size": [2, 2], "dilation": [1, 1], "padding": [0, 0], "stride": [1, 1]}
 
 SAMPLES = {
+    "lp_pool": _floats(lambda dt: ([_grid(dt, 1, 1, 2, 4) + 2], {"norm_type": 2.0, "kernel_size": [2, 2], "stride": [2, 2], "ceil_mode": False})),
     "max_unpool": _floats(lambda dt: ([_grid(dt, 1, 1, 1, 2), torch.tensor([[[[1, 2]]]])], {"output_size": [2, 2], "stride": [], "padding": []})),
     "upsample": _floats(lambda dt: ([_grid(dt, 1, 1, 2, 3)], {"mode": "nearest", "output_size": [3, 4], "scales": [], "align_corners": False})),
     "im2col": _floats(lambda dt: ([_grid(dt, 1, 1, 3, 3)], dict(_BLOCKS))),

@@ -549,10 +549,51 @@ def max_unpool_cases():
     cs.append(C("3d_float32", 3, y3.float(), i3, 2, md="emulated"))
     return cs
 
+# ---------------------------------------------------------- lp_pool
+
+def lp_pool_cases():
+    cs = []
+    op = "lp_pool"
+    r = R(op)
+
+    def C(name, nd, x, p, k, s=None, ceil=False, backward=True, md="bench", exact=False, err=False):
+        f = F.lp_pool1d if nd == 1 else F.lp_pool2d
+        fn = lambda x: f(x, p, k, s, ceil)
+        ks = [k] * nd if isinstance(k, int) else list(k)
+        ss = ks if s is None else ([s] * nd if isinstance(s, int) else list(s))
+        a = {"norm_type": float(p), "kernel_size": ks, "stride": ss, "ceil_mode": ceil}
+        if err:
+            return error_case(op + "/" + name, op, [x], fn, attrs=a, mode=md)
+        if md == "emulated":
+            return emu(op + "/" + name, op, [x], fn, attrs=a, exact=exact, backward=backward)
+        return case(op + "/" + name, op, [x], fn, attrs=a, backward=backward)
+
+    pos = lambda shape, d=f64: r.rand(shape, f64, 0.2, 2.0).to(d)
+    cs.append(C("2d_p2", 2, r.randn((2, 3, 6, 6)), 2, 2))
+    cs.append(C("2d_p3_stride", 2, pos((2, 2, 7, 6)), 3, (3, 2), (2, 1)))
+    cs.append(C("2d_p1_5_ceil", 2, pos((1, 2, 7, 7)), 1.5, 3, 2, ceil=True))
+    cs.append(C("2d_unbatched", 2, pos((3, 6, 5)), 2.5, 2, 1))
+    cs.append(C("1d_p2", 1, r.randn((2, 3, 9)), 2, 3))
+    cs.append(C("1d_p4_stride_ceil", 1, pos((2, 3, 10)), 4, 3, 2, ceil=True))
+    cs.append(C("1d_unbatched", 1, pos((3, 8)), 1, 2, 1))
+    cs.append(C("2d_empty_batch", 2, pos((0, 2, 4, 4)), 2, 2))
+    cs.append(C("2d_special", 2, torch.tensor([[[0.0, NAN, 1.0, 2.0], [INF, 2.0, -1.0, 0.0]]], dtype=f64), 2, 2, backward=False))
+    cs.append(C("2d_too_small", 2, pos((2, 3, 2, 2)), 2, 3, err=True))
+    cs.append(C("1d_too_small", 1, pos((2, 3, 2)), 2, 3, err=True))
+    cs.append(C("2d_float16", 2, pos((2, 3, 4, 4), f16), 2, 2, err=True, md="emulated"))
+    cs.append(C("2d_float32", 2, pos((2, 3, 6, 6), f32), 3, 2, 1, md="emulated"))
+    cs.append(C("2d_bfloat16", 2, pos((2, 3, 6, 6), bf16), 3, 2, 1, md="emulated"))
+    cs.append(C("1d_float32", 1, pos((2, 3, 9), f32), 2, 3, 2, md="emulated"))
+    cs.append(C("1d_bfloat16", 1, pos((2, 3, 9), bf16), 2, 3, 2, md="emulated"))
+    cs.append(C("2d_bfloat16_p2", 2, r.randn((2, 3, 6, 6)).to(bf16), 2, 2, md="emulated"))
+    cs.append(C("2d_bfloat16_p3_rounded_steps", 2, pos((2, 3, 6, 6), bf16), 3, 2, md="emulated", exact=True))
+    cs.append(C("1d_float32_p3", 1, pos((2, 3, 9), f32), 3, 3, 2, md="emulated"))
+    return cs
+
 
 def main():
     cs = avg_pool2d_cases() + avg_pool3d_cases() + adaptive_avg_pool3d_cases() + adaptive_max_cases(2) + adaptive_max_cases(3)
-    cs += pad_cases() + fold_cases() + upsample_cases() + max_unpool_cases()
+    cs += pad_cases() + fold_cases() + upsample_cases() + max_unpool_cases() + lp_pool_cases()
     print("\n".join(REPORT))
     write_group("pool", cs)
 
