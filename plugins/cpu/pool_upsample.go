@@ -321,49 +321,69 @@ func cubicCoeffsBF16(t float32) [4]float32 {
 	return [4]float32{c2(r(t + 1)), c1(t), c1(x2), c2(r(x2 + 1))}
 }
 
-// value interpolates output o of plane src, dimension j (0: depth) down.
-func (p *upsamplePlan) value(src []float64, j int, off int, o [3]int) float64 {
-	if j < 3-p.nd {
-		return p.value(src, j+1, off, o)
+// value interpolates output (od, oh, ow) of plane src: the width taps
+// combined first, then the height's, then the depth's.
+func (p *upsamplePlan) value(src []float64, od, oh, ow int) float64 {
+	t := p.taps
+	ta, tb := t, t
+	if p.nd < 3 {
+		ta = 1
 	}
-	base := o[j] * p.taps
-	stride := 1
-	for k := j + 1; k < 3; k++ {
-		stride *= p.in[k]
+	if p.nd < 2 {
+		tb = 1
 	}
-	if j == 2 {
-		return p.combine(func(t int) float64 { return src[off+p.idx[2][base+t]] }, p.w[2][base:base+p.taps])
+	var dv [4]float64
+	for a := 0; a < ta; a++ {
+		ia := p.idx[0][od*t+a] * p.in[1]
+		var hv [4]float64
+		for b := 0; b < tb; b++ {
+			base := (ia + p.idx[1][oh*t+b]) * p.in[2]
+			var xv [4]float64
+			for e := 0; e < t; e++ {
+				xv[e] = src[base+p.idx[2][ow*t+e]]
+			}
+			hv[b] = p.combine(xv[:t], p.w[2][ow*t:ow*t+t])
+		}
+		if tb == 1 {
+			dv[a] = hv[0]
+		} else {
+			dv[a] = p.combine(hv[:tb], p.w[1][oh*t:oh*t+t])
+		}
 	}
-	return p.combine(func(t int) float64 { return p.value(src, j+1, off+p.idx[j][base+t]*stride, o) }, p.w[j][base:base+p.taps])
+	if ta == 1 {
+		return dv[0]
+	}
+	return p.combine(dv[:ta], p.w[0][od*t:od*t+t])
 }
 
-// combine is Σ t_k·w_k in the dtype's arithmetic (see the top of the
+// combine is Σ v_k·w_k in the dtype's arithmetic (see the top of the
 // file).
-func (p *upsamplePlan) combine(tap func(int) float64, w []float64) float64 {
-	if p.taps == 1 {
-		return tap(0)
+func (p *upsamplePlan) combine(v, w []float64) float64 {
+	n := len(v)
+	if n == 1 {
+		return v[0]
 	}
 	switch p.arith {
 	case arithF32:
-		if p.taps == 2 {
-			b := float32(tap(1)) * float32(w[1])
-			return float64(float32(math.FMA(tap(0), w[0], float64(b))))
+		if n == 2 {
+			b := float32(v[1]) * float32(w[1])
+			return float64(float32(math.FMA(v[0], w[0], float64(b))))
 		}
-		acc := float32(tap(0)) * float32(w[0])
-		for k := 1; k < p.taps; k++ {
-			acc = float32(math.FMA(tap(k), w[k], float64(acc)))
+		acc := float32(v[0]) * float32(w[0])
+		for k := 1; k < n; k++ {
+			acc = float32(math.FMA(v[k], w[k], float64(acc)))
 		}
 		return float64(acc)
 	case arithBF16:
-		acc := bf16Round(float32(tap(0)) * float32(w[0]))
-		for k := 1; k < p.taps; k++ {
-			acc = bf16Round(acc + bf16Round(float32(tap(k))*float32(w[k])))
+		acc := bf16Round(float32(v[0]) * float32(w[0]))
+		for k := 1; k < n; k++ {
+			acc = bf16Round(acc + bf16Round(float32(v[k])*float32(w[k])))
 		}
 		return float64(acc)
 	}
 	s := 0.0
-	for k := 0; k < p.taps; k++ {
-		s += tap(k) * w[k]
+	for k := 0; k < n; k++ {
+		s += v[k] * w[k]
 	}
 	return s
 }
@@ -378,7 +398,7 @@ func upsampleForward(c *call) ([]*array, error) {
 		for q := from; q < to; q++ {
 			pl, o := q/p.outPlane, q%p.outPlane
 			od, oh, ow := p.pos(o)
-			out.data[q] = p.value(p.x.data[pl*p.inPlane:(pl+1)*p.inPlane], 0, 0, [3]int{od, oh, ow})
+			out.data[q] = p.value(p.x.data[pl*p.inPlane:(pl+1)*p.inPlane], od, oh, ow)
 		}
 		return nil
 	})
