@@ -13,7 +13,9 @@ import (
 // 1.13:
 //
 //   - nearest: source floor(o·scale) with scale a float32 (in/out or
-//     1/scale_factor), out == in and out == 2·in taken exactly;
+//     1/scale_factor), out == in and out == 2·in taken exactly; the
+//     bfloat16 forward rounds the scale to bfloat16 and has no exact
+//     cases, except on one channel of 4-d and 5-d inputs;
 //     nearest-exact: floor((o+0.5)·scale). Copies.
 //   - linear (1 to 3 spatial dimensions): per dimension the source
 //     scale·(o+0.5)−0.5 (clamped at 0; align_corners: o·(in−1)/(out−1)),
@@ -51,8 +53,9 @@ type upsamplePlan struct {
 }
 
 // newUpsamplePlan checks the call and computes the taps; exact (and
-// bicubic) computes them in float64 whatever the dtype.
-func newUpsamplePlan(c *call, exact bool) (*upsamplePlan, error) {
+// bicubic) computes them in float64 whatever the dtype; backward: the
+// backward's.
+func newUpsamplePlan(c *call, exact, backward bool) (*upsamplePlan, error) {
 	x, err := nnNeed(c, 0, "self")
 	if err != nil {
 		return nil, err
@@ -134,27 +137,43 @@ func newUpsamplePlan(c *call, exact bool) (*upsamplePlan, error) {
 		if k < len(scales) {
 			scale = scales[k]
 		}
-		p.idx[j], p.w[j] = upsampleTaps(mode, dt, in[k], out[k], scale, align)
+		n := nd
+		if backward || (nd >= 2 && x.shape[1] == 1) {
+			n = -1
+		}
+		p.idx[j], p.w[j] = upsampleTaps(mode, dt, n, in[k], out[k], scale, align)
 	}
 	return p, nil
 }
 
 // upsampleTaps computes one dimension's source indices and weights.
-func upsampleTaps(mode string, dt tensor.DType, in, out int, scale float64, align bool) ([]int, []float64) {
+func upsampleTaps(mode string, dt tensor.DType, nd, in, out int, scale float64, align bool) ([]int, []float64) {
 	hasScale := scale > 0
 	switch mode {
 	case "nearest", "nearest-exact":
 		idx := make([]int, out)
 		w := make([]float64, out)
 		var s float32
-		if hasScale {
+		// the forward at bfloat16 takes its scale at bfloat16 and no
+		// shortcut, but for 4-d and 5-d inputs of one channel (contiguous
+		// also as channels-last: PyTorch's channels-last kernel) (measured);
+		// nd < 0 is the backward, which never does
+		bf1d := mode == "nearest" && dt == tensor.BFloat16 && nd > 0
+		switch {
+		case bf1d && hasScale:
+			s = bf16Round(float32(1.0 / scale))
+		case bf1d:
+			s = bf16Round(bf16Round(float32(in)) / bf16Round(float32(out)))
+		case hasScale:
 			s = float32(1.0 / scale)
-		} else {
+		default:
 			s = float32(in) / float32(out)
 		}
 		for o := range idx {
 			w[o] = 1
 			switch {
+			case bf1d:
+				idx[o] = min(int(math.Floor(float64(float32(o)*s))), in-1)
 			case mode == "nearest" && out == in:
 				idx[o] = o
 			case mode == "nearest" && out == 2*in:
@@ -389,7 +408,7 @@ func (p *upsamplePlan) combine(v, w []float64) float64 {
 }
 
 func upsampleForward(c *call) ([]*array, error) {
-	p, err := newUpsamplePlan(c, false)
+	p, err := newUpsamplePlan(c, false, false)
 	if err != nil {
 		return nil, err
 	}
@@ -409,7 +428,7 @@ func upsampleBackward(c *call, outs, gos []*array) ([]*array, error) {
 	if !nnWantsGrad(c, 0) {
 		return []*array{nil}, nil
 	}
-	p, err := newUpsamplePlan(c, false)
+	p, err := newUpsamplePlan(c, false, true)
 	if err != nil {
 		return nil, err
 	}

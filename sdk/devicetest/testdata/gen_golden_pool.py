@@ -460,6 +460,13 @@ def upsample_cases():
             if m == "nearest-exact" and d == bf16:
                 continue
             cs.append(C("%s_%s" % (m, dn), r.randn(shape, d), m, sf=1.7, align=al, md="emulated"))
+    # nearest's source indices at bfloat16: 1-d with its bfloat16 scale
+    for L, sf in ((9, 0.6), (3, 1.3), (17, 0.35), (11, 3.1)):
+        cs.append(C("nearest_1d_bfloat16_L%d_rounded_steps" % L, r.randn((2, 3, L), bf16), "nearest", sf=sf, md="emulated", exact=True))
+    cs.append(C("nearest_1d_bfloat16_size_rounded_steps", r.randn((2, 3, 13), bf16), "nearest", size=18, md="emulated", exact=True))
+    cs.append(C("nearest_2d_bfloat16_rounded_steps", r.randn((2, 3, 9, 3), bf16), "nearest", sf=(0.6, 1.3), md="emulated", exact=True))
+    cs.append(C("nearest_2d_bfloat16_one_channel_rounded_steps", r.randn((2, 1, 9, 3), bf16), "nearest", sf=(0.6, 1.3), md="emulated", exact=True))
+    cs.append(C("nearest_3d_bfloat16_rounded_steps", r.randn((1, 2, 9, 3, 4), bf16), "nearest", sf=(0.6, 1.3, 1.0), md="emulated", exact=True))
     for m, shape in (("linear", (2, 3, 9)), ("bilinear", (2, 2, 5, 6)), ("trilinear", (1, 2, 3, 4, 5))):
         for dn, d in (("float32", f32), ("bfloat16", bf16)):
             x = (r.randn(shape) * 3).to(d)
