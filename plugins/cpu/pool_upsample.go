@@ -24,7 +24,9 @@ import (
 //     weights at float32, every dimension t0·w0 + t1·w1 as one fused
 //     multiply-add of t0·w0 onto the rounded t1·w1 (bit for bit).
 //     bfloat16: the scale at bfloat16, the source at float32, the weights
-//     rounded to bfloat16, every product and sum rounded (bit for bit).
+//     rounded to bfloat16, every product and sum rounded (bit for bit);
+//     on one channel of a 4-d or 5-d input PyTorch's channels-last kernel
+//     instead sums the terms at float32 (see valueChannelsLast).
 //   - bicubic (2 spatial dimensions): the source unclamped, four taps
 //     floor(src)−1 … +2 clamped to the input, the cubic convolution
 //     weights with A = −0.75. bfloat16: the scale at bfloat16, the source
@@ -45,6 +47,9 @@ func init() {
 type upsamplePlan struct {
 	poolGeom
 	mode string
+	// channelsLast: linear at bfloat16 on one channel of a 4-d or 5-d
+	// input, which PyTorch runs in its channels-last kernel
+	channelsLast bool
 	// per spatial dimension (of three, leading units): the taps of output
 	// index o: idx[j][o*taps+t], weights w[j][o*taps+t]
 	taps int
@@ -125,6 +130,7 @@ func newUpsamplePlan(c *call, exact, backward bool) (*upsamplePlan, error) {
 		dt, p.arith = tensor.Float64, arithF64
 	}
 	p.taps = map[string]int{"nearest": 1, "nearest-exact": 1, "linear": 2, "bicubic": 4}[mode]
+	p.channelsLast = !backward && mode == "linear" && dt == tensor.BFloat16 && nd >= 2 && x.shape[1] == 1
 	for j := 0; j < 3; j++ {
 		k := j - (3 - nd)
 		if k < 0 {
@@ -343,6 +349,9 @@ func cubicCoeffsBF16(t float32) [4]float32 {
 // value interpolates output (od, oh, ow) of plane src: the width taps
 // combined first, then the height's, then the depth's.
 func (p *upsamplePlan) value(src []float64, od, oh, ow int) float64 {
+	if p.channelsLast {
+		return p.valueChannelsLast(src, od, oh, ow)
+	}
 	t := p.taps
 	ta, tb := t, t
 	if p.nd < 3 {
@@ -373,6 +382,33 @@ func (p *upsamplePlan) value(src []float64, od, oh, ow int) float64 {
 		return dv[0]
 	}
 	return p.combine(dv[:ta], p.w[0][od*t:od*t+t])
+}
+
+// valueChannelsLast is PyTorch 1.13's channels-last linear kernel at
+// bfloat16 (one channel): the corners' weight products rounded to
+// bfloat16, each term w·x rounded to float32 and summed at float32,
+// corner after corner, the sum rounded once (measured bit for bit).
+func (p *upsamplePlan) valueChannelsLast(src []float64, od, oh, ow int) float64 {
+	ta := 2
+	if p.nd < 3 {
+		ta = 1
+	}
+	var acc float32
+	for a := 0; a < ta; a++ {
+		ia := p.idx[0][od*2+a] * p.in[1]
+		for b := 0; b < 2; b++ {
+			base := (ia + p.idx[1][oh*2+b]) * p.in[2]
+			wab := float32(p.w[1][oh*2+b])
+			if p.nd == 3 {
+				wab = bf16Round(float32(p.w[0][od*2+a]) * wab)
+			}
+			for e := 0; e < 2; e++ {
+				w := bf16Round(wab * float32(p.w[2][ow*2+e]))
+				acc += w * float32(src[base+p.idx[2][ow*2+e]])
+			}
+		}
+	}
+	return float64(acc)
 }
 
 // combine is Σ v_k·w_k in the dtype's arithmetic (see the top of the

@@ -465,6 +465,13 @@ def upsample_cases():
         cs.append(C("nearest_1d_bfloat16_L%d_rounded_steps" % L, r.randn((2, 3, L), bf16), "nearest", sf=sf, md="emulated", exact=True))
     cs.append(C("nearest_1d_bfloat16_size_rounded_steps", r.randn((2, 3, 13), bf16), "nearest", size=18, md="emulated", exact=True))
     cs.append(C("nearest_2d_bfloat16_rounded_steps", r.randn((2, 3, 9, 3), bf16), "nearest", sf=(0.6, 1.3), md="emulated", exact=True))
+    cs.append(C("bilinear_bfloat16_one_channel_forward_rounded_steps", (r.randn((2, 1, 5, 6)) * 3).to(bf16), "bilinear", sf=1.7, align=False,
+                md="emulated", exact=True, backward=False))
+    cs.append(C("bilinear_bfloat16_one_channel_align_forward_rounded_steps", (r.randn((1, 1, 7, 4)) * 3).to(bf16), "bilinear", size=[9, 13], align=True,
+                md="emulated", exact=True, backward=False))
+    cs.append(C("trilinear_bfloat16_one_channel_forward_rounded_steps", (r.randn((1, 1, 3, 4, 5)) * 3).to(bf16), "trilinear", sf=1.7, align=False,
+                md="emulated", exact=True, backward=False))
+    cs.append(C("bilinear_bfloat16_one_channel", (r.randn((2, 1, 5, 6)) * 3).to(bf16), "bilinear", sf=2.3, align=False, md="emulated"))
     cs.append(C("nearest_2d_bfloat16_one_channel_rounded_steps", r.randn((2, 1, 9, 3), bf16), "nearest", sf=(0.6, 1.3), md="emulated", exact=True))
     cs.append(C("nearest_3d_bfloat16_rounded_steps", r.randn((1, 2, 9, 3, 4), bf16), "nearest", sf=(0.6, 1.3, 1.0), md="emulated", exact=True))
     for m, shape in (("linear", (2, 3, 9)), ("bilinear", (2, 2, 5, 6)), ("trilinear", (1, 2, 3, 4, 5))):
