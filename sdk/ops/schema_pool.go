@@ -1,10 +1,10 @@
 package ops
 
-// The pool family: 2-d and 3-d average pooling, 3-d adaptive average
-// pooling, 2-d and 3-d adaptive max pooling, F.pad's non-constant modes, unfold (im2col)
-// and fold (col2im) F.interpolate's kernels (upsample), max unpooling and power-average
-// pooling, with PyTorch 1.13's CPU
-// semantics. Spatial dimensions are the last n; an input of rank n+1 is
+// The pool family, with PyTorch 1.13's CPU semantics: 2-d and 3-d average
+// pooling, 3-d adaptive average pooling, 2-d and 3-d adaptive max pooling,
+// F.pad's non-constant modes, unfold (im2col) and fold (col2im),
+// F.interpolate's kernels (upsample), max unpooling and power-average
+// pooling. Spatial dimensions are the last n; an input of rank n+1 is
 // unbatched (C, *).
 
 func init() {
@@ -18,7 +18,8 @@ func init() {
 		Schema{Name: "avg_pool2d", Doc: "(C, H, W) or (N, C, H, W): window means (window clipped to the padded input; divisor the clipped size with padding " +
 			"when count_include_pad, else the part inside the input, or divisor_override); float32 and bfloat16 sum at float32; int64 inputs divide with truncation",
 			Inputs: []InputSpec{in("self")}, Attrs: avgAttrs("two"), Outputs: 1},
-		Schema{Name: "avg_pool3d", Doc: "(C, D, H, W) or (N, C, D, H, W): avg_pool2d's windows in three dimensions; int64 inputs divide with truncation",
+		Schema{Name: "avg_pool3d", Doc: "(C, D, H, W) or (N, C, D, H, W): avg_pool2d's windows in three dimensions (the input at least the kernel size, " +
+			"padding not counted); int64 inputs divide with truncation",
 			Inputs: []InputSpec{in("self")}, Attrs: avgAttrs("three"), Outputs: 1},
 		Schema{Name: "adaptive_avg_pool3d", Doc: "(C, D, H, W) or (N, C, D, H, W): means of PyTorch's adaptive windows [floor(i·in/out), ceil((i+1)·in/out)), " +
 			"summed at the input's dtype and divided by the window's depth, height and width in turn; output size (1, 1, 1) is mean over the last three dimensions (any rank ≥ 3, any float dtype)",
@@ -33,12 +34,12 @@ func init() {
 			Attrs: []AttrSpec{req("output_size", AttrInts, "one or three sizes, None entries already replaced by the input size"),
 				attr("return_indices", AttrBool, BoolAttr(false), "")}, Outputs: -1},
 		Schema{Name: "pad", Doc: "F.pad's non-constant modes: reflect (reflection_pad1d/2d/3d), replicate (replication_pad1d/2d/3d) or circular, " +
-			"pad (before, after) pairs from the last dimension backwards; 2, 4 or 6 pads on an input of one or two more dimensions; negative pads crop",
+			"pad (before, after) pairs from the last dimension backwards; 2, 4 or 6 pads on an input of one or two more dimensions (circular: two); negative pads crop",
 			Inputs: []InputSpec{in("self")},
 			Attrs:  []AttrSpec{req("pad", AttrInts, ""), req("mode", AttrString, "reflect, replicate or circular")}, Outputs: 1},
 		Schema{Name: "im2col", Doc: "F.unfold: (C, H, W) or (N, C, H, W) → (C·kh·kw, L) or (N, C·kh·kw, L) of the sliding blocks, zero outside the input",
 			Inputs: []InputSpec{in("self")},
-			Attrs: []AttrSpec{req("kernel_size", AttrInts, "two sizes"), req("dilation", AttrInts, "two sizes"),
+			Attrs: []AttrSpec{req("kernel_size", AttrInts, "two sizes (other counts: PyTorch's error)"), req("dilation", AttrInts, "two sizes"),
 				req("padding", AttrInts, "two sizes"), req("stride", AttrInts, "two sizes")}, Outputs: 1},
 		Schema{Name: "col2im", Doc: "F.fold: (C·kh·kw, L) or (N, C·kh·kw, L) → (C, H, W) or (N, C, H, W): the sum of the blocks at their places (the adjoint of im2col), " +
 			"added block column after block column at the input's dtype",
