@@ -227,27 +227,43 @@ func (g *imCol) scatter(col, im []float64, ar poolArith) {
 				if hi < 0 || hi >= g.h {
 					continue
 				}
-				row := src[(k*g.oh+hc)*g.ow:]
-				out := dst[hi*g.w:]
-				for wc := 0; wc < g.ow; wc++ {
-					wi := wc*g.sw + wOff
-					if wi < 0 || wi >= g.w {
-						continue
-					}
-					switch ar {
-					case arithF64:
-						out[wi] += row[wc]
-					case arithF32:
-						out[wi] = float64(float32(out[wi]) + float32(row[wc]))
-					case arithF16:
-						out[wi] = float64(f16Round(float32(out[wi]) + float32(row[wc])))
-					default:
-						out[wi] = float64(bf16Round(float32(out[wi]) + float32(row[wc])))
-					}
-				}
+				row := src[(k*g.oh+hc)*g.ow : (k*g.oh+hc+1)*g.ow]
+				scatterRow(dst[hi*g.w:(hi+1)*g.w], row, wOff, g.sw, ar)
 			}
 		}
 	})
+}
+
+// scatterRow adds row[wc] at out[wc·sw + wOff] (inside out), rounding
+// each addition as ar does.
+func scatterRow(out, row []float64, wOff, sw int, ar poolArith) {
+	w := len(out)
+	switch ar {
+	case arithF64:
+		for wc, v := range row {
+			if wi := wc*sw + wOff; wi >= 0 && wi < w {
+				out[wi] += v
+			}
+		}
+	case arithF32:
+		for wc, v := range row {
+			if wi := wc*sw + wOff; wi >= 0 && wi < w {
+				out[wi] = float64(float32(out[wi]) + float32(v))
+			}
+		}
+	case arithF16:
+		for wc, v := range row {
+			if wi := wc*sw + wOff; wi >= 0 && wi < w {
+				out[wi] = float64(f16Round(float32(out[wi]) + float32(v)))
+			}
+		}
+	default:
+		for wc, v := range row {
+			if wi := wc*sw + wOff; wi >= 0 && wi < w {
+				out[wi] = float64(bf16Round(float32(out[wi]) + float32(v)))
+			}
+		}
+	}
 }
 
 func im2colForward(c *call) ([]*array, error) {
