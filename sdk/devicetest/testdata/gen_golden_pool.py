@@ -107,6 +107,7 @@ def avg_pool2d_cases():
     cs.append(C("bfloat16_no_count_pad_rounded_steps", (r.randn((2, 2, 9, 8)) * 3).to(bf16), 5, 2, 2, cip=False, mode="emulated", exact=True))
     cs.append(C("bfloat16_divisor_rounded_steps", (r.randn((1, 3, 8, 8)) * 3).to(bf16), 4, 1, 1, div=7, mode="emulated", exact=True))
     cs.append(C("float32_long_windows", (r.randn((1, 2, 20, 20)) * 100).to(f32), 9, 1, 4, mode="emulated"))
+    cs.append(C("float32_rounded_steps", (r.randn((2, 2, 12, 11)) * 10).to(f32), 5, 2, 2, cip=False, mode="emulated", exact=True))
     return cs
 
 
@@ -115,11 +116,11 @@ def avg_pool3d_cases():
     op = "avg_pool3d"
     r = R(op)
 
-    def C(name, x, k, s=None, p=0, ceil=False, cip=True, div=None, backward=True, mode="bench"):
+    def C(name, x, k, s=None, p=0, ceil=False, cip=True, div=None, backward=True, mode="bench", exact=False):
         a = AP(k, s, p, ceil, cip, div)
         fn = lambda x: F.avg_pool3d(x, a["kernel_size"], a["stride"], a["padding"], ceil, cip, div)
         if mode == "emulated":
-            return emu(op + "/" + name, op, [x], fn, attrs=a, backward=backward)
+            return emu(op + "/" + name, op, [x], fn, attrs=a, exact=exact, backward=backward)
         return case(op + "/" + name, op, [x], fn, attrs=a, backward=backward)
 
     cs.append(C("k2", r.randn((2, 2, 4, 4, 4)), 2))
@@ -156,6 +157,7 @@ def avg_pool3d_cases():
     cs.append(error_case(op + "/float16", op, [x.to(f16)], lambda x: F.avg_pool3d(x, 2), attrs=AP(2), mode="emulated"))
     cs.append(C("float32", r.randn((2, 2, 5, 5, 5), f32), 3, 2, 1, mode="emulated"))
     cs.append(C("float32_long_windows", (r.randn((1, 2, 8, 8, 8)) * 100).to(f32), 5, 1, 2, mode="emulated"))
+    cs.append(C("float32_rounded_steps", (r.randn((1, 2, 7, 8, 8)) * 10).to(f32), 3, 2, 1, mode="emulated", exact=True))
     return cs
 
 
@@ -196,6 +198,7 @@ def adaptive_avg_pool3d_cases():
     cs.append(C("float16", r.randn((2, 2, 5, 6, 7), f16), [2, 4, 3], mode="emulated"))
     cs.append(C("bfloat16", r.randn((2, 3, 4, 5, 6), bf16), 1, mode="emulated"))
     cs.append(C("float16_rounded_steps", (r.randn((2, 3, 5, 7, 6)) * 3).to(f16), [3, 3, 5], mode="emulated", exact=True))
+    cs.append(C("float32_rounded_steps", (r.randn((2, 3, 5, 7, 6)) * 10).to(f32), [3, 3, 5], mode="emulated", exact=True))
     cs.append(C("float16_mean", (r.randn((2, 3, 5, 7, 6)) * 3).to(f16), 1, mode="emulated"))
     return cs
 
