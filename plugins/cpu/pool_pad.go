@@ -258,9 +258,11 @@ func padBackward(c *call, outs, gos []*array) ([]*array, error) {
 	}
 	g := gradData(gos[0], p.planes*p.outPlane)
 	gx := zeros(len(p.x.data))
-	// reflection_pad3d's half-type backward adds at the dtype
+	// reflect and replicate add at the dtype (reflection_pad3d's half
+	// types too); circular is a composite of copies (exact sums, rounded
+	// once)
 	ar := arithF64
-	if p.mode == "reflect" && (p.x.dtype == tensor.Float16 || p.x.dtype == tensor.BFloat16) {
+	if p.mode != "circular" {
 		ar = p.arith
 	}
 	parallelPlanes(p.planes, func(pl int) {
@@ -273,6 +275,8 @@ func padBackward(c *call, outs, gos []*array) ([]*array, error) {
 				dst[k] = float64(f16Round(float32(dst[k]) + float32(v)))
 			case arithBF16:
 				dst[k] = float64(bf16Round(float32(dst[k]) + float32(v)))
+			case arithF32:
+				dst[k] = float64(float32(dst[k]) + float32(v))
 			default:
 				dst[k] += v
 			}

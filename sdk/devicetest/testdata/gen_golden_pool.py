@@ -306,6 +306,9 @@ def pad_cases():
     cs.append(E("1d_input", r.randn((5,)), (1, 1), "circular"))
     for m in ("reflect", "replicate", "circular"):
         cs.append(C(m + "_float32", r.randn((2, 3, 5, 6), f32), (2, 1, 1, 3), m, md="emulated"))
+    for m in ("reflect", "replicate"):
+        cs.append(C(m + "_float32_rounded_steps", (r.randn((2, 3, 5, 6)) * 10).to(f32), (4, 1, 1, 3), m, md="emulated", exact=True))
+        cs.append(C(m + "_3d_float32_rounded_steps", (r.randn((1, 2, 3, 4, 5)) * 10).to(f32), (2, 2, 1, 2, 2, 1), m, md="emulated", exact=True))
     cs.append(C("reflect_3d_float16_rounded_steps", r.randn((1, 2, 3, 4, 5), f16), (2, 2, 1, 2, 2, 1), "reflect", md="emulated", exact=True))
     cs.append(C("reflect_3d_bfloat16_rounded_steps", r.randn((1, 2, 3, 4, 5), bf16), (2, 2, 1, 2, 2, 1), "reflect", md="emulated", exact=True))
     cs.append(C("circular_float16", r.randn((2, 3, 5, 6), f16), (2, 1, 1, 3), "circular", md="emulated"))
