@@ -11,11 +11,12 @@ import (
 // F.pad's non-constant modes (op "pad"): every output element is one
 // input element, chosen per spatial dimension (reflect: −v and 2(n−1)−v
 // beyond the ends, replicate: the nearest end, circular: modulo the input
-// that negative pads leave), so the forward is exact and the backward adds
-// each output gradient at its source. PyTorch 1.13's CPU has reflect and
-// replicate for float32 and float64 only (reflect 3-d also for the half
-// types, whose backward adds at that dtype, output after output); circular
-// runs on every dtype (a composite of copies).
+// that negative pads leave), so the forward is exact; the backward adds
+// each output gradient at its source, output after output, at the dtype
+// for reflect and replicate (float32, and reflect 3-d's half types) and
+// exactly for circular (a composite of copies). PyTorch 1.13's CPU has
+// reflect and replicate for float32 and float64 only (reflect 3-d also
+// for the half types); circular runs on every dtype.
 
 func init() {
 	register("pad", &kernel{forward: padForward, backward: padBackward})

@@ -35,9 +35,9 @@ import (
 //     rounded once (float32 is not reproduced bit for bit).
 //
 // Backwards add g·weights at each output's sources, output after output,
-// with the forward's weights: bfloat16 rounds every product and sum (bit
-// for bit for linear), float32 computes at float32, nearest and float64
-// exactly.
+// with the forward's weights: bfloat16 rounds every product and sum,
+// float32 rounds the weight products and fuses the last product with the
+// addition (both bit for bit for linear), float64 exactly.
 
 func init() {
 	register("upsample", &kernel{forward: upsampleForward, backward: upsampleBackward})
@@ -506,7 +506,8 @@ func upsampleBackward(c *call, outs, gos []*array) ([]*array, error) {
 							for j := lead + 1; j < 3; j++ {
 								w *= float32(ws[j])
 							}
-							dst[k] = float64(float32(dst[k]) + w*float32(gv))
+							// the last product fused with the addition
+							dst[k] = float64(float32(math.FMA(float64(w), float64(float32(gv)), float64(float32(dst[k])))))
 						default:
 							dst[k] += ws[0] * ws[1] * ws[2] * gv
 						}

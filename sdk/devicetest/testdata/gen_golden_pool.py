@@ -487,6 +487,7 @@ def upsample_cases():
             cs.append(C("%s_%s_size_forward_rounded_steps" % (m, dn), x, m, size=[4, 7, 11][3 - len(shape) + 2:] if len(shape) > 3 else 13,
                         align=False, md="emulated", exact=True, backward=False))
             cs.append(C("%s_%s_align_forward_rounded_steps" % (m, dn), x, m, sf=1.6, align=True, md="emulated", exact=True, backward=False))
+            cs.append(C("%s_%s_rounded_steps" % (m, dn), x, m, sf=2.3, align=False, md="emulated", exact=True))
     return cs
 
 # ---------------------------------------------------------- max_unpool
