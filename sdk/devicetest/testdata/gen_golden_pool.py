@@ -466,6 +466,12 @@ def upsample_cases():
             if m == "nearest-exact" and d == bf16:
                 continue
             cs.append(C("%s_%s" % (m, dn), r.randn(shape, d), m, sf=1.7, align=al, md="emulated"))
+    cs.append(C("bicubic_bfloat16_forward_rounded_steps", (r.randn((2, 2, 5, 6)) * 3).to(bf16), "bicubic", sf=1.7, align=False, md="emulated",
+                exact=True, backward=False))
+    cs.append(C("bicubic_bfloat16_align_forward_rounded_steps", (r.randn((2, 2, 5, 6)) * 3).to(bf16), "bicubic", sf=0.7, align=True, md="emulated",
+                exact=True, backward=False))
+    cs.append(C("nearest_float32_rounded_steps", (r.randn((2, 2, 7, 9)) * 3).to(f32), "nearest", sf=(0.45, 0.7), md="emulated", exact=True))
+    cs.append(C("nearest_bfloat16_down_rounded_steps", (r.randn((2, 2, 7, 9)) * 3).to(bf16), "nearest", sf=(0.45, 0.7), md="emulated", exact=True))
     # nearest's source indices at bfloat16: 1-d with its bfloat16 scale
     for L, sf in ((9, 0.6), (3, 1.3), (17, 0.35), (11, 3.1)):
         cs.append(C("nearest_1d_bfloat16_L%d_rounded_steps" % L, r.randn((2, 3, L), bf16), "nearest", sf=sf, md="emulated", exact=True))
