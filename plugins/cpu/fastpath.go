@@ -45,21 +45,11 @@ type fastOperand[T float32 | float64 | uint16] struct {
 // and memory aligned for its dtype. ok is false when the general path must
 // run (which also reports every error PyTorch would raise).
 func fastExecute(opts Options, req *device.ExecRequest) (res *device.ExecResult, ok bool) {
-	if fastDisabled || req.Backward || req.Precision.HF32 || !fastOps[req.Op] {
+	if req.Backward || !fastOps[req.Op] {
 		return nil, false
 	}
-	if n := len(req.RequiresGrad); n != 0 && n != len(req.Inputs) {
-		return nil, false // the general path reports it
-	}
-	if opts.Mode == Emulated {
-		for _, df := range opts.Defects {
-			if df.Op == req.Op {
-				return nil, false
-			}
-		}
-	}
-	b, err := ops.Bind(req.Op, req.Attrs, req.Inputs)
-	if err != nil || len(b.Inputs) == 0 || b.Inputs[0].Kind != ops.KindTensor {
+	b := fastBound(opts, req)
+	if b == nil || len(b.Inputs) == 0 || b.Inputs[0].Kind != ops.KindTensor {
 		return nil, false
 	}
 	self := b.Inputs[0].Tensor
@@ -116,6 +106,7 @@ func fastExecute(opts Options, req *device.ExecRequest) (res *device.ExecResult,
 	}
 	var val float64
 	if req.Op == "addcmul" || req.Op == "addcdiv" {
+		var err error
 		if val, err = scalarTo(scalarArray(b.Inputs[3].Scalar), dt); err != nil {
 			return nil, false
 		}
@@ -130,6 +121,31 @@ func fastExecute(opts Options, req *device.ExecRequest) (res *device.ExecResult,
 		fastRunBF16(req.Op, b, val, out, opts.Mode == Emulated)
 	}
 	return &device.ExecResult{Outputs: []*tensor.Tensor{out}}, true
+}
+
+// fastBound binds req for a direct path; nil when the general path must
+// run: the direct paths are off, the request asks for HF32, its
+// requires_grad flags do not match its inputs, a defect is planted on the
+// op, or the binding fails (the general path reports it).
+func fastBound(opts Options, req *device.ExecRequest) *ops.Bound {
+	if fastDisabled || req.Precision.HF32 {
+		return nil
+	}
+	if n := len(req.RequiresGrad); n != 0 && n != len(req.Inputs) {
+		return nil
+	}
+	if opts.Mode == Emulated {
+		for _, df := range opts.Defects {
+			if df.Op == req.Op {
+				return nil
+			}
+		}
+	}
+	b, err := ops.Bind(req.Op, req.Attrs, req.Inputs)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // fastAligned reports whether t's memory can be read as its element type.

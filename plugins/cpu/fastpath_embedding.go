@@ -28,21 +28,11 @@ import (
 // false when the general path must run (which also reports PyTorch's
 // errors).
 func fastEmbedding(opts Options, req *device.ExecRequest) (res *device.ExecResult, ok bool) {
-	if fastDisabled || req.Op != "embedding" || req.Precision.HF32 {
+	if req.Op != "embedding" {
 		return nil, false
 	}
-	if n := len(req.RequiresGrad); n != 0 && n != len(req.Inputs) {
-		return nil, false
-	}
-	if opts.Mode == Emulated {
-		for _, df := range opts.Defects {
-			if df.Op == req.Op {
-				return nil, false
-			}
-		}
-	}
-	b, err := ops.Bind(req.Op, req.Attrs, req.Inputs)
-	if err != nil || len(b.Inputs) != 2 || b.Inputs[0].Kind != ops.KindTensor || b.Inputs[1].Kind != ops.KindTensor {
+	b := fastBound(opts, req)
+	if b == nil || len(b.Inputs) != 2 || b.Inputs[0].Kind != ops.KindTensor || b.Inputs[1].Kind != ops.KindTensor {
 		return nil, false
 	}
 	w, idx := b.Inputs[0].Tensor, b.Inputs[1].Tensor
