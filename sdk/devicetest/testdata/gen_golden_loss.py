@@ -264,7 +264,11 @@ def lrn_cases():
     add("lrn/noncontig", op, [(r.randn((2, 4, 5)) * 2).transpose(1, 2)], fn(3, 0.1), A(3, 0.1))
     err("lrn/err/size0", op, [r.randn((2, 3, 4))], fn(0), A(0))
     narrow(op, fn(3, 0.1, 0.75, 1.0), lambda r, d: [(r.randn((2, 6, 5)) * 2).to(d)], A(3, 0.1, 0.75, 1.0))
-    narrow(op, fn(4, 0.05, 0.6, 1.5), lambda r, d: [(r.randn((2, 5, 3, 2)) * 2).to(d)], A(4, 0.05, 0.6, 1.5), label="lrn/4d")
+    # 4-d and larger: no bfloat16 avg_pool3d in PyTorch 1.13 (probe emulates
+    # it in float32), while the torch device declares bfloat16 for the op
+    # (its 3-d form runs): no bfloat16 case that the torch device must run
+    narrow(op, fn(4, 0.05, 0.6, 1.5), lambda r, d: [(r.randn((2, 5, 3, 2)) * 2).to(d)], A(4, 0.05, 0.6, 1.5), label="lrn/4d",
+           dtypes={k: v for k, v in NARROW.items() if k != "bfloat16"})
 
 
 # ---------------------------------------------------------------- scaled_dot_product_attention
