@@ -2,9 +2,32 @@
 max-unpooling, paddings, fold/unfold and upsampling, run with the real
 torch. Conventions as in ops.py."""
 
+import functools
+
 import torch
 
+from .wire import ArgumentError
+
 aten = torch.ops.aten
+
+
+def _kernel_per_attrs(fn):
+    """For ops whose torch kernel exists at a dtype for some attributes
+    only (reflect padding has no float16 or int64 kernel, circular has;
+    nearest-exact has no bfloat16 kernel, nearest has): torch's "not
+    implemented" for the call's attributes is torch rejecting this call,
+    as PyTorch raises it, not a dtype the device lacks (the pair is
+    declared from a sample that runs)."""
+    @functools.wraps(fn)
+    def f(c):
+        try:
+            return fn(c)
+        except (RuntimeError, NotImplementedError) as e:
+            msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            if isinstance(e, NotImplementedError) or "not implemented for" in msg:
+                raise ArgumentError("torch rejects the call: %s" % msg) from e
+            raise
+    return f
 
 
 def _ints(v, n=None):
@@ -100,13 +123,13 @@ def _lp_pool(c):
 OPS = {
     "lp_pool": _lp_pool,
     "max_unpool": _max_unpool,
-    "upsample": _upsample,
+    "upsample": _kernel_per_attrs(_upsample),
     "im2col": _im2col,
     "col2im": _col2im,
-    "pad": _pad,
+    "pad": _kernel_per_attrs(_pad),
     "avg_pool2d": _avg(2),
     "avg_pool3d": _avg(3),
-    "adaptive_avg_pool3d": lambda c: aten.adaptive_avg_pool3d(c.inputs[0], _ints(c.attrs["output_size"], 3)),
+    "adaptive_avg_pool3d": _kernel_per_attrs(lambda c: aten.adaptive_avg_pool3d(c.inputs[0], _ints(c.attrs["output_size"], 3))),
     "adaptive_max_pool2d": _adaptive_max(2),
     "adaptive_max_pool3d": _adaptive_max(3),
 }
