@@ -364,9 +364,20 @@ func loss2KLForward(c *call) ([]*array, error) {
 			return r(r(math.Exp(t)) * r(t-x))
 		})}, nil
 	}
+	xlogy := loss2Xlogy
+	if e.dt == tensor.BFloat16 {
+		// xlogy's scalar kernel at bfloat16 (PyTorch 1.13): std::log of a
+		// BFloat16 returns a BFloat16, so log(t) is rounded before the product
+		xlogy = func(t float64) float64 {
+			if t == 0 {
+				return 0
+			}
+			return t * r(math.Log(t))
+		}
+	}
 	return []*array{e.each(func(k int) float64 {
 		x, t := o[0][k], o[1][k]
-		return r(r(loss2Xlogy(t)) - r(t*x))
+		return r(r(xlogy(t)) - r(t*x))
 	})}, nil
 }
 

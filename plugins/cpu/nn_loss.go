@@ -205,7 +205,54 @@ func nllForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
+	if l.x.dtype == tensor.BFloat16 && len(l.x.shape) <= 2 && l.reduction != "none" {
+		return []*array{l.nllBF16()}, nil
+	}
 	return []*array{l.reduce(l.nll(l.x.data))}, nil
+}
+
+// nllBF16 is nll_loss_out_frame's sum at bfloat16 (PyTorch 1.13): every
+// product, add and the mean's division rounded to bfloat16, the losses and
+// weights summed in an 8-level cascade of partial sums flushed upward at
+// every 16th sample, then the partial sums added in order from zero.
+func (l *nnLoss) nllBF16() *array {
+	const levels, power = 8, 4
+	const mask = 1<<power - 1
+	var ws, ls [levels]float64
+	ignored := 0
+	for b := 0; b < l.n; b++ {
+		t, ok := l.target(b, 0)
+		if !ok {
+			ignored++
+			continue
+		}
+		w := l.weight(t)
+		ws[0] = bf16Op(ws[0] + w)
+		ls[0] = bf16Op(ls[0] - bf16Op(l.x.data[l.at(b, t, 0)]*w))
+		for j := 0; j+1 < levels; j++ {
+			if b&(mask<<(j*power)) != 0 {
+				break
+			}
+			ws[j+1] = bf16Op(ws[j+1] + ws[j])
+			ls[j+1] = bf16Op(ls[j+1] + ls[j])
+			ws[j], ls[j] = 0, 0
+		}
+	}
+	total := bf16Op(float64(l.n - ignored))
+	if l.w != nil {
+		total = 0
+		for _, v := range ws {
+			total = bf16Op(total + v)
+		}
+	}
+	out := 0.0
+	for _, v := range ls {
+		out = bf16Op(out + v)
+	}
+	if l.reduction == "mean" {
+		out = bf16Op(out / total)
+	}
+	return &array{shape: []int{}, data: []float64{out}, dtype: l.x.dtype}
 }
 
 func nllBackward(c *call, outs, gradOuts []*array) ([]*array, error) {

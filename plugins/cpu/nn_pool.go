@@ -206,9 +206,17 @@ func maxPoolBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	}
 	idx, _ := mp.argmax()
 	per := mp.oh * mp.ow
+	// at bfloat16 PyTorch 1.13's cpu_max_pool_backward adds at bfloat16,
+	// output positions in order
+	bf := gx.dtype == tensor.BFloat16
 	for o, k := range idx {
 		if k >= 0 && k < mp.h*mp.w {
-			gx.data[(o/per)*mp.h*mp.w+k] += g.data[o]
+			i := (o/per)*mp.h*mp.w + k
+			if bf {
+				gx.data[i] = bf16Op(gx.data[i] + g.data[o])
+			} else {
+				gx.data[i] += g.data[o]
+			}
 		}
 	}
 	return []*array{gx}, nil
@@ -308,6 +316,33 @@ func adaptiveAvgBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ap.x.dtype == tensor.BFloat16 {
+		ap.backwardBF16(g.data, gx.data)
+		return []*array{gx}, nil
+	}
 	ap.each(func(o, k int, inv float64) { gx.data[k] += g.data[o] * inv })
 	return []*array{gx}, nil
+}
+
+// backwardBF16 is cpu_adaptive_avg_pool_backward at bfloat16 (PyTorch
+// 1.13): each output gradient divided by the window height, then by its
+// width, each quotient rounded to bfloat16, and added into every input of
+// the window at bfloat16, output positions in order.
+func (ap *nnAdaptive) backwardBF16(g, gx []float64) {
+	for pl := 0; pl < ap.planes; pl++ {
+		for oh := 0; oh < ap.oh; oh++ {
+			h0, h1 := nnAdaptRange(oh, ap.h, ap.oh)
+			for ow := 0; ow < ap.ow; ow++ {
+				w0, w1 := nnAdaptRange(ow, ap.w, ap.ow)
+				o := (pl*ap.oh+oh)*ap.ow + ow
+				d := bf16Op(bf16Op(g[o]/float64(h1-h0)) / float64(w1-w0))
+				for ih := h0; ih < h1; ih++ {
+					for iw := w0; iw < w1; iw++ {
+						k := (pl*ap.h+ih)*ap.w + iw
+						gx[k] = bf16Op(gx[k] + d)
+					}
+				}
+			}
+		}
+	}
 }

@@ -75,6 +75,7 @@ func softmaxForward(c *call, log bool) ([]*array, error) {
 	}
 	out := nnNew(x.shape, dt)
 	outer, size, inner := nnDimSplit(x.shape, dim)
+	bf16Last := dt == tensor.BFloat16 && (len(x.shape) == 0 || dim == len(x.shape)-1)
 	for o := 0; o < outer; o++ {
 		for in := 0; in < inner; in++ {
 			base := o*size*inner + in
@@ -89,7 +90,18 @@ func softmaxForward(c *call, log bool) ([]*array, error) {
 			for j := 0; j < size; j++ {
 				sum += math.Exp(x.data[base+j*inner] - m)
 			}
-			if log {
+			if log && bf16Last {
+				// log_softmax_lastdim_kernel at bfloat16 (PyTorch 1.13):
+				// float32 vectors, but the row's sum and its log are kept
+				// in bfloat16 arrays; the output x - max - log(sum) is
+				// computed in float32 and rounded once.
+				ls := float32(bf16Op(math.Log(bf16Op(sum))))
+				mf := float32(m)
+				for j := 0; j < size; j++ {
+					k := base + j*inner
+					out.data[k] = float64(float32(x.data[k]) - mf - ls)
+				}
+			} else if log {
 				ls := math.Log(sum)
 				for j := 0; j < size; j++ {
 					out.data[base+j*inner] = x.data[base+j*inner] - m - ls

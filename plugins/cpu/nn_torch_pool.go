@@ -314,6 +314,9 @@ func avgPool1dKernel() *kernel {
 			}
 			g := gradData(gos[0], a.planes*a.ol)
 			gx := zeros(len(a.x.data))
+			// at bfloat16 (PyTorch 1.13's avg_pool2d backward kernel) the
+			// quotient and every add into the input gradient are rounded
+			bf := a.x.dtype == tensor.BFloat16
 			// one plane per task: the windows of a plane overlap
 			parallelPlanes(a.planes, func(pl int) {
 				dst := gx[pl*a.l:]
@@ -323,6 +326,13 @@ func avgPool1dKernel() *kernel {
 						continue
 					}
 					v := g[pl*a.ol+o] / div
+					if bf {
+						v = bf16Op(v)
+						for i := w0; i < w1; i++ {
+							dst[i] = bf16Op(dst[i] + v)
+						}
+						continue
+					}
 					for i := w0; i < w1; i++ {
 						dst[i] += v
 					}

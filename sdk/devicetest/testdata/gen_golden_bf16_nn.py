@@ -180,12 +180,113 @@ def rest_cases():
         add(nm, "silu", [x], F.silu)
 
 
+def loss_pool_cases():
+    def lsm(name, shape, dim):
+        nm = "log_softmax/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        x = (r.randn(shape) * 3).to(bf16)
+        add(nm, "log_softmax", [x], lambda x: torch.log_softmax(x, dim), attrs={"dim": dim}, backward=False)
+
+    lsm("last_8", [4, 8], 1)
+    lsm("last_37", [3, 37], -1)
+    lsm("last_300", [2, 300], 1)
+    lsm("vector", [100], 0)
+    lsm("not_last", [4, 8, 5], 1)
+
+    def nll(name, n, c, red, weight=False, ignore=False):
+        nm = "nll_loss/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        x = r.randn([n, c]).to(bf16)
+        t = r.randint(0, c, [n])
+        if ignore:
+            t[1] = -100
+        w = (r.rand([c]) + 0.5).to(bf16) if weight else None
+        add(nm, "nll_loss", [x, t, w], lambda x, t, w: F.nll_loss(x, t, w, reduction=red),
+            attrs={"reduction": red}, requires_grad=[True, False, False], backward=False)
+
+    nll("mean_4", 4, 6, "mean")
+    nll("sum_40_cascade", 40, 5, "sum")
+    nll("mean_300_weight_ignored", 300, 7, "mean", weight=True, ignore=True)
+    nll("mean_17_weight", 17, 3, "mean", weight=True)
+
+    def nll1d(name, c, red, weight):
+        nm = "nll_loss/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        x = (r.randn([c]) * 3).to(bf16)
+        t = torch.tensor(2)
+        w = (r.rand([c]) + 0.5).to(bf16) if weight else None
+        add(nm, "nll_loss", [x, t, w], lambda x, t, w: F.nll_loss(x, t, w, reduction=red),
+            attrs={"reduction": red}, requires_grad=[True, False, False], backward=False)
+
+    nll1d("1d_mean_weight", 5, "mean", True)
+
+    def kl(name, shape, red):
+        nm = "kl_div/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        x = r.randn(shape).to(bf16)
+        t = (r.rand(shape) * 0.9 + 0.05).to(bf16)
+
+        def f(x, t):
+            if red == "batchmean":
+                return torch.kl_div(x, t, 2) / x.size()[0]
+            return torch.kl_div(x, t, {"none": 0, "mean": 1, "sum": 2}[red])
+        add(nm, "kl_div", [x, t], f, attrs={"reduction": red, "log_target": False}, backward=False)
+
+    kl("batchmean", [4, 8], "batchmean")
+    kl("none", [6, 24], "none")
+    kl("sum", [3, 50], "sum")
+
+    def avg1d(name, shape, k, s, p, ceil=False, cip=True):
+        nm = "avg_pool1d/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        x = r.randn(shape).to(bf16)
+        add(nm, "avg_pool1d", [x], lambda x: torch.avg_pool1d(x, k, s, p, ceil, cip),
+            attrs={"kernel_size": [k], "stride": [s], "padding": [p], "ceil_mode": ceil, "count_include_pad": cip})
+
+    avg1d("k3s2p1", [2, 3, 10], 3, 2, 1)
+    avg1d("k5s2_no_count_ceil", [2, 2, 30], 5, 2, 2, True, False)
+    avg1d("k4s1", [3, 17], 4, 1, 0)
+
+    def aavg1d(name, shape, n):
+        nm = "adaptive_avg_pool1d/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        x = r.randn(shape).to(bf16)
+        add(nm, "adaptive_avg_pool1d", [x], lambda x: torch.adaptive_avg_pool1d(x, n), attrs={"output_size": [n]})
+
+    aavg1d("10_to_4", [2, 3, 10], 4)
+    aavg1d("30_to_7", [2, 2, 30], 7)
+
+    def aavg2d(name, shape, n):
+        nm = "adaptive_avg_pool2d/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        x = r.randn(shape).to(bf16)
+        add(nm, "adaptive_avg_pool2d", [x], lambda x: F.adaptive_avg_pool2d(x, n), attrs={"output_size": list(n)})
+
+    aavg2d("7x9_to_3x4", [2, 2, 7, 9], (3, 4))
+
+    def mp(name, shape, k, s, p, ret):
+        nm = "max_pool2d/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        x = r.randn(shape).to(bf16)
+        attrs = {"kernel_size": [k, k], "stride": [s, s], "padding": [p, p], "dilation": [1, 1],
+                 "ceil_mode": False, "return_indices": ret}
+        go = None
+        if ret:
+            out = F.max_pool2d(x, k, s, p)
+            go = [Rand(nm + "#g").randn(list(out.shape)).to(bf16), None]
+        add(nm, "max_pool2d", [x], lambda x: F.max_pool2d(x, k, s, p, 1, False, ret), attrs=attrs, grad_outputs=go)
+
+    mp("k3s2p1_indices", [2, 3, 8, 8], 3, 2, 1, True)
+    mp("k4s1p2", [1, 2, 9, 7], 4, 1, 2, False)
+
+
 def main():
     torch.set_num_threads(1)
     layer_norm_cases()
     group_norm_cases()
     batch_norm_cases()
     rest_cases()
+    loss_pool_cases()
     write_group("bf16_nn", CASES)
 
 
