@@ -356,10 +356,13 @@ func linearBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	if g == nil {
 		return []*array{gx, gw, gb}, nil
 	}
-	if gx != nil {
+	// at bfloat16 the products are mm's backward formulas through
+	// cpublas (gemm_narrow.go): grad·weight and gradᵀ·input
+	bf := narrowDT(g.dtype) && narrowDT(x.dtype) && narrowDT(w.dtype) && len(x.shape) >= 2 && len(w.shape) == 2
+	if gx != nil && !(bf && narrowGemm(false, false, pl.rows, pl.in, pl.out, g.data, w.data, gx.data, 0, 1)) {
 		nnGemmAt(linearGemmDT(g, w), false, false, pl.rows, pl.in, pl.out, g.data, w.data, gx.data)
 	}
-	if gw != nil {
+	if gw != nil && !(bf && narrowGemm(true, false, pl.out, pl.in, pl.rows, g.data, x.data, gw.data, 0, 1)) {
 		nnGemmAt(linearGemmDT(g, x), true, false, pl.out, pl.in, pl.rows, g.data, x.data, gw.data)
 	}
 	if gb != nil {

@@ -280,6 +280,20 @@ def loss_pool_cases():
     mp("k4s1p2", [1, 2, 9, 7], 4, 1, 2, False)
 
 
+def linear_cases():
+    def lin(name, xs, ws, bias):
+        nm = "linear/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        x = r.randn(xs).to(bf16)
+        w = r.randn(ws).to(bf16)
+        b = r.randn(ws[:1]).to(bf16) if bias else None
+        add(nm, "linear", [x, w, b], F.linear)
+
+    lin("4x8_to_6", [4, 8], [6, 8], True)
+    lin("3d_no_bias", [2, 3, 10], [5, 10], False)
+    lin("9x7_to_11", [9, 7], [11, 7], True)
+
+
 def main():
     torch.set_num_threads(1)
     layer_norm_cases()
@@ -287,6 +301,7 @@ def main():
     batch_norm_cases()
     rest_cases()
     loss_pool_cases()
+    linear_cases()
     write_group("bf16_nn", CASES)
 
 
