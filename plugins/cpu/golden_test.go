@@ -255,8 +255,9 @@ func loadGolden(t *testing.T) []goldenFile {
 }
 
 // goldenOps maps every op of the corpus's groups of plain ops (all but the
-// nn groups, whose ops have cases in several groups, and the emulated and
-// dtypes groups, which never carry the only backward case) to whether the
+// nn groups, bf16_nn included, whose ops have cases in several groups, and
+// the emulated and dtypes groups, which never carry the only backward
+// case) to whether the
 // corpus has backward cases for it; device_test.go checks that Describe
 // declares a backward exactly for those.
 var goldenOps = func() map[string]bool {
@@ -266,7 +267,7 @@ var goldenOps = func() map[string]bool {
 	}
 	m := map[string]bool{}
 	for _, c := range cs {
-		if strings.HasPrefix(c.Group, "nn_") || c.Group == "emulated" || c.Group == "dtypes" {
+		if strings.HasPrefix(c.Group, "nn_") || c.Group == "bf16_nn" || c.Group == "emulated" || c.Group == "dtypes" {
 			continue
 		}
 		m[c.Op] = m[c.Op] || c.Request.Backward
