@@ -241,6 +241,10 @@ func convForward(c *call) ([]*array, error) {
 	out := nnNew(cv.outShape, cv.dt)
 	cg, cog := cv.cin/cv.groups, cv.cout/cv.groups
 	rowsK := cg * cv.kS
+	if cv.dt == tensor.BFloat16 {
+		cv.forwardBF16(out.data)
+		return []*array{out}, nil
+	}
 	nb := cv.imagesPerProduct(cog, rowsK)
 	col := float64sFor(rowsK * nb * cv.oS)
 	defer scratchDone(col)
@@ -342,6 +346,10 @@ func convBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	if g == nil {
 		return []*array{gx, gw, gb}, nil
 	}
+	if cv.dt == tensor.BFloat16 {
+		cv.backwardBF16(g.data, dataOf(gx), dataOf(gw), dataOf(gb))
+		return []*array{gx, gw, gb}, nil
+	}
 	cg, cog := cv.cin/cv.groups, cv.cout/cv.groups
 	rowsK := cg * cv.kS
 	col := float64sFor(rowsK * cv.oS)
@@ -366,4 +374,125 @@ func convBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		}
 	}
 	return []*array{gx, gw, gb}, nil
+}
+
+// Convolution at bfloat16 as PyTorch 1.13 computes it on a CPU without
+// oneDNN's bfloat16 support (no AVX-512): the slow_conv2d/slow_conv3d
+// frames, im2col then cpublas::gemm's naive loops in bfloat16 (measured
+// bit for bit, gen_golden_bf16_nn.py). Per group, every output element
+// starts from its bias (or 0) and adds the products weight·column one
+// column row (input channel, kernel offset) after another, each product
+// and each sum rounded to bfloat16.
+func (cv *nnConv) forwardBF16(out []float64) {
+	cg, cog := cv.cin/cv.groups, cv.cout/cv.groups
+	rowsK := cg * cv.kS
+	col := float64sFor(rowsK * cv.oS)
+	defer scratchDone(col)
+	for n := 0; n < cv.batch; n++ {
+		for g := 0; g < cv.groups; g++ {
+			cv.im2col(n, g, col)
+			parallelFor(runtime.GOMAXPROCS(0), cog, func(_, co int) {
+				c := g*cog + co
+				o := out[(n*cv.cout+c)*cv.oS : (n*cv.cout+c+1)*cv.oS]
+				b := 0.0
+				if cv.b != nil {
+					b = cv.b.data[c]
+				}
+				for i := range o {
+					o[i] = b
+				}
+				wr := cv.w.data[c*rowsK : (c+1)*rowsK]
+				for l, wv := range wr {
+					src := col[l*cv.oS : (l+1)*cv.oS]
+					for i, xv := range src {
+						o[i] = bf16r(o[i] + bf16r(wv*xv))
+					}
+				}
+			})
+		}
+	}
+}
+
+// bf16r rounds v to bfloat16 through float32, as a bfloat16 kernel stores
+// a float32 result.
+func bf16r(v float64) float64 { return float64(bf16Round(float32(v))) }
+
+// backwardBF16 is the slow_conv2d/slow_conv3d backward at bfloat16 (see
+// forwardBF16), per batch element and group: the input gradient's columns
+// Wᵀ·g summed over output channels in order, each product and sum rounded,
+// then col2im adding them into the input gradient at bfloat16 (channel,
+// kernel offset, output position in order); the weight gradient adds each
+// element's float32 dot product (cpublas's four partial sums) over the
+// output positions to it, rounded once per element; the bias gradient adds
+// each element's float sum over positions, rounded, at bfloat16. Nil
+// gradients are skipped.
+func (cv *nnConv) backwardBF16(g, gx, gw, gb []float64) {
+	cg, cog := cv.cin/cv.groups, cv.cout/cv.groups
+	rowsK := cg * cv.kS
+	col := float64sFor(rowsK * cv.oS)
+	defer scratchDone(col)
+	var gcol []float64
+	if gx != nil {
+		gcol = make([]float64, rowsK*cv.oS)
+	}
+	var g32, c32 []float32
+	if gw != nil {
+		g32 = make([]float32, cog*cv.oS)
+		c32 = make([]float32, rowsK*cv.oS)
+	}
+	for n := 0; n < cv.batch; n++ {
+		for gr := 0; gr < cv.groups; gr++ {
+			gog := g[(n*cv.cout+gr*cog)*cv.oS : (n*cv.cout+(gr+1)*cog)*cv.oS]
+			if gx != nil {
+				parallelFor(runtime.GOMAXPROCS(0), rowsK, func(_, l int) {
+					dst := gcol[l*cv.oS : (l+1)*cv.oS]
+					clear(dst)
+					for co := 0; co < cog; co++ {
+						gro := gog[co*cv.oS : (co+1)*cv.oS]
+						wv := cv.w.data[(gr*cog+co)*rowsK+l]
+						for i, gv := range gro {
+							dst[i] = bf16r(dst[i] + bf16r(wv*gv))
+						}
+					}
+				})
+				parallelFor(runtime.GOMAXPROCS(0), cg, func(_, ci int) {
+					dst := gx[(n*cv.cin+gr*cg+ci)*cv.inS:]
+					for kk := 0; kk < cv.kS; kk++ {
+						src := gcol[(ci*cv.kS+kk)*cv.oS:]
+						for o, t := range cv.tab[kk*cv.oS : (kk+1)*cv.oS] {
+							if t >= 0 {
+								dst[t] = bf16r(dst[t] + src[o])
+							}
+						}
+					}
+				})
+			}
+			if gw != nil {
+				cv.im2col(n, gr, col)
+				for i, v := range col[:rowsK*cv.oS] {
+					c32[i] = float32(v)
+				}
+				for i, v := range gog {
+					g32[i] = float32(v)
+				}
+				parallelFor(runtime.GOMAXPROCS(0), cog, func(_, co int) {
+					gro := g32[co*cv.oS : (co+1)*cv.oS]
+					dst := gw[(gr*cog+co)*rowsK : (gr*cog+co+1)*rowsK]
+					for l := range dst {
+						d := dot4(gro, c32[l*cv.oS:(l+1)*cv.oS])
+						dst[l] = float64(bf16Round(float32(dst[l]) + d))
+					}
+				})
+			}
+		}
+		if gb != nil {
+			for co := 0; co < cv.cout; co++ {
+				s := 0.0
+				for _, v := range g[(n*cv.cout+co)*cv.oS : (n*cv.cout+co+1)*cv.oS] {
+					s += v
+				}
+				gb[co] = bf16r(gb[co] + bf16r(s))
+			}
+		}
+	}
 }

@@ -294,6 +294,29 @@ def linear_cases():
     lin("9x7_to_11", [9, 7], [11, 7], True)
 
 
+def conv_cases():
+    def cv(name, xs, ws, bias, stride, padding, dilation, groups=1, fn=None):
+        nm = "convolution/bf16_rounded_steps/" + name
+        r = Rand(nm)
+        x = r.randn(xs).to(bf16)
+        w = r.randn(ws).to(bf16)
+        b = r.randn(ws[:1]).to(bf16) if bias else None
+        if fn is None:
+            def fn(x, w, b):
+                return torch.convolution(x, w, b, stride, padding, dilation, False, [0] * len(stride), groups)
+        add(nm, "convolution", [x, w, b], fn,
+            attrs={"stride": stride, "padding": padding, "dilation": dilation, "groups": groups})
+
+    cv("1d_pad_groups", [2, 4, 10], [6, 2, 3], True, [1], [1], [1], 2)
+    cv("1d_stride_dil_no_bias", [3, 3, 17], [4, 3, 3], False, [2], [2], [2])
+    cv("2d_stride_pad", [2, 3, 8, 8], [4, 3, 3, 3], True, [2, 2], [1, 1], [1, 1])
+    cv("2d_dil_groups", [2, 4, 7, 9], [6, 2, 2, 3], True, [1, 2], [1, 0], [2, 1], 2)
+    cv("3d_dil_no_bias", [1, 2, 5, 5, 5], [3, 2, 2, 2, 2], False, [1, 1, 1], [0, 0, 0], [2, 2, 2])
+    cv("3d_stride_pad", [2, 2, 4, 5, 4], [3, 2, 3, 2, 2], True, [2, 1, 1], [1, 0, 1], [1, 1, 1])
+    cv("2d_unbatched", [3, 6, 6], [2, 3, 3, 3], True, [1, 1], [1, 1], [1, 1],
+       fn=lambda x, w, b: F.conv2d(x, w, b, 1, 1))
+
+
 def main():
     torch.set_num_threads(1)
     layer_norm_cases()
@@ -302,6 +325,7 @@ def main():
     rest_cases()
     loss_pool_cases()
     linear_cases()
+    conv_cases()
     write_group("bf16_nn", CASES)
 
 
