@@ -191,36 +191,13 @@ func nnIncr(pos, shape []int) {
 	}
 }
 
-// imagesPerProduct is how many batch elements one matrix product of the
-// forward (and of the input gradient) takes: the packed product forms
-// every element's sum over k alone, the same whatever the number of
-// columns, so the images' columns side by side give each image's bits
-// and pack the weight once instead of once per image (for the small
-// feature maps of a network's last stages, packing cost as much as the
-// products). One at a time where a single image's product is too small
-// to pack (nnGemm's other paths sum differently), and at most 2^22
-// column elements at once.
-func (cv *nnConv) imagesPerProduct(cog, rowsK int) int {
-	if convOneImage || !gemmHasFMA || cog*cv.oS*rowsK < gemmMinWork || rowsK*cv.oS == 0 {
-		return 1
-	}
-	return max(1, min(cv.batch, (1<<22)/(rowsK*cv.oS)))
-}
-
-// convOneImage turns imagesPerProduct's batching off (tests compare).
-var convOneImage bool
-
 // im2col fills col ((cg*kS) × oS) for batch element n and group g.
-func (cv *nnConv) im2col(n, g int, col []float64) { cv.im2colAt(n, g, col, cv.oS) }
-
-// im2colAt is im2col into rows ld elements apart (a block of columns of a
-// wider matrix).
-func (cv *nnConv) im2colAt(n, g int, col []float64, ld int) {
+func (cv *nnConv) im2col(n, g int, col []float64) {
 	cg := cv.cin / cv.groups
 	parallelFor(runtime.GOMAXPROCS(0), cg, func(_, ci int) {
 		src := cv.x.data[(n*cv.cin+g*cg+ci)*cv.inS:]
 		for kk := 0; kk < cv.kS; kk++ {
-			dst := col[(ci*cv.kS+kk)*ld : (ci*cv.kS+kk)*ld+cv.oS]
+			dst := col[(ci*cv.kS+kk)*cv.oS : (ci*cv.kS+kk+1)*cv.oS]
 			tab := cv.tab[kk*cv.oS : (kk+1)*cv.oS]
 			for o, t := range tab {
 				if t < 0 {
@@ -245,34 +222,14 @@ func convForward(c *call) ([]*array, error) {
 		cv.forwardBF16(out.data)
 		return []*array{out}, nil
 	}
-	nb := cv.imagesPerProduct(cog, rowsK)
-	col := float64sFor(rowsK * nb * cv.oS)
+	col := float64sFor(rowsK * cv.oS)
 	defer scratchDone(col)
-	var prod []float64
-	if nb > 1 {
-		prod = float64sFor(cog * nb * cv.oS)
-		defer scratchDone(prod)
-	}
-	for n0 := 0; n0 < cv.batch; n0 += nb {
-		nn := min(nb, cv.batch-n0)
+	for n := 0; n < cv.batch; n++ {
 		for g := 0; g < cv.groups; g++ {
+			cv.im2col(n, g, col)
 			wg := cv.w.data[g*cog*rowsK:]
-			if nb == 1 {
-				cv.im2col(n0, g, col)
-				og := out.data[(n0*cv.cout+g*cog)*cv.oS:]
-				nnGemm(false, false, cog, cv.oS, rowsK, wg, col, og, false)
-				continue
-			}
-			ld := nn * cv.oS
-			for i := 0; i < nn; i++ {
-				cv.im2colAt(n0+i, g, col[i*cv.oS:], ld)
-			}
-			nnGemm(false, false, cog, ld, rowsK, wg, col, prod, false)
-			for i := 0; i < nn; i++ {
-				for co := 0; co < cog; co++ {
-					copy(out.data[((n0+i)*cv.cout+g*cog+co)*cv.oS:((n0+i)*cv.cout+g*cog+co+1)*cv.oS], prod[co*ld+i*cv.oS:co*ld+(i+1)*cv.oS])
-				}
-			}
+			og := out.data[(n*cv.cout+g*cog)*cv.oS:]
+			nnGemm(false, false, cog, cv.oS, rowsK, wg, col, og, false)
 		}
 	}
 	for n := 0; n < cv.batch; n++ {
@@ -289,49 +246,26 @@ func convForward(c *call) ([]*array, error) {
 }
 
 // inputGrad adds the input gradient of output gradient g to gx: per
-// group, the columns Wᵀ·g of imagesPerProduct images at once, then each
-// image's col2im (channels independent, each adding its kernel positions
-// in order).
+// image and group, the columns Wᵀ·g, then col2im (channels independent,
+// each adding its kernel positions in order).
 func (cv *nnConv) inputGrad(g, gx []float64, cog, rowsK int) {
 	cg := cv.cin / cv.groups
-	nb := cv.imagesPerProduct(cog, rowsK)
-	gcol := float64sFor(rowsK * nb * cv.oS)
+	gcol := float64sFor(rowsK * cv.oS)
 	defer scratchDone(gcol)
-	var gs []float64
-	if nb > 1 {
-		gs = float64sFor(cog * nb * cv.oS)
-		defer scratchDone(gs)
-	}
-	for n0 := 0; n0 < cv.batch; n0 += nb {
-		nn := min(nb, cv.batch-n0)
-		ld := nn * cv.oS
+	for n := 0; n < cv.batch; n++ {
 		for gr := 0; gr < cv.groups; gr++ {
-			wt := cv.w.data[gr*cog*rowsK:]
-			if nb == 1 {
-				nnGemm(true, false, rowsK, cv.oS, cog, wt, g[(n0*cv.cout+gr*cog)*cv.oS:], gcol, false)
-			} else {
-				for i := 0; i < nn; i++ {
-					for co := 0; co < cog; co++ {
-						copy(gs[co*ld+i*cv.oS:co*ld+(i+1)*cv.oS], g[((n0+i)*cv.cout+gr*cog+co)*cv.oS:((n0+i)*cv.cout+gr*cog+co+1)*cv.oS])
-					}
-				}
-				nnGemm(true, false, rowsK, ld, cog, wt, gs, gcol, false)
-			}
-			for i := 0; i < nn; i++ {
-				n := n0 + i
-				parallelFor(runtime.GOMAXPROCS(0), cg, func(_, ci int) {
-					dst := gx[(n*cv.cin+gr*cg+ci)*cv.inS:]
-					for kk := 0; kk < cv.kS; kk++ {
-						row := (ci*cv.kS + kk) * ld
-						src := gcol[row+i*cv.oS : row+(i+1)*cv.oS]
-						for o, t := range cv.tab[kk*cv.oS : (kk+1)*cv.oS] {
-							if t >= 0 {
-								dst[t] += src[o]
-							}
+			nnGemm(true, false, rowsK, cv.oS, cog, cv.w.data[gr*cog*rowsK:], g[(n*cv.cout+gr*cog)*cv.oS:], gcol, false)
+			parallelFor(runtime.GOMAXPROCS(0), cg, func(_, ci int) {
+				dst := gx[(n*cv.cin+gr*cg+ci)*cv.inS:]
+				for kk := 0; kk < cv.kS; kk++ {
+					src := gcol[(ci*cv.kS+kk)*cv.oS : (ci*cv.kS+kk+1)*cv.oS]
+					for o, t := range cv.tab[kk*cv.oS : (kk+1)*cv.oS] {
+						if t >= 0 {
+							dst[t] += src[o]
 						}
 					}
-				})
-			}
+				}
+			})
 		}
 	}
 }
