@@ -200,9 +200,5 @@ func fastBiasGrad[T float32 | float64](g, gb []T, rows, out int) {
 // sgemmInto adds op(A)·op(B) to the float32 C with the packed float32
 // product of nnGemmAt (C zeroed by the caller).
 func sgemmInto(transA, transB bool, m, n, k int, a, b, c []float32) {
-	ap, apb := float32sFor(gemmAPackLen(m, k))
-	bp, bpb := float32sFor(gemmBPackLen(n, k, sgemmNR))
-	defer scratchDone(apb)
-	defer scratchDone(bpb)
-	packedGemm(transA, transB, m, n, k, a, b, c, ap, bp, sgemmMR, sgemmNR, sgemmKernelFMA)
+	sgemmPacked(transA, transB, m, n, k, a, b, c)
 }

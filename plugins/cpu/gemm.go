@@ -34,22 +34,6 @@ const gemmMinWork = 32 * 32 * 32
 // tiles of C are computed by tasks of one row block and a range of columns.
 // Every tile adds its k blocks in increasing order, whoever computes it.
 func gemmPacked(transA, transB bool, m, n, k int, a, b, c []float64, kernel func(kc int, a, b, c []float64, ldc int)) {
-	ap := float64sFor(gemmAPackLen(m, k))
-	bp := float64sFor(gemmBPackLen(n, k, gemmNR))
-	defer scratchDone(ap)
-	defer scratchDone(bp)
-	packedGemm(transA, transB, m, n, k, a, b, c, ap, bp, gemmMR, gemmNR, kernel)
-}
-
-// gemmAPackLen and gemmBPackLen are the sizes of packedGemm's buffers.
-func gemmAPackLen(m, k int) int { return (m + gemmMC - 1) / gemmMC * gemmMC * min(gemmKC, k) }
-
-func gemmBPackLen(n, k, nr int) int { return min(gemmKC, k) * ((min(gemmNC, n) + nr - 1) / nr * nr) }
-
-// packedGemm is gemmPacked for operands of type S (read as they are packed)
-// and a product of type T, with an mr×nr micro-kernel and the packing
-// buffers ap and bp (gemmAPackLen, gemmBPackLen long).
-func packedGemm[S, T gemmFloat](transA, transB bool, m, n, k int, a, b []S, c, ap, bp []T, mr, nr int, kernel func(kc int, a, b, c []T, ldc int)) {
 	workers := runtime.GOMAXPROCS(0)
 	mBlocks := (m + gemmMC - 1) / gemmMC
 	// With fewer row blocks than twice the goroutines (a convolution's
@@ -59,21 +43,27 @@ func packedGemm[S, T gemmFloat](transA, transB bool, m, n, k int, a, b []S, c, a
 	if mBlocks < 2*workers {
 		nSplit = (2*workers + mBlocks - 1) / mBlocks
 	}
-	tiles := make([]T, workers*mr*nr)
+	kcMax := min(gemmKC, k)
+	ncMax := (min(gemmNC, n) + gemmNR - 1) / gemmNR * gemmNR
+	ap := float64sFor(mBlocks * gemmMC * kcMax)
+	bp := float64sFor(kcMax * ncMax)
+	defer scratchDone(ap)
+	defer scratchDone(bp)
+	tiles := make([][gemmMR * gemmNR]float64, workers)
 	for pc := 0; pc < k; pc += gemmKC {
 		kc := min(gemmKC, k-pc)
 		parallelFor(workers, mBlocks, func(_, blk int) {
 			ic := blk * gemmMC
-			gemmPackA(ap[blk*gemmMC*kc:(blk+1)*gemmMC*kc], a, transA, ic, pc, min(gemmMC, m-ic), kc, m, k, mr)
+			gemmPackA(ap[blk*gemmMC*kc:(blk+1)*gemmMC*kc], a, transA, ic, pc, min(gemmMC, m-ic), kc, m, k)
 		})
 		for jc := 0; jc < n; jc += gemmNC {
 			nc := min(gemmNC, n-jc)
-			strips := (nc + nr - 1) / nr
+			strips := (nc + gemmNR - 1) / gemmNR
 			// B strips in groups of 16 per task
 			parallelFor(workers, (strips+15)/16, func(_, g int) {
-				gemmPackB(bp, b, transB, pc, jc, kc, nc, n, k, g*16, min(strips, g*16+16), nr)
+				gemmPackB(bp, b, transB, pc, jc, kc, nc, n, k, g*16, min(strips, g*16+16))
 			})
-			per := (strips + nSplit - 1) / nSplit * nr // columns per task
+			per := (strips + nSplit - 1) / nSplit * gemmNR // columns per task
 			parallelFor(workers, mBlocks*nSplit, func(w, task int) {
 				blk := task / nSplit
 				ic := blk * gemmMC
@@ -84,23 +74,23 @@ func packedGemm[S, T gemmFloat](transA, transB bool, m, n, k int, a, b []S, c, a
 				jhi := min(jlo+per, nc)
 				mc := min(gemmMC, m-ic)
 				apb := ap[blk*gemmMC*kc : (blk+1)*gemmMC*kc]
-				for jr := jlo; jr < jhi; jr += nr {
-					bs := bp[jr*kc : (jr+nr)*kc]
-					for ir := 0; ir < mc; ir += mr {
-						as := apb[ir*kc : (ir+mr)*kc]
-						rows, cols := min(mr, mc-ir), min(nr, nc-jr)
+				for jr := jlo; jr < jhi; jr += gemmNR {
+					bs := bp[jr*kc : (jr+gemmNR)*kc]
+					for ir := 0; ir < mc; ir += gemmMR {
+						as := apb[ir*kc : (ir+gemmMR)*kc]
+						rows, cols := min(gemmMR, mc-ir), min(gemmNR, nc-jr)
 						off := (ic+ir)*n + jc + jr
-						if rows == mr && cols == nr {
+						if rows == gemmMR && cols == gemmNR {
 							kernel(kc, as, bs, c[off:], n)
 							continue
 						}
-						t := tiles[w*mr*nr : (w+1)*mr*nr]
-						clear(t)
-						kernel(kc, as, bs, t, nr)
+						t := &tiles[w]
+						clear(t[:])
+						kernel(kc, as, bs, t[:], gemmNR)
 						for i := 0; i < rows; i++ {
 							crow := c[off+i*n : off+i*n+cols]
 							for j := range crow {
-								crow[j] += t[i*nr+j]
+								crow[j] += t[i*gemmNR+j]
 							}
 						}
 					}
@@ -109,9 +99,6 @@ func packedGemm[S, T gemmFloat](transA, transB bool, m, n, k int, a, b []S, c, a
 		}
 	}
 }
-
-// gemmFloat are the element types of packedGemm.
-type gemmFloat interface{ float32 | float64 }
 
 // parallelFor runs fn(worker, i) for i in [0, n) on up to workers
 // goroutines (worker is the goroutine's index, for its scratch space).
@@ -142,43 +129,41 @@ func parallelFor(workers, n int, fn func(w, i int)) {
 }
 
 // gemmPackB copies strips [sFrom, sTo) of op(B)[pc:pc+kc, jc:jc+nc]:
-// strip s holds, for each l, the nr values of row l of columns s·nr..
-// (zero beyond nc).
-func gemmPackB[S, T gemmFloat](bp []T, b []S, transB bool, pc, jc, kc, nc, n, k, sFrom, sTo, nr int) {
+// strip s holds, for each l, the gemmNR values of row l of columns
+// s·gemmNR.. (zero beyond nc).
+func gemmPackB(bp, b []float64, transB bool, pc, jc, kc, nc, n, k, sFrom, sTo int) {
 	for s := sFrom; s < sTo; s++ {
-		dst := bp[s*nr*kc : (s+1)*nr*kc]
-		j0 := jc + s*nr
-		cols := min(nr, nc-s*nr)
+		dst := bp[s*gemmNR*kc : (s+1)*gemmNR*kc]
+		j0 := jc + s*gemmNR
+		cols := min(gemmNR, nc-s*gemmNR)
 		for l := 0; l < kc; l++ {
-			d := dst[l*nr : (l+1)*nr]
+			d := dst[l*gemmNR : (l+1)*gemmNR]
 			if transB { // B is n×k
 				for j := 0; j < cols; j++ {
-					d[j] = T(b[(j0+j)*k+pc+l])
+					d[j] = b[(j0+j)*k+pc+l]
 				}
 			} else {
-				for j, v := range b[(pc+l)*n+j0 : (pc+l)*n+j0+cols] {
-					d[j] = T(v)
-				}
+				copy(d[:cols], b[(pc+l)*n+j0:(pc+l)*n+j0+cols])
 			}
 			clear(d[cols:])
 		}
 	}
 }
 
-// gemmPackA copies op(A)[ic:ic+mc, pc:pc+kc] into strips of mr rows:
-// strip s holds, for each l, the mr values of column l (zero beyond mc).
-func gemmPackA[S, T gemmFloat](ap []T, a []S, transA bool, ic, pc, mc, kc, m, k, mr int) {
-	for s := 0; s*mr < mc; s++ {
-		dst := ap[s*mr*kc : (s+1)*mr*kc]
-		i0 := ic + s*mr
-		rows := min(mr, mc-s*mr)
+// gemmPackA copies op(A)[ic:ic+mc, pc:pc+kc] into strips of gemmMR rows:
+// strip s holds, for each l, the gemmMR values of column l (zero beyond mc).
+func gemmPackA(ap, a []float64, transA bool, ic, pc, mc, kc, m, k int) {
+	for s := 0; s*gemmMR < mc; s++ {
+		dst := ap[s*gemmMR*kc : (s+1)*gemmMR*kc]
+		i0 := ic + s*gemmMR
+		rows := min(gemmMR, mc-s*gemmMR)
 		for l := 0; l < kc; l++ {
-			d := dst[l*mr : (l+1)*mr]
+			d := dst[l*gemmMR : (l+1)*gemmMR]
 			for i := 0; i < rows; i++ {
 				if transA { // A is k×m
-					d[i] = T(a[(pc+l)*m+i0+i])
+					d[i] = a[(pc+l)*m+i0+i]
 				} else {
-					d[i] = T(a[(i0+i)*k+pc+l])
+					d[i] = a[(i0+i)*k+pc+l]
 				}
 			}
 			clear(d[rows:])

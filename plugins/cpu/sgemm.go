@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"runtime"
 	"unsafe"
 
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -31,11 +32,7 @@ func nnGemmAt(dt tensor.DType, transA, transB bool, m, n, k int, a, b, c []float
 	c32, c32b := float32sFor(m * n)
 	defer scratchDone(c32b)
 	clear(c32)
-	ap, apb := float32sFor(gemmAPackLen(m, k))
-	bp, bpb := float32sFor(gemmBPackLen(n, k, sgemmNR))
-	defer scratchDone(apb)
-	defer scratchDone(bpb)
-	packedGemm(transA, transB, m, n, k, a, b, c32, ap, bp, sgemmMR, sgemmNR, sgemmKernelFMA)
+	sgemmPacked(transA, transB, m, n, k, a, b, c32)
 	forChunks(m*n, func(from, to int) error {
 		dst := c[from:to]
 		for i, v := range c32[from:to] {
@@ -53,4 +50,116 @@ func float32sFor(n int) ([]float32, []float64) {
 		return []float32{}, b
 	}
 	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b))), n), b
+}
+
+// sgemmPacked adds op(A)·op(B) to the float32 C: gemmPacked's scheme (the
+// same blocks, tasks and k order) with float32 strips packed from operands
+// of type S (float32 values, held as float32 or float64) and the float32
+// micro-kernel. It is gemmPacked's code at float32 rather than one generic
+// function for both: with the tile sizes as parameters instead of
+// constants the float64 packing loops ran measurably slower on
+// convolution shapes.
+func sgemmPacked[S float32 | float64](transA, transB bool, m, n, k int, a, b []S, c []float32) {
+	workers := runtime.GOMAXPROCS(0)
+	mBlocks := (m + gemmMC - 1) / gemmMC
+	nSplit := 1
+	if mBlocks < 2*workers {
+		nSplit = (2*workers + mBlocks - 1) / mBlocks
+	}
+	kcMax := min(gemmKC, k)
+	ncMax := (min(gemmNC, n) + sgemmNR - 1) / sgemmNR * sgemmNR
+	ap, apb := float32sFor(mBlocks * gemmMC * kcMax)
+	bp, bpb := float32sFor(kcMax * ncMax)
+	defer scratchDone(apb)
+	defer scratchDone(bpb)
+	tiles := make([][sgemmMR * sgemmNR]float32, workers)
+	for pc := 0; pc < k; pc += gemmKC {
+		kc := min(gemmKC, k-pc)
+		parallelFor(workers, mBlocks, func(_, blk int) {
+			ic := blk * gemmMC
+			sgemmPackA(ap[blk*gemmMC*kc:(blk+1)*gemmMC*kc], a, transA, ic, pc, min(gemmMC, m-ic), kc, m, k)
+		})
+		for jc := 0; jc < n; jc += gemmNC {
+			nc := min(gemmNC, n-jc)
+			strips := (nc + sgemmNR - 1) / sgemmNR
+			parallelFor(workers, (strips+15)/16, func(_, g int) {
+				sgemmPackB(bp, b, transB, pc, jc, kc, nc, n, k, g*16, min(strips, g*16+16))
+			})
+			per := (strips + nSplit - 1) / nSplit * sgemmNR
+			parallelFor(workers, mBlocks*nSplit, func(w, task int) {
+				blk := task / nSplit
+				ic := blk * gemmMC
+				jlo := task % nSplit * per
+				if jlo >= nc {
+					return
+				}
+				jhi := min(jlo+per, nc)
+				mc := min(gemmMC, m-ic)
+				apb := ap[blk*gemmMC*kc : (blk+1)*gemmMC*kc]
+				for jr := jlo; jr < jhi; jr += sgemmNR {
+					bs := bp[jr*kc : (jr+sgemmNR)*kc]
+					for ir := 0; ir < mc; ir += sgemmMR {
+						as := apb[ir*kc : (ir+sgemmMR)*kc]
+						rows, cols := min(sgemmMR, mc-ir), min(sgemmNR, nc-jr)
+						off := (ic+ir)*n + jc + jr
+						if rows == sgemmMR && cols == sgemmNR {
+							sgemmKernelFMA(kc, as, bs, c[off:], n)
+							continue
+						}
+						t := &tiles[w]
+						clear(t[:])
+						sgemmKernelFMA(kc, as, bs, t[:], sgemmNR)
+						for i := 0; i < rows; i++ {
+							crow := c[off+i*n : off+i*n+cols]
+							for j := range crow {
+								crow[j] += t[i*sgemmNR+j]
+							}
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// sgemmPackB is gemmPackB for float32 strips of sgemmNR columns.
+func sgemmPackB[S float32 | float64](bp []float32, b []S, transB bool, pc, jc, kc, nc, n, k, sFrom, sTo int) {
+	for s := sFrom; s < sTo; s++ {
+		dst := bp[s*sgemmNR*kc : (s+1)*sgemmNR*kc]
+		j0 := jc + s*sgemmNR
+		cols := min(sgemmNR, nc-s*sgemmNR)
+		for l := 0; l < kc; l++ {
+			d := dst[l*sgemmNR : (l+1)*sgemmNR]
+			if transB {
+				for j := 0; j < cols; j++ {
+					d[j] = float32(b[(j0+j)*k+pc+l])
+				}
+			} else {
+				for j, v := range b[(pc+l)*n+j0 : (pc+l)*n+j0+cols] {
+					d[j] = float32(v)
+				}
+			}
+			clear(d[cols:])
+		}
+	}
+}
+
+// sgemmPackA is gemmPackA for float32 strips of sgemmMR rows.
+func sgemmPackA[S float32 | float64](ap []float32, a []S, transA bool, ic, pc, mc, kc, m, k int) {
+	for s := 0; s*sgemmMR < mc; s++ {
+		dst := ap[s*sgemmMR*kc : (s+1)*sgemmMR*kc]
+		i0 := ic + s*sgemmMR
+		rows := min(sgemmMR, mc-s*sgemmMR)
+		for l := 0; l < kc; l++ {
+			d := dst[l*sgemmMR : (l+1)*sgemmMR]
+			for i := 0; i < rows; i++ {
+				if transA {
+					d[i] = float32(a[(pc+l)*m+i0+i])
+				} else {
+					d[i] = float32(a[(i0+i)*k+pc+l])
+				}
+			}
+			clear(d[rows:])
+		}
+	}
 }
