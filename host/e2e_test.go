@@ -981,8 +981,8 @@ func TestMemoryBudgetSkips(t *testing.T) {
 		t.Fatalf("under prlimit --as=4G: %v\n%s", err, msg)
 	}
 	rows := resultRows(t, out)
-	// input and output: 2 × 3 Gi elements × (4 + 8) bytes = 72 GiB, Copies times
-	if r := rows["Functional.relu.0"]; r == nil || r[1] != "SKIP" || !strings.Contains(r[3], fmt.Sprintf("needs about %.2f GiB", 72.0*run.Copies)) || !strings.Contains(r[3], "memory budget") {
+	// input and output: 2 × 3 Gi elements × (4 + 8) bytes = 72 GiB, CopiesForward times (no backward)
+	if r := rows["Functional.relu.0"]; r == nil || r[1] != "SKIP" || !strings.Contains(r[3], fmt.Sprintf("needs about %.2f GiB", 72.0*run.CopiesForward)) || !strings.Contains(r[3], "memory budget") {
 		t.Errorf("Functional.relu.0: %q, want a SKIP naming the size and the budget", r)
 	}
 	if r := rows["Functional.relu.1"]; r == nil || r[1] != "pass" {

@@ -13,10 +13,10 @@ import (
 
 // NeedBytes estimates the memory one API takes while it is checked, on the
 // host and in the device and bench plugin processes together: every dumped
-// tensor (inputs and outputs) at its dtype and as float64, twice over when
-// the API has a backward (the gradients are as large), Copies times. It
-// errs high rather than low: a SKIP with a size is better than a run
-// killed for memory.
+// tensor (inputs and outputs) at its dtype and as float64, twice over and
+// Copies times when the API has a backward (the gradients are as large),
+// CopiesForward times when it has none. It errs high rather than low: a
+// SKIP with a size is better than a run killed for memory.
 func NeedBytes(e *dump.Entry) int64 {
 	if e.Forward == nil {
 		return 0
@@ -29,10 +29,7 @@ func NeedBytes(e *dump.Entry) int64 {
 		}
 		need += n * float64(d.DType.Size()+8)
 	}
-	if e.Backward != nil {
-		need *= 2
-	}
-	need *= Copies
+	need *= float64(copiesFor(e))
 	if need > math.MaxInt64/2 {
 		return math.MaxInt64 / 2
 	}
@@ -53,6 +50,24 @@ func NeedBytes(e *dump.Entry) int64 {
 // backward: 5.6 GiB, sampled every 0.3 s). 6 keeps a margin of 1.4 over
 // the highest.
 const Copies = 6
+
+// CopiesForward is Copies for an API without a backward: its summed PSS
+// peaked at 1.9 times its tensor bytes (lerp_ over the 51 M-element token
+// embedding of bench/dumps/gpt-fp32, the general path: 3.30 GiB) and 1.0
+// times (addcmul_ of the same, the direct path: 2.34 GiB), sampled every
+// 50 ms with run.memory_budget_gib raised; 3 keeps a margin of 1.5. With
+// Copies, these AdamW calls needed an estimated 13.8 GiB and were SKIPped
+// on a 24 GiB machine.
+const CopiesForward = 3
+
+// copiesFor is the multiple of e's tensor bytes NeedBytes counts: 2 ×
+// Copies with a backward, CopiesForward without.
+func copiesFor(e *dump.Entry) int {
+	if e.Backward != nil {
+		return 2 * Copies
+	}
+	return CopiesForward
+}
 
 // AvailableBytes is the memory a run may count on: the least of the
 // kernel's MemAvailable, the cgroup's limit less its usage, and the
@@ -112,10 +127,12 @@ func (w *worker) overBudget(e *dump.Entry) string {
 	share := w.share()
 	if need := NeedBytes(e); need > share {
 		what := "its tensors at their dtype and as float64"
+		copies := CopiesForward
 		if e.Backward != nil {
 			what += ", twice for the backward"
+			copies = Copies
 		}
-		what += fmt.Sprintf(", %d copies across the host and the device and bench plugins", Copies)
+		what += fmt.Sprintf(", %d copies across the host and the device and bench plugins", copies)
 		return fmt.Sprintf("needs about %s of memory (%s), more than this worker's share of the memory budget, %s (run.memory_budget_gib; default: half the memory available)", gib(need), what, gib(share))
 	}
 	return ""
