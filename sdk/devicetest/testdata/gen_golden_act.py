@@ -17,7 +17,7 @@ the correctly rounded result (checked); the script prints every such case.
 import torch
 import torch.nn.functional as F
 
-from golden_lib import REPORT, Rand, case, checked, error_case, run_torch, write_group
+from golden_lib import REPORT, Rand, case, checked, error_case, run_torch, via_f32, write_group
 
 f64 = torch.float64
 NARROW = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
@@ -30,14 +30,6 @@ def R(name):
 
 def special(dtype=f64):
     return torch.tensor([0.0, -0.0, NAN, INF, -INF, 1.5, -2.0, 0.5, -0.25, 3.0, -30.0, 25.0], dtype=dtype)
-
-
-def via_f32(fn, d):
-    def wrapped(*xs):
-        args = [x.float() if isinstance(x, torch.Tensor) and x.dtype == d else x for x in xs]
-        out = fn(*args)
-        return out.to(d) if out.dtype == torch.float32 else out
-    return wrapped
 
 
 def narrow(op, fn, mk, backward=True, attrs=None, label=None, dtypes=NARROW):

@@ -21,7 +21,7 @@ import warnings
 import torch
 import torch.nn.functional as F
 
-from golden_lib import REPORT, Rand, case, checked, error_case, run_torch, write_group
+from golden_lib import REPORT, Rand, case, checked, error_case, run_torch, via_f32, write_group
 
 f64 = torch.float64
 NARROW = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
@@ -42,14 +42,6 @@ class _Short(Rand):
 
 def R(name):
     return _Short("loss/" + name)
-
-
-def via_f32(fn, d):
-    def wrapped(*xs):
-        args = [x.float() if isinstance(x, torch.Tensor) and x.dtype == d else x for x in xs]
-        out = fn(*args)
-        return out.to(d) if out.dtype == torch.float32 else out
-    return wrapped
 
 
 def add(name, op, inputs, fn, attrs, backward=True, rg=None, **kw):

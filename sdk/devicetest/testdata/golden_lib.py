@@ -358,6 +358,16 @@ def run_torch(fn, inputs, rg, grad_outputs):
     return [o.detach() for o in outs], grads
 
 
+def via_f32(fn, d):
+    """fn computed in float32 and rounded to d, for a narrow dtype d whose
+    kernel PyTorch 1.13's CPU lacks (its half kernels compute in float32)."""
+    def wrapped(*xs):
+        args = [x.float() if isinstance(x, torch.Tensor) and x.dtype == d else x for x in xs]
+        out = fn(*args)
+        return out.to(d) if out.dtype == torch.float32 else out
+    return wrapped
+
+
 def checked(name, op, inputs, fn, promote=False, **kw):
     """case() with an ulp field where PyTorch's narrow result is more than
     one ulp from the float64 result of the same inputs rounded (promote:
