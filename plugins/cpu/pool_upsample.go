@@ -218,17 +218,7 @@ func upsampleTaps(mode string, dt tensor.DType, nd, in, out int, scale float64, 
 					f1 := float32(src - float64(i0))
 					l1, l0 = float64(f1), float64(1-f1)
 				case tensor.BFloat16:
-					var s float32
-					switch {
-					case align && out > 1:
-						s = bf16Round(bf16Round(float32(in-1)) / bf16Round(float32(out-1)))
-					case align:
-						s = 0
-					case hasScale:
-						s = bf16Round(float32(1.0 / scale))
-					default:
-						s = bf16Round(bf16Round(float32(in)) / bf16Round(float32(out)))
-					}
+					s := upsampleScaleBF16(in, out, scale, align, hasScale)
 					var src float32
 					if align {
 						src = s * float32(o)
@@ -272,17 +262,7 @@ func upsampleTaps(mode string, dt tensor.DType, nd, in, out int, scale float64, 
 			copy(w[4*o:], c[:])
 		} else {
 			// bfloat16: the scale at bfloat16 as linear's
-			var s float32
-			switch {
-			case align && out > 1:
-				s = bf16Round(bf16Round(float32(in-1)) / bf16Round(float32(out-1)))
-			case align:
-				s = 0
-			case hasScale:
-				s = bf16Round(float32(1.0 / scale))
-			default:
-				s = bf16Round(bf16Round(float32(in)) / bf16Round(float32(out)))
-			}
+			s := upsampleScaleBF16(in, out, scale, align, hasScale)
 			var src float32
 			if align {
 				src = s * float32(o)
@@ -517,4 +497,21 @@ func upsampleBackward(c *call, outs, gos []*array) ([]*array, error) {
 		}
 	})
 	return []*array{gradForOwned(c, 0, gx, p.x.shape)}, nil
+}
+
+// upsampleScaleBF16 is the source-per-output scale of a linear or bicubic
+// upsample at bfloat16 as torch 1.13 forms it: (in−1)/(out−1) with
+// align_corners (0 for one output), else 1/scale where a scale factor is
+// given, else in/out, each operand and quotient rounded to bfloat16.
+func upsampleScaleBF16(in, out int, scale float64, align, hasScale bool) float32 {
+	switch {
+	case align && out > 1:
+		return bf16Round(bf16Round(float32(in-1)) / bf16Round(float32(out-1)))
+	case align:
+		return 0
+	case hasScale:
+		return bf16Round(float32(1.0 / scale))
+	default:
+		return bf16Round(bf16Round(float32(in)) / bf16Round(float32(out)))
+	}
 }
