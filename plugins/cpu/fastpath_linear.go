@@ -55,7 +55,7 @@ func fastLinear(opts Options, req *device.ExecRequest) (res *device.ExecResult, 
 	}
 	in, out := w.Shape[1], w.Shape[0]
 	rows := tensor.NumElements(x.Shape[:len(x.Shape)-1])
-	if dt == tensor.Float32 && (!gemmHasFMA || rows*out*in < gemmMinWork || rows*in*out == 0) {
+	if dt == tensor.Float32 && (!gemmHasFMA || rows*out*in < gemmMinWork) {
 		return nil, false // the general path's float64 product
 	}
 	outShape := append(append([]int{}, x.Shape[:len(x.Shape)-1]...), out)

@@ -11,7 +11,7 @@ import (
 // computes them: its BLAS (sgemm) sums the products in float32, each one
 // fused into the running sum, so a float32 product carries float32
 // rounding error (about √k units in the last place), not the float64
-// product rounded once. sgemmAt runs the packed scheme of gemmPacked with
+// product rounded once. nnGemmAt runs the packed scheme of gemmPacked with
 // a float32 6×16 micro-kernel; each element of C sums its k products in
 // order, one k block (gemmKC) after another, whatever the core count.
 
