@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/ops"
@@ -121,6 +122,9 @@ func CheckDTypes(args []framework.Arg, kwargs []framework.NamedArg) error {
 			name := a.DTypeName
 			if name == "" {
 				name = "(unknown)"
+			}
+			if strings.Contains(strings.ToLower(name), "complex") {
+				return fmt.Errorf("argument %s is a complex tensor (%s), which probe's tensors do not represent", a.Path, name)
 			}
 			return fmt.Errorf("dtype %s of argument %s is not supported", name, a.Path)
 		}
