@@ -129,6 +129,9 @@ func mhaShapeCheck(b *bound, qkv [3]framework.Arg, opt map[string]framework.Arg,
 	if hasKPM && !kpm.DType.IsFloat() && kpm.DType != tensor.Bool {
 		return b.argErr("key_padding_mask", "only bool and floating types of key_padding_mask are supported")
 	}
+	if hasAM && !am.DType.IsFloat() && am.DType != tensor.Bool && am.DType != tensor.Uint8 {
+		return b.argErr("attn_mask", "Only float, byte, and bool types are supported for attn_mask, not torch.%s", am.DType)
+	}
 	e, h := int(attrs["embed_dim_to_check"].Int), int(attrs["num_heads"].Int)
 	if got := q.Shape[nq-1]; got != e {
 		return b.argErr("embed_dim_to_check", "was expecting embedding dimension of %d, but got %d", e, got)

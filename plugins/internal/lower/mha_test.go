@@ -51,6 +51,10 @@ func mhaCases() []lcase {
 			err: "only bool and floating types of key_padding_mask are supported"},
 		{name: api, args: pos(q, k, v, 8, 2, 0), kwargs: []framework.NamedArg{kw("attn_mask", f32("kwargs.attn_mask", 6))},
 			err: "expected `attn_mask` to be `None`, 2-D or 3-D but found 1-D tensor instead"},
+		{name: api, args: pos(q, k, v, 8, 2, 0), kwargs: []framework.NamedArg{kw("attn_mask", i64("kwargs.attn_mask", 5, 6))},
+			err: "Only float, byte, and bool types are supported for attn_mask, not torch.int64"},
+		{name: api, args: pos(q, k, v, 8, 2, 0), kwargs: []framework.NamedArg{kw("attn_mask", tn("kwargs.attn_mask", tensor.Uint8, 5, 6))},
+			op: "multi_head_attention", multi: true},
 		{name: api, args: pos(q, k, v, 8, 2, 0)[:12], err: `missing required argument "out_proj_bias"`},
 		{name: api, args: pos(q, k, v, 8, 2, 0), kwargs: []framework.NamedArg{kw("need_weights", iv(1))}, err: `argument "need_weights": expected bool`},
 	}

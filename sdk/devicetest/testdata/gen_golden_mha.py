@@ -248,6 +248,18 @@ def emulated_cases():
             ("separate_static", dict(separate=True, static=(False, True)), dict(use_separate_proj_weight=True)),
             ("no_weights", {}, dict(need_weights=False)),
         ]
+        if d == torch.bfloat16:
+            # bit for bit: the mask merges, a float mask of another dtype
+            # (copied into baddbmm's result), dropout off in eval, per-head
+            # weights batched, static k with a zero position, no biases
+            variants += [
+                ("kpm_float_attn_bool_3d", dict(kpm="float", attn_mask="bool_3d"), {}),
+                ("kpm_bool_attn_float_3d", dict(kpm="bool", attn_mask="float_3d"), {}),
+                ("attn_float32", dict(attn_mask="float32"), {}),
+                ("eval_per_head", dict(attn_mask="bool"), dict(dropout_p=0.3, training=False, average_attn_weights=False)),
+                ("static_k_zero_no_bias", dict(static=(True, False), in_bias=False, out_bias=False), dict(add_zero_attn=True)),
+                ("four_heads_unbatched", dict(batched=False, H=4, attn_mask="float"), {}),
+            ]
         for vn, ikw, akw in variants:
             name = "%s/%s" % (vn, dn)
             r = R(name)
@@ -255,12 +267,22 @@ def emulated_cases():
             B = ikw.get("batched", True)
             if ikw.get("kpm") == "bool":
                 ikw["kpm"] = bool_mask(r, (N, S) if B else (S,))
-            if ikw.get("attn_mask") == "float":
+            h = ikw.pop("H", H)
+            if ikw.get("kpm") == "float":
+                ikw["kpm"] = r.randn((N, S)).to(d)
+            m = ikw.get("attn_mask")
+            if m == "float":
                 ikw["attn_mask"] = r.randn((L, S)).to(d)
-            elif ikw.get("attn_mask") == "bool":
+            elif m == "float32":
+                ikw["attn_mask"] = r.randn((L, S)).float()
+            elif m == "bool":
                 ikw["attn_mask"] = bool_mask(r, (L, S))
-            xs = inputs(r, L=L, S=S, N=N, E=E, H=H, d=d, **ikw)
-            attrs = attrs_of(E, H, **akw)
+            elif m == "bool_3d":
+                ikw["attn_mask"] = bool_mask(r, (N * h, L, S))
+            elif m == "float_3d":
+                ikw["attn_mask"] = r.randn((N * h, L, S)).to(d)
+            xs = inputs(r, L=L, S=S, N=N, E=E, H=h, d=d, **ikw)
+            attrs = attrs_of(E, h, **akw)
             fn = mha_fn(attrs)
             if d == torch.float16:
                 name, fn = name + "_via_f32", via_f32(fn, d)
