@@ -395,10 +395,19 @@ func attnSetup(c *call) (*attention, error) {
 	if mask != nil && mask.rank() == 0 {
 		mask = nil // the reference ignores a 0-d mask
 	}
-	m, err := attnMask(mask, int(c.attrs.Int("sparse_mode", 0)), dims.S1, dims.S2,
-		attnTokens(c.attrs.Int("pre_tockens", math.MaxInt32)), attnTokens(c.attrs.Int("next_tockens", math.MaxInt32)), anchor == "bottom_right")
-	if err != nil {
-		return nil, err
+	mode := int(c.attrs.Int("sparse_mode", 0))
+	pre, next := attnTokens(c.attrs.Int("pre_tockens", math.MaxInt32)), attnTokens(c.attrs.Int("next_tockens", math.MaxInt32))
+	var m *array
+	switch sem := c.attrs.Str("semantics", "official"); sem {
+	case "official":
+		m, err = attnOfficialMask(mask, mode, dims.B, dims.S1, dims.S2, pre, next, anchor == "bottom_right", attnInts(c, "prefix"))
+	case "msprobe":
+		m, err = attnMask(mask, mode, dims.S1, dims.S2, pre, next, anchor == "bottom_right")
+	default:
+		err = fmt.Errorf("npu_fusion_attention: semantics must be \"official\" or \"msprobe\", got %q", sem)
+	}
+	if err != nil || m == nil {
+		return a, err
 	}
 	if a.mask, err = newAttnView(m, "atten_mask", dims.B, dims.N1, dims.S1, dims.S2); err != nil {
 		return nil, err
@@ -407,6 +416,104 @@ func attnSetup(c *call) (*attention, error) {
 		a.mask = nil
 	}
 	return a, nil
+}
+
+// attnInts reads an optional ints attribute (nil when None or absent).
+func attnInts(c *call, name string) []int64 {
+	if !c.attrs.Has(name) || c.attrs.IsNone(name) {
+		return nil
+	}
+	return c.attrs.Ints(name, nil)
+}
+
+// attnOfficialMask is the mask torch_npu documents for sparse_mode (the
+// ops-transformer sparse-mode note): mode 0 masks nothing without a mask
+// and adds the pre/next band (anchored top-left) to a given one; mode 1
+// uses the given mask; modes 2, 3 and 4 build left-up causal, right-down
+// causal and the pre/next band (anchored where bottomRight says) whatever
+// the given mask, which is their compressed 2048×2048 form; mode 5 uses
+// the given mask, or builds the prefix mask; mode 6 builds the prefix mask
+// (right-down causal plus the first prefix[b] columns of batch b visible).
+// Modes 7 and 8 exist only per batch of a TND call (attnVarlen). nil means
+// nothing is masked.
+func attnOfficialMask(given *array, mode, B, s1, s2 int, pre, next int64, bottomRight bool, prefix []int64) (*array, error) {
+	band := func(pre, next int64, shift int) *array { return attnBand(s1, s2, pre, next, shift) }
+	prefixMask := func() (*array, error) {
+		if len(prefix) != B {
+			return nil, fmt.Errorf("npu_fusion_attention: sparse_mode %d needs one prefix length per batch (%d), got %d", mode, B, len(prefix))
+		}
+		m := nnNew([]int{B, 1, s1, s2}, tensor.Bool)
+		for b := 0; b < B; b++ {
+			for i := 0; i < s1; i++ {
+				for j := 0; j < s2; j++ {
+					if j > i+s2-s1 && int64(j) >= prefix[b] {
+						m.data[(b*s1+i)*s2+j] = 1
+					}
+				}
+			}
+		}
+		return m, nil
+	}
+	switch mode {
+	case 0:
+		if given == nil {
+			return nil, nil
+		}
+		return attnUnion(given, band(pre, next, 0), s1, s2)
+	case 1:
+		return given, nil
+	case 2:
+		return band(math.MaxInt64, 0, 0), nil
+	case 3:
+		return band(math.MaxInt64, 0, s2-s1), nil
+	case 4:
+		shift := 0
+		if bottomRight {
+			shift = s2 - s1
+		}
+		return band(pre, next, shift), nil
+	case 5:
+		if given != nil {
+			return given, nil
+		}
+		return prefixMask()
+	case 6:
+		return prefixMask()
+	case 7, 8:
+		return nil, fmt.Errorf("npu_fusion_attention: sparse_mode %d needs input_layout TND", mode)
+	}
+	return nil, fmt.Errorf("npu_fusion_attention: sparse_mode %d is not in 0..8", mode)
+}
+
+// attnUnion is given ∪ band, given broadcast to [.., S1, S2]; given itself
+// when the band masks nothing.
+func attnUnion(given, band *array, s1, s2 int) (*array, error) {
+	empty := true
+	for _, v := range band.data {
+		if v != 0 {
+			empty = false
+			break
+		}
+	}
+	if empty {
+		return given, nil
+	}
+	shape, err := ops.BroadcastShapes(given.shape, []int{s1, s2})
+	if err != nil {
+		return nil, fmt.Errorf("npu_fusion_attention: atten_mask of shape %s does not broadcast to [%d, %d]", ops.ShapeList(given.shape), s1, s2)
+	}
+	out := nnNew(shape, tensor.Bool)
+	at := ops.BroadcastIndex(given.shape, shape)
+	for i := range out.data {
+		j := i
+		if at != nil {
+			j = at[i]
+		}
+		if given.data[j] != 0 || band.data[i%(s1*s2)] != 0 {
+			out.data[i] = 1
+		}
+	}
+	return out, nil
 }
 
 // headScores computes the masked scores (Q·Kᵀ + pse)·scale − 40000·M of
@@ -476,6 +583,9 @@ func (a *attention) headProbs(b, h int, s, rowMax, rowSum []float64, masked []bo
 }
 
 func attnForward(c *call) ([]*array, error) {
+	if c.attrs.Str("input_layout", "") == "TND" {
+		return attnVarlen(c, nil)
+	}
 	a, err := attnSetup(c)
 	if err != nil {
 		return nil, err
@@ -509,6 +619,9 @@ func attnBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	dy := nnGradOut(gradOuts, 0)
 	if dy == nil || (gq == nil && gk == nil && gv == nil && gp == nil) {
 		return res, nil
+	}
+	if c.attrs.Str("input_layout", "") == "TND" {
+		return attnVarlen(c, dy)
 	}
 	a, err := attnSetup(c)
 	if err != nil {
@@ -652,4 +765,157 @@ func attnEachHead(d attnDims, workers int, fn func(w, b, h int)) {
 	}
 	close(next)
 	wg.Wait()
+}
+
+// attnVarlen runs a TND call (variable-length batches packed along T):
+// batch b is the query rows [cq[b−1], cq[b]) and the key/value rows
+// [ck[b−1], ck[b]) of actual_seq_qlen/kvlen (cumulative ends), attended
+// independently as a BSND call of one batch. sparse_mode 7 is right-down
+// causal (3) except the last non-empty batch, a band of pre/next anchored
+// bottom-right; 8 is left-up causal (2) except the first non-empty batch,
+// the same band (the ops-transformer sparse-mode note). The given mask is
+// the compressed causal form and is not read. With dy nil it returns the
+// forward (attention_out [T1, N1, D], softmax_max and softmax_sum
+// [T1, N1, 8]); otherwise the gradients of q, k and v for the gradient dy
+// of attention_out.
+func attnVarlen(c *call, dy *array) ([]*array, error) {
+	q, err := nnNeed(c, 0, "query")
+	if err != nil {
+		return nil, err
+	}
+	k, err := nnNeed(c, 1, "key")
+	if err != nil {
+		return nil, err
+	}
+	v, err := nnNeed(c, 2, "value")
+	if err != nil {
+		return nil, err
+	}
+	if q.rank() != 3 || k.rank() != 3 || !slices.Equal(k.shape, v.shape) || k.shape[2] != q.shape[2] {
+		return nil, fmt.Errorf("npu_fusion_attention: TND needs query [T1, N1, D] and key, value [T2, N2, D], got %s, %s, %s",
+			ops.ShapeList(q.shape), ops.ShapeList(k.shape), ops.ShapeList(v.shape))
+	}
+	if p := nnInput(c, 3); p != nil && p.rank() > 0 {
+		return nil, errors.New("npu_fusion_attention: pse with input_layout TND is not supported")
+	}
+	cq, ck := attnInts(c, "actual_seq_qlen"), attnInts(c, "actual_seq_kvlen")
+	if len(cq) == 0 || len(cq) != len(ck) {
+		return nil, fmt.Errorf("npu_fusion_attention: TND needs actual_seq_qlen and actual_seq_kvlen of one length, got %d and %d", len(cq), len(ck))
+	}
+	for _, e := range []struct {
+		name string
+		ends []int64
+		t    int
+	}{{"actual_seq_qlen", cq, q.shape[0]}, {"actual_seq_kvlen", ck, k.shape[0]}} {
+		prev := int64(0)
+		for _, x := range e.ends {
+			if x < prev {
+				return nil, fmt.Errorf("npu_fusion_attention: %s %v must be cumulative (non-decreasing) row ends", e.name, e.ends)
+			}
+			prev = x
+		}
+		if prev != int64(e.t) {
+			return nil, fmt.Errorf("npu_fusion_attention: %s %v must end at T = %d", e.name, e.ends, e.t)
+		}
+	}
+	if dy != nil && !slices.Equal(dy.shape, q.shape) {
+		return nil, fmt.Errorf("npu_fusion_attention: gradient of attention_out has shape %s, want %s", ops.ShapeList(dy.shape), ops.ShapeList(q.shape))
+	}
+	B, n1, n2, d := len(cq), q.shape[1], k.shape[1], q.shape[2]
+	mode := int(c.attrs.Int("sparse_mode", 0))
+	prefix := attnInts(c, "prefix")
+	if mode == 6 && len(prefix) != B {
+		return nil, fmt.Errorf("npu_fusion_attention: sparse_mode 6 needs one prefix length per batch (%d), got %d", B, len(prefix))
+	}
+	// the batch that is a band in modes 7 (last non-empty) and 8 (first)
+	bandBatch := -1
+	for b := 0; b < B; b++ {
+		if cq[b]-attnEnd(cq, b-1) > 0 && (mode == 7 || bandBatch < 0) {
+			bandBatch = b
+		}
+	}
+	mask := nnInput(c, 4)
+	if mask != nil && mask.rank() > 0 && (mode == 0 || mode == 1) {
+		return nil, fmt.Errorf("npu_fusion_attention: an explicit atten_mask with input_layout TND and sparse_mode %d is not supported", mode)
+	}
+	var outs []*array
+	if dy == nil {
+		outs = []*array{nnNew(q.shape, q.dtype), nnNew([]int{q.shape[0], n1, 8}, tensor.Float32), nnNew([]int{q.shape[0], n1, 8}, tensor.Float32)}
+		if q.dtype == tensor.Float64 {
+			outs[1].dtype, outs[2].dtype = tensor.Float64, tensor.Float64
+		}
+	} else {
+		outs = []*array{nnGradFor(c, 0), nnGradFor(c, 1), nnGradFor(c, 2), nil, nil}
+	}
+	rows := func(a *array, lo, hi int64, n int) *array {
+		return &array{shape: []int{1, int(hi - lo), n, d}, data: a.data[int(lo)*n*d : int(hi)*n*d], dtype: a.dtype}
+	}
+	for b := 0; b < B; b++ {
+		q0, q1, k0, k1 := attnEnd(cq, b-1), cq[b], attnEnd(ck, b-1), ck[b]
+		if q1 == q0 {
+			continue
+		}
+		attrs := ops.Attrs{}
+		for name, a := range c.attrs {
+			attrs[name] = a
+		}
+		attrs["input_layout"] = ops.StringAttr("BSND")
+		delete(attrs, "actual_seq_qlen")
+		delete(attrs, "actual_seq_kvlen")
+		bm := mode
+		switch {
+		case (mode == 7 || mode == 8) && b == bandBatch:
+			bm = 4
+			attrs["band_anchor"] = ops.StringAttr("bottom_right")
+		case mode == 7:
+			bm = 3
+		case mode == 8:
+			bm = 2
+		}
+		attrs["sparse_mode"] = ops.IntAttr(int64(bm))
+		if mode == 6 {
+			attrs["prefix"] = ops.IntsAttr(prefix[b])
+		}
+		sub := &call{op: c.op, attrs: attrs, requiresGrad: c.requiresGrad, seed: c.seed,
+			in: []*array{rows(q, q0, q1, n1), rows(k, k0, k1, n2), rows(v, k0, k1, n2), nil, nil}}
+		if dy == nil {
+			o, err := attnForward(sub)
+			if err != nil {
+				return nil, fmt.Errorf("batch %d: %w", b, err)
+			}
+			copy(outs[0].data[int(q0)*n1*d:], o[0].data)
+			// [1, N1, S1_b, 8] → rows [S1_b, N1, 8]
+			s1 := int(q1 - q0)
+			for h := 0; h < n1; h++ {
+				for i := 0; i < s1; i++ {
+					src, dst := (h*s1+i)*8, ((int(q0)+i)*n1+h)*8
+					copy(outs[1].data[dst:dst+8], o[1].data[src:src+8])
+					copy(outs[2].data[dst:dst+8], o[2].data[src:src+8])
+				}
+			}
+			continue
+		}
+		g, err := attnBackward(sub, nil, []*array{rows(dy, q0, q1, n1)})
+		if err != nil {
+			return nil, fmt.Errorf("batch %d: %w", b, err)
+		}
+		for i, lo := range []int64{q0, k0, k0} {
+			n := n1
+			if i > 0 {
+				n = n2
+			}
+			if outs[i] != nil && g[i] != nil {
+				copy(outs[i].data[int(lo)*n*d:], g[i].data)
+			}
+		}
+	}
+	return outs, nil
+}
+
+// attnEnd is ends[b], 0 before the first batch.
+func attnEnd(ends []int64, b int) int64 {
+	if b < 0 {
+		return 0
+	}
+	return ends[b]
 }

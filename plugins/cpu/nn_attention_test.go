@@ -471,6 +471,11 @@ func TestAttnGradCheck(t *testing.T) {
 			in: []*array{nnRandArray(r, 1, 4, 3, 2), nnRandArray(r, 1, 4, 1, 2), nnRandArray(r, 1, 4, 1, 2), nnRandArray(r, 1, 3, 4, 4), nil}},
 		{name: "BNSD_pse_1nss", op: "npu.fusion_attention", attrs: li("BNSD", 2, nil),
 			in: []*array{nnRandArray(r, 2, 2, 3, 2), nnRandArray(r, 2, 2, 5, 2), nnRandArray(r, 2, 2, 5, 2), nnRandArray(r, 1, 2, 3, 5), nil}},
+		{name: "BSH_prefix_mode6", op: "npu.fusion_attention", attrs: li("BSH", 2, ops.Attrs{"sparse_mode": ops.IntAttr(6), "prefix": ops.IntsAttr(2, 0)}),
+			in: []*array{nnRandArray(r, 2, 3, 4), nnRandArray(r, 2, 4, 4), nnRandArray(r, 2, 4, 4), nil, nil}},
+		{name: "TND_GQA_mode7", op: "npu.fusion_attention", attrs: li("TND", 4, ops.Attrs{"sparse_mode": ops.IntAttr(7),
+			"pre_tockens": ops.IntAttr(4), "next_tockens": ops.IntAttr(-1), "actual_seq_qlen": ops.IntsAttr(2, 2, 5), "actual_seq_kvlen": ops.IntsAttr(3, 4, 8)}),
+			in: []*array{nnRandArray(r, 5, 4, 2), nnRandArray(r, 8, 2, 2), nnRandArray(r, 8, 2, 2), nil, nil}},
 	}
 	for _, gc := range cases {
 		gc.outs = []int{0} // softmax_max/softmax_sum take no gradient
@@ -535,8 +540,13 @@ func TestAttnExecute(t *testing.T) {
 	}{
 		{"dropout", base(ops.Attrs{"keep_prob": ops.FloatAttr(0.9)}), "keep_prob < 1 is not supported"},
 		{"keep_prob 0", base(ops.Attrs{"keep_prob": ops.FloatAttr(0)}), "keep_prob must be in (0, 1]"},
-		{"TND", base(ops.Attrs{"input_layout": ops.StringAttr("TND")}), "TND is not supported"},
-		{"mode 5 no mask", base(ops.Attrs{"sparse_mode": ops.IntAttr(5)}), "needs an atten_mask"},
+		{"TND", base(ops.Attrs{"input_layout": ops.StringAttr("TND")}), "TND needs actual_seq_qlen and actual_seq_kvlen"},
+		{"TND ends", base(ops.Attrs{"input_layout": ops.StringAttr("TND"), "actual_seq_qlen": ops.IntsAttr(1, 3), "actual_seq_kvlen": ops.IntsAttr(1, 1)},
+			ops.T(ft(tensor.Float32, 1, 2, 4)), ops.T(ft(tensor.Float32, 1, 2, 4)), ops.T(ft(tensor.Float32, 1, 2, 4))), "actual_seq_qlen [1 3] must end at T = 1"},
+		{"mode 5 no mask", base(ops.Attrs{"sparse_mode": ops.IntAttr(5)}), "needs one prefix length per batch"},
+		{"mode 7 not TND", base(ops.Attrs{"sparse_mode": ops.IntAttr(7)}), "sparse_mode 7 needs input_layout TND"},
+		{"msprobe mode 5", base(ops.Attrs{"sparse_mode": ops.IntAttr(5), "semantics": ops.StringAttr("msprobe")}), "needs an atten_mask"},
+		{"semantics", base(ops.Attrs{"semantics": ops.StringAttr("other")}), "semantics must be"},
 		{"mask shape", base(nil, ops.T(q), ops.T(q), ops.T(q), ops.None, ops.T(ft(tensor.Float32, 3, 2))), "does not broadcast"},
 		{"pse shape", base(nil, ops.T(q), ops.T(q), ops.T(q), ops.T(ft(tensor.Float32, 2, 1, 2, 2))), "does not broadcast"},
 		{"kv shapes", base(nil, ops.T(q), ops.T(q), ops.T(ft(tensor.Float32, 1, 3, 4))), "same shape"},

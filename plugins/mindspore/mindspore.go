@@ -118,7 +118,7 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 	if err := lower.CheckDTypes(req.Args, req.Kwargs); err != nil {
 		return skip("%s: %v", req.API, err), nil
 	}
-	call := &lower.Call{API: req.API, Namespace: ns, Name: name, Args: req.Args, Kwargs: req.Kwargs, KwargAliases: kwargAliases}
+	call := &lower.Call{API: req.API, Namespace: ns, Name: name, Args: req.Args, Kwargs: req.Kwargs, KwargAliases: kwargAliases, Compat: req.Compat}
 	if ns == lower.TensorMethod {
 		if reason := adaptTensorMethod(call); reason != "" {
 			return skip("%s: %s", req.API, reason), nil
@@ -193,7 +193,7 @@ func planFusion(req *framework.PlanRequest) *framework.PlanResponse {
 	if err := lower.CheckDTypes(req.Args, req.Kwargs); err != nil {
 		return skip("%s: %v", req.API, err)
 	}
-	l, err := lower.FlashAttentionScore(req.API, req.Args, req.Kwargs)
+	l, err := lower.FlashAttentionScore(req.API, req.Args, req.Kwargs, req.Compat)
 	if err != nil {
 		return skip("%v", err)
 	}

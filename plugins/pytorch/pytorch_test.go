@@ -84,7 +84,7 @@ func TestSkips(t *testing.T) {
 			`NPU.npu_fusion_attention.0: missing required argument "key"`},
 		{framework.PlanRequest{API: "NPU.npu_fusion_attention.1", Args: []framework.Arg{tn("args.0", tensor.Float16, 6, 2, 4), tn("args.1", tensor.Float16, 6, 2, 4),
 			tn("args.2", tensor.Float16, 6, 2, 4), iv(2), sv("TND")}},
-			`NPU.npu_fusion_attention.1: argument "input_layout": layout TND (variable-length sequences) is not supported`},
+			`NPU.npu_fusion_attention.1: argument "input_layout": layout TND needs actual_seq_qlen and actual_seq_kvlen`},
 		{framework.PlanRequest{API: "Distributed.all_reduce.0", Args: []framework.Arg{x}},
 			"API Distributed.all_reduce.0 not support for run ut. SKIP."},
 		{framework.PlanRequest{API: "Aten.add.Tensor.0", Args: []framework.Arg{x, x}},
@@ -247,8 +247,9 @@ func TestFixtureDetails(t *testing.T) {
 }
 
 // TestFusionAttentionFixture plans the dumped npu_fusion_attention call:
-// attention_out alone is compared and receives the gradient (grad_index 0),
-// so its backward runs.
+// attention_out, softmax_max and softmax_sum are compared (attention_out
+// alone under --compat msprobe) and attention_out receives the gradient
+// (grad_index 0), so its backward runs.
 func TestFusionAttentionFixture(t *testing.T) {
 	for _, req := range fixtureRequests(t, "msprobe-unit-tests/mindspore_ut_compare_dump_file_pytorch_data_dump.json") {
 		if req.API != "NPU.npu_fusion_attention.0" {
@@ -259,8 +260,13 @@ func TestFusionAttentionFixture(t *testing.T) {
 			t.Fatalf("skipped: %s", resp.Skip)
 		}
 		p := resp.Plan
-		if p.Op != "npu.fusion_attention" || !slices.Equal(p.Compare, []int{0}) || p.GradOutput != 0 || p.BackwardMessage != "" {
+		if p.Op != "npu.fusion_attention" || !slices.Equal(p.Compare, []int{0, 1, 2}) || p.GradOutput != 0 || p.BackwardMessage != "" {
 			t.Errorf("plan op %s compare %v grad %d msg %q", p.Op, p.Compare, p.GradOutput, p.BackwardMessage)
+		}
+		compat := *req
+		compat.Compat = "msprobe"
+		if p := plan(t, &compat).Plan; p == nil || !slices.Equal(p.Compare, []int{0}) || p.Attrs.Str("semantics", "") != "msprobe" {
+			t.Errorf("--compat msprobe plan %+v", p)
 		}
 		if p.Attrs.Str("input_layout", "") != "SBH" || p.Attrs.Int("head_num", 0) != 12 || p.Attrs.Float("scale", 0) != 0.08838834764831843 ||
 			p.Attrs.Int("pre_tockens", 0) != 65536 || p.Attrs.Int("next_tockens", -1) != 0 || p.Attrs.Int("sparse_mode", -1) != 0 {

@@ -141,17 +141,24 @@ var schemas = []Schema{
 		Inputs: []InputSpec{in("x"), in("gamma")}, Attrs: []AttrSpec{attr("epsilon", AttrFloat, FloatAttr(1e-6), "")}, Outputs: 2},
 	{Name: "npu.fusion_attention", Doc: "torch_npu.npu_fusion_attention / MindSpore flash_attention_score, float64 reference (fused-ops.md §7): " +
 		"softmax((Q·Kᵀ + pse)·scale − 40000·mask)·V per head, GQA kv heads shared by consecutive query heads; " +
-		"outputs (attention_out in the query's layout, softmax_max and softmax_sum of shape [B, N1, S1, 8], float32 unless the query is float64)",
+		"outputs (attention_out in the query's layout, softmax_max and softmax_sum of shape [B, N1, S1, 8] ([T1, N1, 8] for TND), float32 unless the query is float64)",
 		Inputs: []InputSpec{in("query"), in("key"), in("value"), opt("pse"), {Name: "atten_mask", Optional: true}},
 		Attrs: []AttrSpec{
-			req("head_num", AttrInt, "query heads N1 (BSH/SBH); BSND/BNSD read the heads from the shapes"),
-			req("input_layout", AttrString, "BSH, SBH, BSND or BNSD (TND is not supported)"),
+			req("head_num", AttrInt, "query heads N1 (BSH/SBH); BSND/BNSD/TND read the heads from the shapes"),
+			req("input_layout", AttrString, "BSH, SBH, BSND, BNSD or TND (variable-length batches given by actual_seq_qlen/kvlen)"),
 			attr("scale", AttrFloat, FloatAttr(1), "multiplier of Q·Kᵀ + pse"),
 			attr("keep_prob", AttrFloat, FloatAttr(1), "dropout keep ratio; only 1 (no dropout) is supported"),
-			attr("pre_tockens", AttrInt, IntAttr(2147483647), "band width before the diagonal (sparse_mode 0 and 4)"),
-			attr("next_tockens", AttrInt, IntAttr(2147483647), "band width after the diagonal (sparse_mode 0 and 4)"),
+			attr("pre_tockens", AttrInt, IntAttr(2147483647), "band width before the diagonal (sparse_mode 0, 4, 7, 8)"),
+			attr("next_tockens", AttrInt, IntAttr(2147483647), "band width after the diagonal (sparse_mode 0, 4, 7, 8)"),
 			attr("inner_precise", AttrInt, IntAttr(0), "device precision mode; recorded, no effect on the float64 reference"),
-			attr("sparse_mode", AttrInt, IntAttr(0), "0 default, 1 all, 2 left-up causal, 3 right-down causal, 4 band; 5-8 only with an explicit atten_mask used as given"),
+			attr("sparse_mode", AttrInt, IntAttr(0), "0 default, 1 all, 2 left-up causal, 3 right-down causal, 4 band, 5 prefix, 6 compressed prefix, "+
+				"7/8 split variable-length right-down/left-up causal (TND)"),
+			attr("actual_seq_qlen", AttrInts, NoneAttr(), "TND: cumulative end row of each batch's queries"),
+			attr("actual_seq_kvlen", AttrInts, NoneAttr(), "TND: cumulative end row of each batch's keys and values"),
+			attr("prefix", AttrInts, NoneAttr(), "sparse_mode 5/6: each batch's prefix length N (columns j < N stay visible)"),
+			attr("semantics", AttrString, StringAttr("official"), "\"official\": torch_npu's documented masks (mode 0 without a mask masks nothing, "+
+				"with a mask adds the pre/next band; modes 2-4 and 6-8 build the mask from the mode, the given one being its compressed form); "+
+				"\"msprobe\": msprobe's reference (mode 0 without a mask builds the pre/next band; a given mask is used as is unless it is the compressed causal one)"),
 			attr("band_anchor", AttrString, StringAttr("top_left"), "sparse_mode 4 band: \"top_left\" (msprobe's reference) or \"bottom_right\" (torch_npu's documentation); equal when S1 = S2"),
 			attr("zero_masked_rows", AttrBool, BoolAttr(false), "give fully masked query rows a zero output (device invalid-row handling) instead of the reference's unmasked softmax"),
 		}, Outputs: 3},

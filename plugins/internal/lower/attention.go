@@ -56,13 +56,13 @@ var msAttnNames = attnNames{pse: "real_shift", mask: "attn_mask", scale: "scalar
 // call (api is the full name used in skip reasons) with MindSpore's
 // signature and defaults. The functional returns attention_out only, so
 // the lowered call is single-output.
-func FlashAttentionScore(api string, args []framework.Arg, kwargs []framework.NamedArg) (l *Lowered, err error) {
+func FlashAttentionScore(api string, args []framework.Arg, kwargs []framework.NamedArg, compat string) (l *Lowered, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			l, err = nil, fmt.Errorf("%s: internal error while planning: %v", api, r)
 		}
 	}()
-	b := &bound{api: api, name: "flash_attention_score"}
+	b := &bound{api: api, name: "flash_attention_score", compat: compat}
 	if err := flashAttentionScore.bind(b, args, kwargs, nil); err != nil {
 		return nil, err
 	}
@@ -81,6 +81,10 @@ func FlashAttentionScore(api string, args []framework.Arg, kwargs []framework.Na
 
 func fusionAttention(n attnNames) lowerFunc {
 	return func(b *bound) (*framework.Plan, error) {
+		ref := b.compat == "msprobe"
+		// given reports whether an option takes the caller's value:
+		// msprobe's reference reads options from keywords only (§17 #3).
+		given := func(name string) bool { return b.given[name] && !(ref && b.positional[name]) }
 		var in [3]framework.Arg
 		for i, name := range []string{"query", "key", "value"} {
 			a, err := b.tensor(name)
@@ -91,14 +95,6 @@ func fusionAttention(n attnNames) lowerFunc {
 				return nil, b.argErr(name, "expected a floating tensor, got %s", a.DType)
 			}
 			in[i] = a
-		}
-		for _, name := range []string{"actual_seq_qlen", "actual_seq_kvlen"} {
-			if !b.isNone(name) {
-				return nil, b.argErr(name, "variable-length attention (actual_seq_qlen/actual_seq_kvlen) is not supported")
-			}
-		}
-		if !b.isNone("prefix") {
-			return nil, b.argErr("prefix", "prefix attention (sparse_mode 5/6 prefix) is not supported")
 		}
 		if !b.isNone("padding_mask") {
 			return nil, b.argErr("padding_mask", "padding_mask is not supported (torch_npu documents it as unsupported)")
@@ -114,10 +110,8 @@ func fusionAttention(n attnNames) lowerFunc {
 		if err != nil {
 			return nil, err
 		}
-		rank := map[string]int{"BSH": 3, "SBH": 3, "BSND": 4, "BNSD": 4}
+		rank := map[string]int{"BSH": 3, "SBH": 3, "BSND": 4, "BNSD": 4, "TND": 3}
 		switch r, ok := rank[layout]; {
-		case layout == "TND":
-			return nil, b.argErr("input_layout", "layout TND (variable-length sequences) is not supported")
 		case !ok:
 			return nil, b.argErr("input_layout", "expected one of BSH, SBH, BSND, BNSD, TND, got %q", layout)
 		case len(in[0].Shape) != r || len(in[1].Shape) != r || len(in[2].Shape) != r:
@@ -128,70 +122,156 @@ func fusionAttention(n attnNames) lowerFunc {
 				return nil, b.argErr("head_num", "query hidden size %d is not a multiple of head_num %d", h, heads)
 			}
 		}
-		scale, err := b.float(n.scale)
-		if err != nil {
-			return nil, err
+		scale := 1.0 // torch_npu's documented default
+		switch {
+		case given(n.scale):
+			if scale, err = b.float(n.scale); err != nil {
+				return nil, err
+			}
+		case ref:
+			// msprobe's reference defaults to 1/√D (§17 #1)
+			d := attnHeadDim(layout, in[0].Shape, int(heads))
+			if d <= 0 {
+				return nil, b.argErr("input_layout", "head dim D of query %v is 0", in[0].Shape)
+			}
+			scale = 1 / math.Sqrt(float64(d))
 		}
 		keep, err := b.float("keep_prob")
 		if err != nil {
 			return nil, err
 		}
-		if keep != 1 {
+		if keep != 1 && !ref { // msprobe's reference forces keep_prob to 1 (§17 #2)
 			if !(keep > 0 && keep < 1) {
 				return nil, b.argErr("keep_prob", "must be in (0, 1], got %g", keep)
 			}
-			return nil, b.argErr("keep_prob", "keep_prob < 1 (dropout) is not supported: the device's dropout mask cannot be reproduced")
+			return nil, b.argErr("keep_prob", "keep_prob %g drops attention weights with the device's Philox stream (seed and offset of the call), which cannot be reproduced off the device: not comparable", keep)
 		}
 		if n.dropMask != "" && !b.isNone(n.dropMask) {
 			if _, err := b.tensor(n.dropMask); err != nil {
 				return nil, err
 			}
 		}
-		var toks [3]int64
+		toks := [3]int64{math.MaxInt32, math.MaxInt32, 0}
 		for i, name := range []string{n.pre, n.next, "inner_precise"} {
+			if !given(name) {
+				continue
+			}
 			if toks[i], err = b.integer(name); err != nil {
 				return nil, err
 			}
 		}
-		mode, err := b.integer("sparse_mode")
-		if err != nil {
-			return nil, err
+		mode := int64(0)
+		if given("sparse_mode") {
+			if mode, err = b.integer("sparse_mode"); err != nil {
+				return nil, err
+			}
 		}
-		pse, hasPse, err := b.optTensor(n.pse)
-		if err != nil {
-			return nil, err
+		var pse, mask framework.Arg
+		hasPse, hasMask := false, false
+		if given(n.pse) {
+			if pse, hasPse, err = b.optTensor(n.pse); err != nil {
+				return nil, err
+			}
 		}
 		if hasPse && !pse.DType.IsFloat() {
 			return nil, b.argErr(n.pse, "expected a floating tensor, got %s", pse.DType)
 		}
-		mask, hasMask, err := b.optTensor(n.mask)
-		if err != nil {
-			return nil, err
+		if given(n.mask) {
+			if mask, hasMask, err = b.optTensor(n.mask); err != nil {
+				return nil, err
+			}
 		}
+		seqs := map[string][]int64{}
+		for _, name := range []string{"actual_seq_qlen", "actual_seq_kvlen", "prefix"} {
+			if b.isNone(name) {
+				continue
+			}
+			v, err := b.intList(name, 0, false)
+			if err != nil {
+				return nil, err
+			}
+			seqs[name] = v
+		}
+		varlen := layout == "TND"
 		switch {
 		case mode < 0 || mode > 8:
 			return nil, b.argErr("sparse_mode", "expected 0..8, got %d", mode)
-		case mode >= 6:
-			return nil, b.argErr("sparse_mode", "sparse_mode %d (compressed prefix or variable-length) is not supported", mode)
-		case mode == 5 && !hasMask:
-			return nil, b.argErr("sparse_mode", "sparse_mode 5 needs an atten_mask")
+		case varlen && (seqs["actual_seq_qlen"] == nil || seqs["actual_seq_kvlen"] == nil):
+			return nil, b.argErr("input_layout", "layout TND needs actual_seq_qlen and actual_seq_kvlen")
+		case !varlen && (seqs["actual_seq_qlen"] != nil || seqs["actual_seq_kvlen"] != nil):
+			return nil, b.argErr("actual_seq_qlen", "actual_seq_qlen/actual_seq_kvlen need input_layout TND, got %s", layout)
+		case !varlen && (mode == 7 || mode == 8):
+			return nil, b.argErr("sparse_mode", "sparse_mode %d (split variable-length causal) needs input_layout TND", mode)
+		case varlen && mode == 5:
+			return nil, b.argErr("sparse_mode", "sparse_mode 5 (uncompressed prefix) is not supported with input_layout TND (torch_npu documents it so)")
+		case varlen && hasPse:
+			return nil, b.argErr(n.pse, "pse with input_layout TND (compressed alibi form) is not supported")
+		case varlen && hasMask && (mode == 0 || mode == 1):
+			return nil, b.argErr(n.mask, "an explicit atten_mask with input_layout TND and sparse_mode %d is not supported", mode)
+		case (mode == 5 || mode == 6) && !hasMask && seqs["prefix"] == nil:
+			return nil, b.argErr("sparse_mode", "sparse_mode %d needs an atten_mask or prefix", mode)
+		case ref && mode >= 5 && !hasMask:
+			return nil, b.argErr("sparse_mode", "sparse_mode %d without an atten_mask: msprobe's reference crashes (--compat msprobe)", mode)
+		}
+		if hasPse && len(pse.Shape) == 4 && pse.Shape[2] == 1024 && !varlen {
+			if s1 := attnSeqLen(layout, in[0].Shape); s1 > 1024 {
+				return nil, b.argErr(n.pse, "compressed alibi pse (the last 1024 rows of a query length %d) is not supported", s1)
+			}
 		}
 		attrs := ops.Attrs{
 			"head_num":      ops.IntAttr(heads),
 			"input_layout":  ops.StringAttr(layout),
 			"scale":         ops.FloatAttr(scale),
-			"keep_prob":     ops.FloatAttr(keep),
+			"keep_prob":     ops.FloatAttr(1),
 			"pre_tockens":   ops.IntAttr(clampTokens(toks[0])),
 			"next_tockens":  ops.IntAttr(clampTokens(toks[1])),
 			"inner_precise": ops.IntAttr(toks[2]),
 			"sparse_mode":   ops.IntAttr(mode),
+			"band_anchor":   ops.StringAttr("bottom_right"),
+			"semantics":     ops.StringAttr("official"),
+		}
+		if ref {
+			attrs["band_anchor"], attrs["semantics"] = ops.StringAttr("top_left"), ops.StringAttr("msprobe")
+		}
+		for name, v := range seqs {
+			attrs[name] = ops.IntsAttr(v...)
 		}
 		p := newPlan("npu.fusion_attention", attrs, tensorBinding(in[0]), tensorBinding(in[1]), tensorBinding(in[2]),
 			optBinding(pse, hasPse), optBinding(mask, hasMask))
-		p.Compare = []int{0}
+		// attention_out, softmax_max and softmax_sum are compared; run_ut
+		// keeps attention_out only (§17 #8)
+		p.Compare = []int{0, 1, 2}
+		if ref {
+			p.Compare = []int{0}
+		}
 		p.GradOutput = 0
 		return p, nil
 	}
+}
+
+// attnHeadDim is the head dim D of a query in the layout (0 when the
+// shape does not fit it).
+func attnHeadDim(layout string, q []int, heads int) int {
+	switch {
+	case (layout == "BSH" || layout == "SBH") && len(q) == 3 && heads > 0:
+		return q[2] / heads
+	case (layout == "BSND" || layout == "BNSD") && len(q) == 4:
+		return q[3]
+	case layout == "TND" && len(q) == 3:
+		return q[2]
+	}
+	return 0
+}
+
+// attnSeqLen is the query length S1 of a query in the layout.
+func attnSeqLen(layout string, q []int) int {
+	switch layout {
+	case "BSH", "BSND":
+		return q[1]
+	case "SBH", "TND":
+		return q[0]
+	}
+	return q[2]
 }
 
 // clampTokens keeps a token count within int64 arithmetic of the kernel's

@@ -23,6 +23,8 @@ type bound struct {
 
 	// multi is set by a lowering whose API returns a tuple or list.
 	multi bool
+	// compat is the run's --compat ("msprobe" or "").
+	compat string
 }
 
 // errf makes a skip reason prefixed with the API name.

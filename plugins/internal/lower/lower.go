@@ -48,6 +48,10 @@ type Call struct {
 	// KwargAliases renames keyword arguments that the PyTorch signature
 	// lacks (MindSpore's axis → dim); nil for none.
 	KwargAliases map[string]string
+	// Compat is framework.PlanRequest.Compat: "msprobe" makes the fused
+	// operators follow msprobe's reference (fused-ops.md §17) instead of
+	// the official semantics.
+	Compat string
 }
 
 // Lowered is a lowered call.
@@ -157,7 +161,7 @@ func lower(c *Call) (*Lowered, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: API %s.%s has no lowering", c.API, c.Namespace, c.Name)
 	}
-	b := &bound{api: c.API, name: c.Name, ns: c.Namespace}
+	b := &bound{api: c.API, name: c.Name, ns: c.Namespace, compat: c.Compat}
 	if err := r.sig.bind(b, c.Args, c.Kwargs, c.KwargAliases); err != nil {
 		return nil, err
 	}

@@ -399,7 +399,7 @@ def _npu_rms_norm(c):
 # torch_npu's sparse_mode 2, 3 and 4 read the fixed compressed mask
 # triu(ones(2048, 2048), 1) (documented as required for them); a call
 # without a mask gets it, as the canonical op builds these modes' masks.
-_COMPRESSED_MASK_MODES = (2, 3, 4)
+_COMPRESSED_MASK_MODES = (2, 3, 4, 7, 8)
 
 
 def _npu_fusion_attention(c):
@@ -407,11 +407,18 @@ def _npu_fusion_attention(c):
     q, k, v, pse, mask = c.inputs
     a = c.attrs
     layout = a["input_layout"]
-    if layout not in ("BSH", "SBH", "BSND", "BNSD"):
-        raise ArgumentError("npu.fusion_attention: input_layout %r is not supported (BSH, SBH, BSND or BNSD)" % layout)
+    if layout not in ("BSH", "SBH", "BSND", "BNSD", "TND"):
+        raise ArgumentError("npu.fusion_attention: input_layout %r is not supported (BSH, SBH, BSND, BNSD or TND)" % layout)
     mode = a["sparse_mode"]
     if mask is None and mode in _COMPRESSED_MASK_MODES:
         mask = torch.triu(torch.ones((2048, 2048), dtype=torch.bool, device=q.device), diagonal=1)
+    if mode == 6 and mask is None:
+        # the compressed prefix mask: causal 2048x2048 over a 1024x2048
+        # block whose left half is 0 and right half 1
+        tail = torch.zeros((1024, 2048), dtype=torch.bool, device=q.device)
+        tail[:, 1024:] = True
+        mask = torch.cat([torch.triu(torch.ones((2048, 2048), dtype=torch.bool, device=q.device), diagonal=1), tail])
+    lists = {n: a.get(n) for n in ("prefix", "actual_seq_qlen", "actual_seq_kvlen")}
     if a["keep_prob"] < 1:
         # The dropout mask comes from torch_npu's generator: seeded from
         # the request, as dropout's.
@@ -423,11 +430,12 @@ def _npu_fusion_attention(c):
         pse=pse, padding_mask=None, atten_mask=mask,
         scale=a["scale"], keep_prob=a["keep_prob"],
         pre_tockens=a["pre_tockens"], next_tockens=a["next_tockens"],
-        inner_precise=a["inner_precise"], sparse_mode=mode)
+        inner_precise=a["inner_precise"], sparse_mode=mode, prefix=lists["prefix"],
+        actual_seq_qlen=lists["actual_seq_qlen"], actual_seq_kvlen=lists["actual_seq_kvlen"])
     # (attention_out, softmax_max, softmax_sum, softmax_out, seed, offset,
-    # numels): the op's outputs are the first three. band_anchor and
-    # zero_masked_rows describe the float64 reference; the device does what
-    # it does.
+    # numels): the op's outputs are the first three. semantics,
+    # band_anchor and zero_masked_rows describe the float64 reference; the
+    # device does what it does.
     return [outs[0], outs[1], outs[2]]
 
 

@@ -9,7 +9,10 @@ msprobe's bench written with plain torch ops in float64 (fused-ops.md §7.3-
 repeat_interleave, masks built with triu/tril as msprobe's
 generate_atten_mask does, S = (Q·Kᵀ + pse)·scale + M·(−40000), softmax, P·V,
 and autograd for the gradients of attention_out (the only output run_ut
-differentiates, grad_index 0). softmax_max / softmax_sum are
+differentiates, grad_index 0). Masks follow torch_npu's documentation
+(semantics "official": every layout x sparse_mode 0-8 x MHA/GQA, TND with
+variable-length batches) or msprobe's reference (semantics "msprobe", the
+--compat msprobe cases). softmax_max / softmax_sum are
 [B, N1, S1, 8]. Float32 cases compute in float64 and round the results,
 as the bench does.
 """
@@ -46,6 +49,14 @@ def from_bnsd(x, layout):
     return x
 
 
+def band(s1, s2, pre, nxt, shift=0):
+    """1 where j - i - shift > next or < -pre."""
+    i = torch.arange(s1).reshape(-1, 1)
+    j = torch.arange(s2).reshape(1, -1)
+    r = j - i - shift
+    return ((r > nxt) | (r < -pre)).to(torch.float64)
+
+
 def ref_mask(mask, mode, s1, s2, pre, nxt):
     """msprobe's generate_atten_mask (no compressed-mask branch here)."""
     if mask is not None:
@@ -62,74 +73,180 @@ def ref_mask(mask, mode, s1, s2, pre, nxt):
     raise ValueError("mode %d needs a mask" % mode)
 
 
-def fusion_attention(layout, head_num, scale, mode=0, pre=2147483647, nxt=2147483647):
+def official_mask(mask, mode, b, s1, s2, pre, nxt, prefix):
+    """torch_npu's documented masks (ops-transformer sparse-mode note):
+    mode 0 adds the pre/next band (top-left) to a given mask and masks
+    nothing without one; 1 uses the given mask; 2, 3, 4 build left-up
+    causal, right-down causal and the band anchored bottom-right; 5 uses
+    the given mask or the prefix mask; 6 the prefix mask."""
+    given = None if mask is None else mask.to(torch.float64).ne(0).to(torch.float64)
+    if mode == 0:
+        return None if given is None else torch.maximum(given, band(s1, s2, pre, nxt))
+    if mode == 1:
+        return given
+    if mode == 2:
+        return band(s1, s2, 2 ** 62, 0)
+    if mode == 3:
+        return band(s1, s2, 2 ** 62, 0, s2 - s1)
+    if mode == 4:
+        return band(s1, s2, pre, nxt, s2 - s1)
+    if mode == 5 and given is not None:
+        return given
+    # prefix: visible iff j <= i + (s2 - s1) or j < prefix[b]
+    out = torch.zeros(b, 1, s1, s2)
+    for bi in range(b):
+        causal = band(s1, s2, 2 ** 62, 0, s2 - s1)
+        cols = (torch.arange(s2) >= prefix[bi]).to(torch.float64).reshape(1, -1)
+        out[bi, 0] = causal * cols
+    return out
+
+
+def attend(Q, K, V, pse, M, scale, zero_rows=False):
+    """BNSD float64 attention with GQA (kv head h // G): O, row max, row sum."""
+    g = Q.shape[1] // K.shape[1]
+    K = K.repeat_interleave(g, dim=1)
+    V = V.repeat_interleave(g, dim=1)
+    s = Q @ K.transpose(-1, -2)
+    if pse is not None:
+        s = s + pse.to(torch.float64)
+    s = s * scale
+    if M is not None:
+        s = s + M * -40000.0
+    m = s.max(dim=-1, keepdim=True).values
+    e = torch.exp(s - m)
+    l = e.sum(dim=-1, keepdim=True)
+    return (e / l) @ V, m, l
+
+
+def fusion_attention(layout, head_num, scale, mode=0, pre=2147483647, nxt=2147483647, semantics="official",
+                     prefix=None, cq=None, ck=None):
     def fn(q, k, v, pse, mask):
         dt = q.dtype
-        qd = q.to(torch.float64)
+        stat = torch.float64 if dt == torch.float64 else torch.float32
+        if layout == "TND":
+            outs, ms, ls = [], [], []
+            bandb = [i for i in range(len(cq)) if cq[i] - (cq[i - 1] if i else 0) > 0]
+            bandb = bandb[-1] if mode == 7 else bandb[0]
+            for bi in range(len(cq)):
+                q0, q1 = (cq[bi - 1] if bi else 0), cq[bi]
+                k0, k1 = (ck[bi - 1] if bi else 0), ck[bi]
+                if q1 == q0:
+                    continue
+                Q = q[q0:q1].to(torch.float64).permute(1, 0, 2).unsqueeze(0)
+                K = k[k0:k1].to(torch.float64).permute(1, 0, 2).unsqueeze(0)
+                V = v[k0:k1].to(torch.float64).permute(1, 0, 2).unsqueeze(0)
+                bm = mode
+                if mode in (7, 8):
+                    bm = 4 if bi == bandb else (3 if mode == 7 else 2)
+                M = official_mask(None, bm, 1, q1 - q0, k1 - k0, pre, nxt, None if prefix is None else [prefix[bi]])
+                o, m, l = attend(Q, K, V, None, M, scale)
+                outs.append(o[0].permute(1, 0, 2))
+                ms.append(m[0].permute(1, 0, 2))
+                ls.append(l[0].permute(1, 0, 2))
+            o, m, l = torch.cat(outs), torch.cat(ms), torch.cat(ls)
+            return (o.to(dt), m.detach().expand(*m.shape[:-1], 8).to(stat).contiguous(),
+                    l.detach().expand(*l.shape[:-1], 8).to(stat).contiguous())
         if layout in ("BSH", "SBH"):
             n1 = head_num
             d = q.shape[-1] // n1
             n2 = k.shape[-1] // d
         else:
             n1, n2 = (q.shape[2], k.shape[2]) if layout == "BSND" else (q.shape[1], k.shape[1])
-        Q = to_bnsd(qd, layout, n1)
-        K = to_bnsd(k.to(torch.float64), layout, n2).repeat_interleave(n1 // n2, dim=1)
-        V = to_bnsd(v.to(torch.float64), layout, n2).repeat_interleave(n1 // n2, dim=1)
-        s = Q @ K.transpose(-1, -2)
-        if pse is not None:
-            s = s + pse.to(torch.float64)
-        s = s * scale
-        M = ref_mask(mask, mode, Q.shape[2], K.shape[2], pre, nxt)
-        s = s + M * -40000.0
-        m = s.max(dim=-1, keepdim=True).values
-        e = torch.exp(s - m)
-        l = e.sum(dim=-1, keepdim=True)
-        o = (e / l) @ V
-        stat = torch.float64 if dt == torch.float64 else torch.float32
+        Q = to_bnsd(q.to(torch.float64), layout, n1)
+        K = to_bnsd(k.to(torch.float64), layout, n2)
+        V = to_bnsd(v.to(torch.float64), layout, n2)
+        s1, s2 = Q.shape[2], K.shape[2]
+        if semantics == "msprobe":
+            M = ref_mask(mask, mode, s1, s2, pre, nxt)
+        else:
+            M = official_mask(mask, mode, Q.shape[0], s1, s2, pre, nxt, prefix)
+        o, m, l = attend(Q, K, V, pse, M, scale)
         return (from_bnsd(o, layout).to(dt),
                 m.detach().expand(*m.shape[:-1], 8).to(stat).contiguous(),
                 l.detach().expand(*l.shape[:-1], 8).to(stat).contiguous())
     return fn
 
 
-def attrs(layout, head_num, scale, mode=0, pre=2147483647, nxt=2147483647):
-    return {"head_num": head_num, "input_layout": layout, "scale": float(scale),
-            "sparse_mode": mode, "pre_tockens": pre, "next_tockens": nxt}
+def attrs(layout, head_num, scale, mode=0, pre=2147483647, nxt=2147483647, semantics="official", prefix=None, cq=None, ck=None):
+    a = {"head_num": head_num, "input_layout": layout, "scale": float(scale),
+         "sparse_mode": mode, "pre_tockens": pre, "next_tockens": nxt, "semantics": semantics,
+         "band_anchor": "top_left" if semantics == "msprobe" else "bottom_right"}
+    for k, v in (("prefix", prefix), ("actual_seq_qlen", cq), ("actual_seq_kvlen", ck)):
+        if v is not None:
+            a[k] = list(v)
+    return a
+
+
+def shapes(layout, b, n, s, d):
+    return {"BSH": (b, s, n * d), "SBH": (s, b, n * d), "BSND": (b, s, n, d), "BNSD": (b, n, s, d)}[layout]
 
 
 def gen():
     cs = []
 
-    def add(name, layout, head_num, scale, q, k, v, pse=None, mask=None, mode=0, pre=2147483647, nxt=2147483647, **kw):
+    def add(name, layout, head_num, scale, q, k, v, pse=None, mask=None, mode=0, pre=2147483647, nxt=2147483647,
+            semantics="official", prefix=None, cq=None, ck=None, **kw):
         r = Rand("nn_attention/" + name + "#dy")
         dy = r.randn(q.shape, q.dtype)
+        if semantics == "msprobe":
+            name = "msprobe_" + name
         cs.append(case("npu.fusion_attention/" + name, "npu.fusion_attention", [q, k, v, pse, mask],
-                       fusion_attention(layout, head_num, scale, mode, pre, nxt),
-                       attrs=attrs(layout, head_num, scale, mode, pre, nxt),
+                       fusion_attention(layout, head_num, scale, mode, pre, nxt, semantics, prefix, cq, ck),
+                       attrs=attrs(layout, head_num, scale, mode, pre, nxt, semantics, prefix, cq, ck),
                        grad_outputs=[dy, None, None], **kw))
 
     r = Rand("nn_attention")
-    # BNSD multi-head, no mask, scale 1/sqrt(D).
-    add("bnsd_mha", "BNSD", 2, 1 / math.sqrt(5), r.randn((2, 2, 3, 5)), r.randn((2, 2, 4, 5)), r.randn((2, 2, 4, 5)))
-    # BSH grouped-query (N1 = 4, N2 = 2), right-down causal built from sparse_mode 3.
-    add("bsh_gqa_mode3", "BSH", 4, 0.5, r.randn((2, 4, 12)), r.randn((2, 6, 6)), r.randn((2, 6, 6)), mode=3)
-    # SBH with a full BNSS pse and a given B1SS bool mask (sparse_mode 0).
+    # msprobe's reference (--compat msprobe): the cases of the first version.
+    ms = dict(semantics="msprobe")
+    add("bnsd_mha", "BNSD", 2, 1 / math.sqrt(5), r.randn((2, 2, 3, 5)), r.randn((2, 2, 4, 5)), r.randn((2, 2, 4, 5)), **ms)
+    add("bsh_gqa_mode3", "BSH", 4, 0.5, r.randn((2, 4, 12)), r.randn((2, 6, 6)), r.randn((2, 6, 6)), mode=3, **ms)
     add("sbh_pse_mask", "SBH", 2, 0.35, r.randn((5, 1, 8)), r.randn((5, 1, 8)), r.randn((5, 1, 8)),
-        pse=r.randn((1, 2, 5, 5)), mask=r.bool((1, 1, 5, 5), 0.3))
-    # BSND multi-query (N2 = 1), left-up causal (sparse_mode 2) with S1 < S2.
-    add("bsnd_mqa_mode2", "BSND", 3, 0.6, r.randn((1, 3, 3, 4)), r.randn((1, 5, 1, 4)), r.randn((1, 5, 1, 4)), mode=2)
-    # band (sparse_mode 4) with pre 1, next 2.
+        pse=r.randn((1, 2, 5, 5)), mask=r.bool((1, 1, 5, 5), 0.3), **ms)
+    add("bsnd_mqa_mode2", "BSND", 3, 0.6, r.randn((1, 3, 3, 4)), r.randn((1, 5, 1, 4)), r.randn((1, 5, 1, 4)), mode=2, **ms)
     add("bnsd_band_mode4", "BNSD", 1, 0.4, r.randn((1, 1, 6, 3)), r.randn((1, 1, 6, 3)), r.randn((1, 1, 6, 3)),
-        mode=4, pre=1, nxt=2)
-    # sparse_mode 0 without mask but finite tokens: msprobe's band.
+        mode=4, pre=1, nxt=2, **ms)
+    # msprobe: mode 0 without a mask but finite tokens builds a band; mode 4
+    # anchored top-left with S1 != S2.
     add("bnsd_mode0_tokens", "BNSD", 2, 0.5, r.randn((1, 2, 5, 2)), r.randn((1, 2, 5, 2)), r.randn((1, 2, 5, 2)),
-        mode=0, pre=2, nxt=0)
-    # pse broadcast over the query axis (BN1S) and a 2-D uint8 mask, sparse_mode 1.
+        mode=0, pre=2, nxt=0, **ms)
+    add("bnsd_mode4_s1ne_s2", "BNSD", 1, 0.5, r.randn((1, 1, 3, 2)), r.randn((1, 1, 5, 2)), r.randn((1, 1, 5, 2)),
+        mode=4, pre=1, nxt=1, **ms)
     add("bsh_pse_bn1s_mode1", "BSH", 2, 0.7, r.randn((2, 3, 4)), r.randn((2, 4, 4)), r.randn((2, 4, 4)),
-        pse=r.randn((2, 2, 1, 4)), mask=r.bool((3, 4), 0.25).to(torch.uint8), mode=1)
-    # float32 inputs: float32 attention_out, float32 statistics.
+        pse=r.randn((2, 2, 1, 4)), mask=r.bool((3, 4), 0.25).to(torch.uint8), mode=1, **ms)
     add("bsh_float32", "BSH", 2, 0.25, r.randn((1, 4, 6), torch.float32), r.randn((1, 4, 6), torch.float32),
-        r.randn((1, 4, 6), torch.float32), mask=r.bool((4, 4), 0.3))
+        r.randn((1, 4, 6), torch.float32), mask=r.bool((4, 4), 0.3), **ms)
+
+    # torch_npu's semantics: every layout x sparse mode x (MHA, GQA).
+    B, S1, S2, D = 2, 4, 5, 3
+    for layout in ("BSH", "SBH", "BSND", "BNSD"):
+        for heads, (n1, n2) in (("mha", (2, 2)), ("gqa", (4, 2))):
+            for mode, extra in ((0, {}), (0, {"mask": True, "pre": 1, "nxt": 1}), (1, {"mask": True}), (1, {}),
+                                (2, {}), (3, {}), (4, {"pre": 1, "nxt": 0}), (5, {"mask": True}),
+                                (5, {"prefix": [1, 3]}), (6, {"prefix": [2, 0]})):
+                tag = "%s_%s_mode%d%s" % (layout.lower(), heads, mode,
+                                          "".join("_" + k for k in sorted(extra) if k in ("mask", "prefix")))
+                q = r.randn(shapes(layout, B, n1, S1, D))
+                k = r.randn(shapes(layout, B, n2, S2, D))
+                v = r.randn(shapes(layout, B, n2, S2, D))
+                mask = r.bool((B, 1, S1, S2), 0.3) if extra.get("mask") else None
+                pse = r.randn((1, n1, S1, S2)) if mode == 1 else None
+                add(tag, layout, n1, 0.45, q, k, v, pse=pse, mask=mask, mode=mode,
+                    pre=extra.get("pre", 2147483647), nxt=extra.get("nxt", 2147483647), prefix=extra.get("prefix"))
+    # TND: batches of 2, 0, 3 and 1 query rows over 3, 2, 4 and 2 key rows.
+    cq, ck = [2, 2, 5, 6], [3, 5, 9, 11]
+    for heads, (n1, n2) in (("mha", (2, 2)), ("gqa", (4, 2))):
+        for mode, extra in ((0, {}), (1, {}), (2, {}), (3, {}), (4, {"pre": 1, "nxt": 0}), (6, {"prefix": [1, 0, 2, 1]}),
+                            (7, {"pre": 4, "nxt": -1}), (8, {"pre": 4, "nxt": 1})):
+            q = r.randn((6, n1, D))
+            k = r.randn((11, n2, D))
+            v = r.randn((11, n2, D))
+            add("tnd_%s_mode%d" % (heads, mode), "TND", n1, 0.5, q, k, v, mode=mode,
+                pre=extra.get("pre", 2147483647), nxt=extra.get("nxt", 2147483647), prefix=extra.get("prefix"), cq=cq, ck=ck)
+    # narrow dtypes: float32 results of the float64 reference, rounded once.
+    add("bnsd_gqa_mode3_float32", "BNSD", 4, 0.5, r.randn((1, 4, 3, 4), torch.float32), r.randn((1, 2, 5, 4), torch.float32),
+        r.randn((1, 2, 5, 4), torch.float32), mode=3)
+    add("tnd_mode8_bfloat16", "TND", 2, 0.5, r.randn((6, 2, 4), torch.bfloat16), r.randn((11, 2, 4), torch.bfloat16),
+        r.randn((11, 2, 4), torch.bfloat16), mode=8, pre=4, nxt=1, cq=cq, ck=ck)
     return cs
 
 
