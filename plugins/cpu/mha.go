@@ -674,6 +674,9 @@ func mhaForward(c *call) ([]*array, error) {
 	if err := m.finish(); err != nil {
 		return nil, err
 	}
+	// the backward of the same call reads the intermediates (not the
+	// outputs, which the device rounds in place)
+	c.saved = m
 	out := &array{shape: m.out.shape, data: m.out.data, dtype: m.outT}
 	w := &array{shape: m.w.shape, data: m.w.data, dtype: m.outT}
 	return []*array{out, w}, nil
@@ -686,18 +689,21 @@ func mhaForward(c *call) ([]*array, error) {
 // bias's gradients are their chunks' gradients concatenated (zeros for a
 // chunk that took none).
 func mhaBackward(c *call, outs, gos []*array) ([]*array, error) {
-	m, err := newMHA(c)
-	if err != nil {
-		return nil, err
+	m, ok := c.saved.(*mha)
+	if !ok {
+		var err error
+		if m, err = newMHA(c); err != nil {
+			return nil, err
+		}
+		if err := m.finish(); err != nil {
+			return nil, err
+		}
 	}
 	N, H, L, E, hd := m.N, m.H, m.L, m.E, m.hd
 	B := N * H
 	S := m.p.shape[2]
 	res := make([]*array, len(c.in))
 	want := func(i int) bool { return nnWantsGrad(c, i) }
-	if err := m.finish(); err != nil {
-		return nil, err
-	}
 	g0 := nnGradOut(gos, 0)
 	if g0 == nil {
 		g0 = &array{shape: outs[0].shape, data: make([]float64, len(outs[0].data)), dtype: m.dt}
