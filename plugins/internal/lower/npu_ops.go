@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"strings"
+
 	"github.com/probe-dev/probe/sdk/framework"
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -9,7 +11,10 @@ import (
 // torch_npu's fused operators (issue 13, fused-ops.md), lowered with the
 // signatures torch_npu documents (OFFICIAL semantics: defaults that msprobe's
 // reference lacks, such as npu_linear's bias=None or
-// npu_scaled_masked_softmax's scale=1.0, are torch_npu's).
+// npu_scaled_masked_softmax's scale=1.0, are torch_npu's). Under --compat
+// msprobe a call that msprobe's reference function cannot take is a SKIP
+// with the reference's Python error (fused-ops.md §17 #12, #20, #21;
+// docs/compat.md).
 
 func init() {
 	def(npuSwiglu, "input, dim=-1", "NPU.npu_swiglu")
@@ -35,8 +40,34 @@ func (b *bound) npuFloat(name string, a framework.Arg) error {
 	return nil
 }
 
+// msprobe reports whether the run reproduces msprobe (--compat msprobe).
+func (b *bound) msprobe() bool { return b.compat == "msprobe" }
+
+// npuRefMissing is the SKIP of a call that omits arguments msprobe's
+// reference function has no default for (--compat msprobe): Python's
+// TypeError.
+func (b *bound) npuRefMissing(names ...string) error {
+	var miss []string
+	for _, n := range names {
+		if !b.given[n] {
+			miss = append(miss, "'"+n+"'")
+		}
+	}
+	switch len(miss) {
+	case 0:
+		return nil
+	case 1:
+		return b.errf("%s() missing 1 required positional argument: %s (--compat msprobe: msprobe's reference has no default)", b.name, miss[0])
+	}
+	return b.errf("%s() missing %d required positional arguments: %s and %s (--compat msprobe: msprobe's reference has no default)",
+		b.name, len(miss), strings.Join(miss[:len(miss)-1], ", "), miss[len(miss)-1])
+}
+
 func npuUnary(op string) lowerFunc {
 	return func(b *bound) (*framework.Plan, error) {
+		if b.msprobe() && b.name == "fast_gelu" {
+			return nil, b.errf("There is not bench function fast_gelu (--compat msprobe: msprobe's reference is registered as npu_fast_gelu only)")
+		}
 		param := "input"
 		if op == "npu.mish" {
 			param = "self"
@@ -102,6 +133,12 @@ func npuRotaryMul(b *bound) (*framework.Plan, error) {
 			return nil, b.argErr(n, "npu_rotary_mul: %s of shape %v does not broadcast to input's shape %v", n, rs[i].Shape, x.Shape)
 		}
 	}
+	if b.msprobe() && b.given["rotary_mode"] {
+		if b.positional["rotary_mode"] {
+			return nil, b.errf("npu_rotary_mul() takes 3 positional arguments but 4 were given (--compat msprobe: msprobe's reference has no rotary_mode)")
+		}
+		return nil, b.errf("npu_rotary_mul() got an unexpected keyword argument 'rotary_mode' (--compat msprobe: msprobe's reference has no rotary_mode)")
+	}
 	mode, err := b.str("rotary_mode")
 	if err != nil {
 		return nil, err
@@ -146,6 +183,11 @@ func npuScaledMaskedSoftmax(b *bound) (*framework.Plan, error) {
 	}
 	if !npuBroadcastsTo(mask.Shape, x.Shape) {
 		return nil, b.argErr("mask", "npu_scaled_masked_softmax: mask of shape %v does not broadcast to x's shape %v", mask.Shape, x.Shape)
+	}
+	if b.msprobe() {
+		if err := b.npuRefMissing("scale", "fixed_triu_mask"); err != nil {
+			return nil, err
+		}
 	}
 	scale, err := b.float("scale")
 	if err != nil {
@@ -199,6 +241,11 @@ func npuLinear(b *bound) (*framework.Plan, error) {
 	bias, bok, err := b.optTensor("bias")
 	if err != nil {
 		return nil, err
+	}
+	if b.msprobe() {
+		if err := b.npuRefMissing("bias"); err != nil {
+			return nil, err
+		}
 	}
 	for i, a := range []framework.Arg{x, w} {
 		if err := b.npuFloat([]string{"input", "weight"}[i], a); err != nil {
