@@ -101,7 +101,8 @@ var dtypesExceptions = map[string]string{
 
 // nnErrorExceptions are nn kernels without an error golden case.
 var nnErrorExceptions = map[string]string{
-	"npu.fusion_attention": "no PyTorch op to raise; TestAttnExecute checks its errors",
+	"npu.fusion_attention":      "no PyTorch op to raise; TestAttnExecute checks its errors",
+	"npu.fusion_attention_grad": "no PyTorch op to raise; TestAttnGradExecute checks its errors",
 }
 
 // TestGoldenCoverage: every registered kernel has bench golden cases,

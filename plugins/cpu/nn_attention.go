@@ -37,6 +37,52 @@ import (
 
 func init() {
 	register("npu.fusion_attention", &kernel{forward: attnForward, backward: attnBackward})
+	register("npu.fusion_attention_grad", &kernel{forward: attnGradForward})
+}
+
+// attnGradForward is npu_fusion_attention_grad: the backward of
+// npu.fusion_attention for the gradient dy (input 3) of attention_out, as
+// outputs (dq, dk, dv, dpse); dpse is zero-size without a pse.
+func attnGradForward(c *call) ([]*array, error) {
+	q, err := nnNeed(c, 0, "query")
+	if err != nil {
+		return nil, err
+	}
+	dy, err := nnNeed(c, 3, "dy")
+	if err != nil {
+		return nil, err
+	}
+	pse := nnInput(c, 4)
+	if pse != nil && pse.rank() == 0 {
+		pse = nil
+	}
+	sub := &call{op: "npu.fusion_attention", attrs: c.attrs, seed: c.seed,
+		in:           []*array{q, nnInput(c, 1), nnInput(c, 2), pse, nnInput(c, 5)},
+		requiresGrad: []bool{true, true, true, pse != nil, false}}
+	for i, a := range sub.in[:3] {
+		if a == nil {
+			return nil, fmt.Errorf("npu_fusion_attention_grad: argument %d must be a tensor, not None", i)
+		}
+	}
+	if !q.dtype.IsFloat() || !dy.dtype.IsFloat() {
+		return nil, fmt.Errorf("npu_fusion_attention_grad: query and dy must be floating tensors, got %s and %s", ops.TypeName(q.dtype), ops.TypeName(dy.dtype))
+	}
+	g, err := attnBackward(sub, nil, []*array{dy})
+	if err != nil {
+		return nil, err
+	}
+	out := []*array{g[0], g[1], g[2], g[3]}
+	for i := 0; i < 3; i++ {
+		if out[i] == nil { // a non-float key or value
+			return nil, fmt.Errorf("npu_fusion_attention_grad: key and value must be floating tensors")
+		}
+		out[i].dtype = q.dtype
+	}
+	if out[3] == nil {
+		out[3] = nnNew([]int{0}, q.dtype)
+	}
+	out[3].dtype = q.dtype
+	return out, nil
 }
 
 // attnMaskValue is the reference's additive mask constant.

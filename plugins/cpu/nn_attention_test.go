@@ -625,3 +625,61 @@ func TestAttnParallelDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestAttnGradExecute runs npu.fusion_attention_grad through the device:
+// its outputs are npu.fusion_attention's input gradients for the same dy
+// (dpse zero-size without a pse), and its errors.
+func TestAttnGradExecute(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	ft := func(dt tensor.DType, shape ...int) *tensor.Tensor {
+		v := make([]float64, tensor.NumElements(shape))
+		for i := range v {
+			v[i] = r.NormFloat64()
+		}
+		return tensor.FromFloat64s(dt, shape, v)
+	}
+	attrs := ops.Attrs{"head_num": ops.IntAttr(4), "input_layout": ops.StringAttr("BSH"), "scale": ops.FloatAttr(0.5), "sparse_mode": ops.IntAttr(3)}
+	dev := New(Options{Mode: Emulated})
+	for _, withPse := range []bool{false, true} {
+		q, k, v, dy := ft(tensor.BFloat16, 2, 3, 8), ft(tensor.BFloat16, 2, 5, 4), ft(tensor.BFloat16, 2, 5, 4), ft(tensor.BFloat16, 2, 3, 8)
+		pse := ops.None
+		if withPse {
+			pse = ops.T(ft(tensor.BFloat16, 1, 4, 3, 5))
+		}
+		bwd, err := dev.Execute(context.Background(), &device.ExecRequest{Op: "npu.fusion_attention", Attrs: attrs,
+			Inputs: []ops.Value{ops.T(q), ops.T(k), ops.T(v), pse, ops.None}, RequiresGrad: []bool{true, true, true, withPse, false},
+			Backward: true, GradOutputs: []*tensor.Tensor{dy}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := dev.Execute(context.Background(), &device.ExecRequest{Op: "npu.fusion_attention_grad", Attrs: attrs,
+			Inputs: []ops.Value{ops.T(q), ops.T(k), ops.T(v), ops.T(dy), pse, ops.None}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 3; i++ {
+			if !reflect.DeepEqual(res.Outputs[i], bwd.InputGrads[i]) {
+				t.Errorf("pse %v: output %d differs from the forward op's gradient", withPse, i)
+			}
+		}
+		if d := res.Outputs[3]; withPse && !reflect.DeepEqual(d, bwd.InputGrads[3]) || !withPse && d.Len() != 0 {
+			t.Errorf("pse %v: dpse %v", withPse, d.Shape)
+		}
+	}
+	q := ft(tensor.Float32, 1, 2, 4)
+	for _, c := range []struct {
+		name string
+		in   []ops.Value
+		want string
+	}{
+		{"no dy", []ops.Value{ops.T(q), ops.T(q), ops.T(q), ops.None}, "input dy must be a tensor, not None"},
+		{"int dy", []ops.Value{ops.T(q), ops.T(q), ops.T(q), ops.T(tensor.FromInt64s(tensor.Int64, []int{1, 2, 4}, make([]int64, 8)))}, "must be floating tensors"},
+		{"dy shape", []ops.Value{ops.T(q), ops.T(q), ops.T(q), ops.T(ft(tensor.Float32, 1, 3, 4))}, "gradient of attention_out has shape"},
+	} {
+		_, err := dev.Execute(context.Background(), &device.ExecRequest{Op: "npu.fusion_attention_grad",
+			Attrs: ops.Attrs{"head_num": ops.IntAttr(1), "input_layout": ops.StringAttr("BSH")}, Inputs: c.in})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+}

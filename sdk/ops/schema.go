@@ -143,25 +143,15 @@ var schemas = []Schema{
 		"softmax((Q·Kᵀ + pse)·scale − 40000·mask)·V per head, GQA kv heads shared by consecutive query heads; " +
 		"outputs (attention_out in the query's layout, softmax_max and softmax_sum of shape [B, N1, S1, 8] ([T1, N1, 8] for TND), float32 unless the query is float64)",
 		Inputs: []InputSpec{in("query"), in("key"), in("value"), opt("pse"), {Name: "atten_mask", Optional: true}},
-		Attrs: []AttrSpec{
-			req("head_num", AttrInt, "query heads N1 (BSH/SBH); BSND/BNSD/TND read the heads from the shapes"),
-			req("input_layout", AttrString, "BSH, SBH, BSND, BNSD or TND (variable-length batches given by actual_seq_qlen/kvlen)"),
-			attr("scale", AttrFloat, FloatAttr(1), "multiplier of Q·Kᵀ + pse"),
-			attr("keep_prob", AttrFloat, FloatAttr(1), "dropout keep ratio; only 1 (no dropout) is supported"),
-			attr("pre_tockens", AttrInt, IntAttr(2147483647), "band width before the diagonal (sparse_mode 0, 4, 7, 8)"),
-			attr("next_tockens", AttrInt, IntAttr(2147483647), "band width after the diagonal (sparse_mode 0, 4, 7, 8)"),
-			attr("inner_precise", AttrInt, IntAttr(0), "device precision mode; recorded, no effect on the float64 reference"),
-			attr("sparse_mode", AttrInt, IntAttr(0), "0 default, 1 all, 2 left-up causal, 3 right-down causal, 4 band, 5 prefix, 6 compressed prefix, "+
-				"7/8 split variable-length right-down/left-up causal (TND)"),
-			attr("actual_seq_qlen", AttrInts, NoneAttr(), "TND: cumulative end row of each batch's queries"),
-			attr("actual_seq_kvlen", AttrInts, NoneAttr(), "TND: cumulative end row of each batch's keys and values"),
-			attr("prefix", AttrInts, NoneAttr(), "sparse_mode 5/6: each batch's prefix length N (columns j < N stay visible)"),
-			attr("semantics", AttrString, StringAttr("official"), "\"official\": torch_npu's documented masks (mode 0 without a mask masks nothing, "+
-				"with a mask adds the pre/next band; modes 2-4 and 6-8 build the mask from the mode, the given one being its compressed form); "+
-				"\"msprobe\": msprobe's reference (mode 0 without a mask builds the pre/next band; a given mask is used as is unless it is the compressed causal one)"),
-			attr("band_anchor", AttrString, StringAttr("top_left"), "sparse_mode 4 band: \"top_left\" (msprobe's reference) or \"bottom_right\" (torch_npu's documentation); equal when S1 = S2"),
-			attr("zero_masked_rows", AttrBool, BoolAttr(false), "give fully masked query rows a zero output (device invalid-row handling) instead of the reference's unmasked softmax"),
-		}, Outputs: 3},
+		Attrs:  fusionAttentionAttrs, Outputs: 3},
+	{Name: "npu.fusion_attention_grad", Doc: "torch_npu's aten npu_fusion_attention_grad: (dq, dk, dv, dpse) of npu.fusion_attention for the gradient dy of attention_out, " +
+		"the probabilities recomputed from q, k, pse and the mask (fused-ops.md §7.7); dpse is zero-size without a pse",
+		Inputs: []InputSpec{idx("query"), idx("key"), idx("value"), idx("dy"), {Name: "pse", Optional: true}, {Name: "atten_mask", Optional: true}},
+		Attrs:  fusionAttentionAttrs, Outputs: 4},
+	{Name: "matmul_backward", Doc: "aten matmul_backward(grad, self, other, mask) → (grad_self, grad_other): the gradients of torch.matmul(self, other), " +
+		"broadcast batch dimensions summed back to the inputs' shapes; a gradient whose output_mask entry is 0 is zero-size",
+		Inputs: []InputSpec{idx("grad"), idx("self"), idx("other")},
+		Attrs:  []AttrSpec{attr("output_mask", AttrInts, IntsAttr(1, 1), "which of grad_self, grad_other to compute (1) or not (0)")}, Outputs: 2},
 	{Name: "echo", Doc: "returns its input unchanged; used to measure tensor transport", Inputs: []InputSpec{idx("self")}, Outputs: 1},
 }
 
@@ -199,4 +189,26 @@ func Names() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// fusionAttentionAttrs are the attributes of npu.fusion_attention and its
+// aten backward.
+var fusionAttentionAttrs = []AttrSpec{
+	req("head_num", AttrInt, "query heads N1 (BSH/SBH); BSND/BNSD/TND read the heads from the shapes"),
+	req("input_layout", AttrString, "BSH, SBH, BSND, BNSD or TND (variable-length batches given by actual_seq_qlen/kvlen)"),
+	attr("scale", AttrFloat, FloatAttr(1), "multiplier of Q·Kᵀ + pse"),
+	attr("keep_prob", AttrFloat, FloatAttr(1), "dropout keep ratio; only 1 (no dropout) is supported"),
+	attr("pre_tockens", AttrInt, IntAttr(2147483647), "band width before the diagonal (sparse_mode 0, 4, 7, 8)"),
+	attr("next_tockens", AttrInt, IntAttr(2147483647), "band width after the diagonal (sparse_mode 0, 4, 7, 8)"),
+	attr("inner_precise", AttrInt, IntAttr(0), "device precision mode; recorded, no effect on the float64 reference"),
+	attr("sparse_mode", AttrInt, IntAttr(0), "0 default, 1 all, 2 left-up causal, 3 right-down causal, 4 band, 5 prefix, 6 compressed prefix, "+
+		"7/8 split variable-length right-down/left-up causal (TND)"),
+	attr("actual_seq_qlen", AttrInts, NoneAttr(), "TND: cumulative end row of each batch's queries"),
+	attr("actual_seq_kvlen", AttrInts, NoneAttr(), "TND: cumulative end row of each batch's keys and values"),
+	attr("prefix", AttrInts, NoneAttr(), "sparse_mode 5/6: each batch's prefix length N (columns j < N stay visible)"),
+	attr("semantics", AttrString, StringAttr("official"), "\"official\": torch_npu's documented masks (mode 0 without a mask masks nothing, "+
+		"with a mask adds the pre/next band; modes 2-4 and 6-8 build the mask from the mode, the given one being its compressed form); "+
+		"\"msprobe\": msprobe's reference (mode 0 without a mask builds the pre/next band; a given mask is used as is unless it is the compressed causal one)"),
+	attr("band_anchor", AttrString, StringAttr("top_left"), "sparse_mode 4 band: \"top_left\" (msprobe's reference) or \"bottom_right\" (torch_npu's documentation); equal when S1 = S2"),
+	attr("zero_masked_rows", AttrBool, BoolAttr(false), "give fully masked query rows a zero output (device invalid-row handling) instead of the reference's unmasked softmax"),
 }

@@ -36,11 +36,51 @@ const flashAttentionScoreSig = "query, key, value, head_num, real_shift=None, dr
 	"attn_mask=None, prefix=None, actual_seq_qlen=None, actual_seq_kvlen=None, keep_prob=1.0, scalar_value=1.0, " +
 	"pre_tokens=2147483647, next_tokens=2147483647, inner_precise=0, input_layout='BSH', sparse_mode=0"
 
+// npuFusionAttentionGradSig is the aten backward of npu_fusion_attention
+// (fused-ops.md §7.1), with the varlen lengths of newer torch_npu.
+const npuFusionAttentionGradSig = "query, key, value, dy, head_num, input_layout, *, pse=None, padding_mask=None, atten_mask=None, " +
+	"softmax_max=None, softmax_sum=None, softmax_in=None, attention_in=None, scale_value=1.0, keep_prob=1.0, " +
+	"pre_tockens=2147483647, next_tockens=2147483647, inner_precise=0, seed=0, offset=0, numels=0, prefix=None, " +
+	"actual_seq_qlen=None, actual_seq_kvlen=None, sparse_mode=0, gen_mask_parallel=True, sync=False"
+
 var flashAttentionScore = mustSig(flashAttentionScoreSig)
 
+var npuAttnNames = attnNames{pse: "pse", mask: "atten_mask", scale: "scale", pre: "pre_tockens", next: "next_tockens"}
+
 func init() {
-	defMulti(fusionAttention(attnNames{pse: "pse", mask: "atten_mask", scale: "scale", pre: "pre_tockens", next: "next_tockens"}),
-		npuFusionAttentionSig, "NPU.npu_fusion_attention")
+	defMulti(fusionAttention(npuAttnNames), npuFusionAttentionSig, "NPU.npu_fusion_attention")
+	defMulti(fusionAttentionGrad, npuFusionAttentionGradSig, "Aten.npu_fusion_attention_grad")
+}
+
+// fusionAttentionGrad lowers the aten record npu_fusion_attention_grad
+// (query, key, value, dy, ...) → (dq, dk, dv, dpse) onto
+// npu.fusion_attention_grad: the gradients the forward's backward
+// computes, recomputing the probabilities from q, k, the mask and pse (the
+// reference ignores softmax_max/sum and attention_in, §7.7). dq, dk and dv
+// are compared, and dpse when a pse is given (msprobe's reference returns
+// no dpse: --compat msprobe compares the first three only).
+func fusionAttentionGrad(b *bound) (*framework.Plan, error) {
+	n := npuAttnNames
+	n.scale = "scale_value"
+	p, err := fusionAttention(n)(b)
+	if err != nil {
+		return nil, err
+	}
+	dy, err := b.tensor("dy")
+	if err != nil {
+		return nil, err
+	}
+	if !dy.DType.IsFloat() {
+		return nil, b.argErr("dy", "expected a floating tensor, got %s", dy.DType)
+	}
+	p.Op = "npu.fusion_attention_grad"
+	p.Inputs = append(p.Inputs[:3], append([]framework.Binding{tensorBinding(dy)}, p.Inputs[3:]...)...)
+	p.Compare = []int{0, 1, 2}
+	if p.Inputs[4].Kind != framework.BindNone && b.compat != "msprobe" {
+		p.Compare = append(p.Compare, 3)
+	}
+	p.GradOutput = 0
+	return p, nil
 }
 
 // attnNames are a signature's parameter names for the op's inputs and

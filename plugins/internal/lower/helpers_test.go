@@ -76,7 +76,7 @@ type lcase struct {
 	compat string // Call.Compat
 }
 
-var nsByPrefix = map[string]Namespace{"Functional": Functional, "Torch": Torch, "Tensor": TensorMethod, "NPU": NPU}
+var nsByPrefix = map[string]Namespace{"Functional": Functional, "Torch": Torch, "Tensor": TensorMethod, "NPU": NPU, "Aten": Aten}
 
 func runCases(t *testing.T, cases []lcase, aliases map[string]string) {
 	t.Helper()

@@ -19,6 +19,7 @@ const (
 	Torch                             // torch
 	TensorMethod                      // torch.Tensor; self is the first positional argument
 	NPU                               // torch_npu
+	Aten                              // torch.ops.aten: the backward references of the fused operators
 )
 
 // String returns msprobe's dump prefix of the namespace.
@@ -32,6 +33,8 @@ func (n Namespace) String() string {
 		return "Tensor"
 	case NPU:
 		return "NPU"
+	case Aten:
+		return "Aten"
 	}
 	return fmt.Sprintf("Namespace(%d)", int(n))
 }
@@ -120,6 +123,8 @@ func splitEntry(e string) (Namespace, string) {
 		return TensorMethod, name
 	case "NPU":
 		return NPU, name
+	case "Aten":
+		return Aten, name
 	}
 	panic("lower: bad namespace in " + e)
 }

@@ -415,7 +415,7 @@ func TestOpsListed(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	var all []lcase
-	for _, cases := range [][]lcase{mhaCases(), arithmeticCases(), poolCases(), unaryCases(), nnCases(), actCases(), lossCases(), reductionCases(), shapeCases(), attentionCases(), compareCases(), optimCases(), mathCases(), shapeViewCases(), shapeSplitStackCases(), reduceFamilyCases(), shapeIndexCases(), indexFamilyCases(), linalgCases(), nnTorchCases(), createCases(), index2FamilyCases(), miscCases(), windowsCases(), nn2Cases(), linalg2Cases(), loss2Cases(), misc2Cases(), npuOpsCases()} {
+	for _, cases := range [][]lcase{mhaCases(), arithmeticCases(), poolCases(), unaryCases(), nnCases(), actCases(), lossCases(), reductionCases(), shapeCases(), attentionCases(), compareCases(), optimCases(), mathCases(), shapeViewCases(), shapeSplitStackCases(), reduceFamilyCases(), shapeIndexCases(), indexFamilyCases(), linalgCases(), nnTorchCases(), createCases(), index2FamilyCases(), miscCases(), windowsCases(), nn2Cases(), linalg2Cases(), loss2Cases(), misc2Cases(), npuOpsCases(), atenCases()} {
 		all = append(all, cases...)
 	}
 	for _, c := range all {

@@ -405,6 +405,31 @@ _COMPRESSED_MASK_MODES = (2, 3, 4, 7, 8)
 def _npu_fusion_attention(c):
     torch_npu = _torch_npu(c)
     q, k, v, pse, mask = c.inputs
+    a, mask, lists = _npu_fusion_attention_args(c, q, mask)
+    if a["keep_prob"] < 1:
+        # The dropout mask comes from torch_npu's generator: seeded from
+        # the request, as dropout's.
+        seed = c.seed & 0x7FFFFFFFFFFFFFFF
+        torch.manual_seed(seed)
+        torch.npu.manual_seed(seed)
+    outs = torch_npu.npu_fusion_attention(
+        q, k, v, a["head_num"], a["input_layout"],
+        pse=pse, padding_mask=None, atten_mask=mask,
+        scale=a["scale"], keep_prob=a["keep_prob"],
+        pre_tockens=a["pre_tockens"], next_tockens=a["next_tockens"],
+        inner_precise=a["inner_precise"], sparse_mode=a["sparse_mode"], prefix=lists["prefix"],
+        actual_seq_qlen=lists["actual_seq_qlen"], actual_seq_kvlen=lists["actual_seq_kvlen"])
+    # (attention_out, softmax_max, softmax_sum, softmax_out, seed, offset,
+    # numels): the op's outputs are the first three. semantics,
+    # band_anchor and zero_masked_rows describe the float64 reference; the
+    # device does what it does.
+    return [outs[0], outs[1], outs[2]]
+
+
+def _npu_fusion_attention_args(c, q, mask):
+    """The attributes of npu.fusion_attention(_grad), the mask torch_npu
+    reads (the compressed forms of sparse_mode 2-4, 6-8 when none is
+    given) and the int lists (prefix, actual_seq_qlen/kvlen)."""
     a = c.attrs
     layout = a["input_layout"]
     if layout not in ("BSH", "SBH", "BSND", "BNSD", "TND"):
@@ -419,24 +444,7 @@ def _npu_fusion_attention(c):
         tail[:, 1024:] = True
         mask = torch.cat([torch.triu(torch.ones((2048, 2048), dtype=torch.bool, device=q.device), diagonal=1), tail])
     lists = {n: a.get(n) for n in ("prefix", "actual_seq_qlen", "actual_seq_kvlen")}
-    if a["keep_prob"] < 1:
-        # The dropout mask comes from torch_npu's generator: seeded from
-        # the request, as dropout's.
-        seed = c.seed & 0x7FFFFFFFFFFFFFFF
-        torch.manual_seed(seed)
-        torch.npu.manual_seed(seed)
-    outs = torch_npu.npu_fusion_attention(
-        q, k, v, a["head_num"], layout,
-        pse=pse, padding_mask=None, atten_mask=mask,
-        scale=a["scale"], keep_prob=a["keep_prob"],
-        pre_tockens=a["pre_tockens"], next_tockens=a["next_tockens"],
-        inner_precise=a["inner_precise"], sparse_mode=mode, prefix=lists["prefix"],
-        actual_seq_qlen=lists["actual_seq_qlen"], actual_seq_kvlen=lists["actual_seq_kvlen"])
-    # (attention_out, softmax_max, softmax_sum, softmax_out, seed, offset,
-    # numels): the op's outputs are the first three. semantics,
-    # band_anchor and zero_masked_rows describe the float64 reference; the
-    # device does what it does.
-    return [outs[0], outs[1], outs[2]]
+    return a, mask, lists
 
 
 # ---------------------------------------------------------------- the table

@@ -247,6 +247,34 @@ def gen():
         r.randn((1, 2, 5, 4), torch.float32), mode=3)
     add("tnd_mode8_bfloat16", "TND", 2, 0.5, r.randn((6, 2, 4), torch.bfloat16), r.randn((11, 2, 4), torch.bfloat16),
         r.randn((11, 2, 4), torch.bfloat16), mode=8, pre=4, nxt=1, cq=cq, ck=ck)
+    # npu_fusion_attention_grad: (dq, dk, dv, dpse) of the forward for dy,
+    # as outputs; dpse is zero-size without a pse.
+    def add_grad(name, layout, head_num, scale, q, k, v, dy, pse=None, mask=None, mode=0, pre=2147483647, nxt=2147483647,
+                 prefix=None, cq=None, ck=None, emulated=False):
+        fwd = fusion_attention(layout, head_num, scale, mode, pre, nxt, "official", prefix, cq, ck)
+
+        def fn(q, k, v, dy, pse, mask):
+            leaves = [t.detach().double().requires_grad_() for t in (q, k, v)]
+            p = None if pse is None else pse.detach().double().requires_grad_()
+            o = fwd(*leaves, p, mask)[0]
+            want = leaves + ([p] if p is not None else [])
+            gs = torch.autograd.grad(o, want, dy.double())
+            out = [g.to(q.dtype) for g in gs[:3]]
+            out.append(gs[3].to(q.dtype) if p is not None else torch.zeros(0, dtype=q.dtype))
+            return tuple(out)
+        cs.append(case("npu.fusion_attention_grad/" + name, "npu.fusion_attention_grad", [q, k, v, dy, pse, mask], fn,
+                       attrs=attrs(layout, head_num, scale, mode, pre, nxt, "official", prefix, cq, ck), backward=False,
+                       mode="emulated" if emulated else "bench"))
+
+    add_grad("bsh_gqa_mode3", "BSH", 4, 0.5, r.randn((2, 4, 12)), r.randn((2, 6, 6)), r.randn((2, 6, 6)), r.randn((2, 4, 12)), mode=3)
+    add_grad("bnsd_pse_mask", "BNSD", 2, 0.35, r.randn((1, 2, 5, 3)), r.randn((1, 2, 5, 3)), r.randn((1, 2, 5, 3)),
+             r.randn((1, 2, 5, 3)), pse=r.randn((1, 2, 5, 5)), mask=r.bool((1, 1, 5, 5), 0.3))
+    add_grad("tnd_mode7", "TND", 2, 0.5, r.randn((6, 2, 3)), r.randn((11, 1, 3)), r.randn((11, 1, 3)), r.randn((6, 2, 3)),
+             mode=7, pre=4, nxt=-1, cq=cq, ck=ck)
+    # narrow dtypes: the float64 gradients rounded once
+    for dt in (torch.float32, torch.float16, torch.bfloat16):
+        add_grad("sbh_mode4_" + str(dt).split(".")[1], "SBH", 2, 0.5, r.randn((4, 1, 6), dt), r.randn((5, 1, 6), dt),
+                 r.randn((5, 1, 6), dt), r.randn((4, 1, 6), dt), mode=4, pre=1, nxt=0, emulated=True)
     return cs
 
 
