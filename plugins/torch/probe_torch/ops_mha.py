@@ -16,14 +16,22 @@ def _mha(c):
     a = c.attrs
     if a["dropout_p"] > 0 and a["training"]:
         raise ArgumentError("multi_head_attention: dropout_p > 0 with training=True is random")
-    out, weights = F.multi_head_attention_forward(
+    try:
+        out, weights = _mha_call(q, k, v, w, b, bk, bv, wo, bo, kpm, am, qw, kw, vw, sk, sv, a)
+    except AssertionError as e:
+        # PyTorch checks the arguments with assert: an invalid argument
+        raise ArgumentError(str(e))
+    if weights is None:
+        weights = torch.empty(0, dtype=out.dtype, device=out.device)
+    return [out, weights]
+
+
+def _mha_call(q, k, v, w, b, bk, bv, wo, bo, kpm, am, qw, kw, vw, sk, sv, a):
+    return F.multi_head_attention_forward(
         q, k, v, int(a["embed_dim_to_check"]), int(a["num_heads"]), w, b, bk, bv, bool(a["add_zero_attn"]), float(a["dropout_p"]),
         wo, bo, training=bool(a["training"]), key_padding_mask=_nograd(kpm), need_weights=bool(a["need_weights"]),
         attn_mask=_nograd(am), use_separate_proj_weight=bool(a["use_separate_proj_weight"]), q_proj_weight=qw, k_proj_weight=kw,
         v_proj_weight=vw, static_k=sk, static_v=sv, average_attn_weights=bool(a["average_attn_weights"]))
-    if weights is None:
-        weights = torch.empty(0, dtype=out.dtype, device=out.device)
-    return [out, weights]
 
 
 OPS = {"multi_head_attention": _mha}

@@ -75,6 +75,13 @@ def _rotary_mul(c):
         return n.npu_rotary_mul(x, r1, r2, rotary_mode=mode)
     if x.dim() == 0 or x.shape[-1] % 2:
         raise ArgumentError("npu_rotary_mul: the last dimension of input %s must be even" % list(x.shape))
+    for name, r in (("r1", r1), ("r2", r2)):
+        try:
+            ok = list(torch.broadcast_shapes(x.shape, r.shape)) == list(x.shape)
+        except RuntimeError:
+            ok = False
+        if not ok:
+            raise ArgumentError("npu_rotary_mul: %s of shape %s does not broadcast to input's shape %s" % (name, list(r.shape), list(x.shape)))
     return _wide(lambda x, r1, r2: r1 * x + r2 * _rot(x, mode), x, r1, r2)
 
 
