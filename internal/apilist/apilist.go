@@ -25,6 +25,11 @@ var MindSporeTensorMethods = set(`add_ add addmm_ all allclose any bool byte cei
 // accepts (with a reference of its own).
 var MindSporeFusionAPIs = set(`flash_attention_score`)
 
+// MindSporeFusedFunctionals are MindSpore's functional equivalents of
+// fused torch_npu operators that probe checks and msprobe's MindSpore
+// checker does not (issue 13).
+var MindSporeFusedFunctionals = set(`rms_norm swiglu rotary_position_embedding`)
+
 // AlwaysBlack are the APIs run_ut never checks, whatever the configured
 // lists say (pytorch-precheck §3.5).
 var AlwaysBlack = set(`to empty empty_like empty_strided new_empty new_empty_strided empty_with_format`)

@@ -102,6 +102,11 @@ type Entry struct {
 	// checkability test, names that cannot be written to a CSV safely).
 	// Entries with Skip and not Silent get a SKIP row.
 	Silent bool
+	// MsprobeSkip, when set, is the reason msprobe does not check an entry
+	// that probe checks (MindSpore's functional equivalents of the fused
+	// torch_npu operators): with --compat msprobe the entry is silently
+	// skipped, as msprobe writes no row for it.
+	MsprobeSkip string
 	// Err is set when the forward body could not be parsed; Skip then holds
 	// the field and the problem, Err the full message with file and entry.
 	Err error

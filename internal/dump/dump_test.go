@@ -498,6 +498,7 @@ func TestMindSporeNames(t *testing.T) {
 		"Tensor.__add__.0":                   {`MindSpore Tensor method "__add__" is not in the checker's supported list`, true},
 		"Functional.flash_attention_score.0": {"", false},
 		"Functional.relu.0":                  {`MindSpore Functional API "relu" is not checked (only flash_attention_score)`, true},
+		"Functional.swiglu.0":                {"", false}, // checked by probe; msprobe skips it (MsprobeSkip)
 		"Mint.a.b.0":                         {`API name "Mint.a.b.0" must have exactly three segments <type>.<api>.<index> to be resolved`, false},
 		"Cell.net.Dense.forward.0":           {cellSkip, true},
 		"Primitive.conv2d.Conv2d.0":          {primitiveSkip, true},

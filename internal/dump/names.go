@@ -174,7 +174,10 @@ func classifyMindSpore(e *Entry, segs []string, mindtorch bool) {
 				return
 			}
 		case "Functional":
-			if !apilist.MindSporeFusionAPIs[real] {
+			switch {
+			case apilist.MindSporeFusedFunctionals[real]:
+				e.MsprobeSkip = fmt.Sprintf("MindSpore Functional API %q is not checked (only flash_attention_score)", real)
+			case !apilist.MindSporeFusionAPIs[real]:
 				e.Skip, e.Silent = fmt.Sprintf("MindSpore Functional API %q is not checked (only flash_attention_score)", real), true
 				return
 			}

@@ -71,10 +71,15 @@ func (plugin) Describe(ctx context.Context) (*framework.Info, error) {
 		apis = append(apis, "Functional."+n)
 		support = append(support, framework.APISupport{API: "Functional." + n, Ops: []string{"npu.fusion_attention"}})
 	}
+	msFusedOps := map[string]string{"rms_norm": "npu.rms_norm", "swiglu": "npu.swiglu", "rotary_position_embedding": "npu.rotary_mul"}
+	for _, n := range lower.MindSporeFusedNames() {
+		apis = append(apis, "Functional."+n)
+		support = append(support, framework.APISupport{API: "Functional." + n, Ops: []string{msFusedOps[n]}})
+	}
 	var opsUsed []string
 	for _, op := range lower.Ops() {
-		// Of the torch_npu ops only the fused attention has a MindSpore API.
-		if !strings.HasPrefix(op, "npu.") || op == "npu.fusion_attention" {
+		// Of the torch_npu ops only these have a MindSpore API.
+		if !strings.HasPrefix(op, "npu.") || op == "npu.fusion_attention" || slices.Contains(slices.Collect(maps.Values(msFusedOps)), op) {
 			opsUsed = append(opsUsed, op)
 		}
 	}
@@ -106,6 +111,8 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 	switch {
 	case typ == "Functional" && fusionAPIs[name]:
 		return finish(planFusion(req), req), nil
+	case typ == "Functional" && req.Compat != "msprobe" && slices.Contains(lower.MindSporeFusedNames(), name):
+		return planMSFused(req, name), nil
 	case typ == "Functional":
 		return skip("API %s is not checked in MindSpore mode: only Functional.flash_attention_score is", req.API), nil
 	case !ok:
@@ -184,6 +191,28 @@ func finish(resp *framework.PlanResponse, req *framework.PlanRequest) *framework
 		p.Generator = framework.GenMsprobeMindSpore
 	}
 	return resp
+}
+
+// planMSFused plans MindSpore's functional rms_norm, swiglu and
+// rotary_position_embedding, the torch_npu fused operators' equivalents
+// (issue 13), which msprobe's MindSpore checker does not check: every
+// output compared, one sens per output.
+func planMSFused(req *framework.PlanRequest, name string) *framework.PlanResponse {
+	if err := lower.CheckDTypes(req.Args, req.Kwargs); err != nil {
+		return skip("%s: %v", req.API, err)
+	}
+	l, _, err := lower.MindSporeFused(req.API, name, req.Args, req.Kwargs, req.Compat)
+	if err != nil {
+		return skip("%v", err)
+	}
+	p := l.Plan
+	p.GradOutput = 0
+	if l.MultiOutput {
+		for i := 0; i < lower.OutputCount(p); i++ {
+			p.GradOutputs = append(p.GradOutputs, i)
+		}
+	}
+	return finish(&framework.PlanResponse{Plan: p}, req)
 }
 
 // planFusion plans Functional.flash_attention_score with MindSpore's

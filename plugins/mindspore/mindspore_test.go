@@ -55,7 +55,7 @@ func TestDescribe(t *testing.T) {
 		t.Fatalf("info %+v", info)
 	}
 	for _, api := range []string{"Mint.add", "Mint.chunk", "MintFunctional.relu", "MintFunctional.softmax", "Tensor.view", "Tensor.add_", "Tensor.transpose",
-		"Functional.flash_attention_score"} {
+		"Functional.flash_attention_score", "Functional.rms_norm", "Functional.swiglu", "Functional.rotary_position_embedding"} {
 		if !slices.Contains(info.APIs, api) {
 			t.Errorf("APIs lacks %s", api)
 		}
@@ -66,7 +66,8 @@ func TestDescribe(t *testing.T) {
 		}
 	}
 	for _, op := range info.Ops {
-		if _, ok := ops.Lookup(op); !ok || (strings.HasPrefix(op, "npu.") && op != "npu.fusion_attention") {
+		npuOK := map[string]bool{"npu.fusion_attention": true, "npu.rms_norm": true, "npu.swiglu": true, "npu.rotary_mul": true}
+		if _, ok := ops.Lookup(op); !ok || (strings.HasPrefix(op, "npu.") && !npuOK[op]) {
 			t.Errorf("op %s", op)
 		}
 	}
@@ -134,6 +135,17 @@ func TestPlans(t *testing.T) {
 		{req: framework.PlanRequest{API: "Tensor.__add__.0", Args: []framework.Arg{x, iv(1)}}, skip: "Tensor.__add__ is not in checker_support_api.yaml"},
 		{req: framework.PlanRequest{API: "Tensor.tolist.0", Args: []framework.Arg{x}}, skip: "API Tensor.tolist is not supported by the mindspore framework plugin yet"},
 		{req: framework.PlanRequest{API: "Functional.flash_attention_score.0", Args: []framework.Arg{x}}, skip: `Functional.flash_attention_score.0: missing required argument "key"`},
+		// MindSpore's equivalents of the fused torch_npu operators (issue 13)
+		{req: framework.PlanRequest{API: "Functional.rms_norm.0", Args: []framework.Arg{x, f32("args.1", 3)}},
+			op: "npu.rms_norm", attrs: ops.Attrs{"epsilon": ops.FloatAttr(1e-6)}, in: []string{"args.0", "args.1"}, grads: []int{0, 1}},
+		{req: framework.PlanRequest{API: "Functional.swiglu.0", Args: []framework.Arg{f32("args.0", 2, 4)}, Kwargs: []framework.NamedArg{kw("dim", iv(0))}},
+			op: "npu.swiglu", attrs: ops.Attrs{"dim": ops.IntAttr(0)}, in: []string{"args.0"}},
+		{req: framework.PlanRequest{API: "Functional.rotary_position_embedding.0", Args: []framework.Arg{f32("args.0", 1, 2, 3, 4), f32("args.1", 1, 1, 3, 4), f32("args.2", 1, 1, 3, 4), iv(1)}},
+			op: "npu.rotary_mul", attrs: ops.Attrs{"rotary_mode": ops.StringAttr("interleave")}, in: []string{"args.0", "args.1", "args.2"}},
+		{req: framework.PlanRequest{API: "Functional.rotary_position_embedding.1", Args: []framework.Arg{f32("args.0", 1, 2, 3, 4), f32("args.1", 1, 1, 3, 4), f32("args.2", 1, 1, 3, 4), iv(2)}},
+			skip: `argument "mode": must be 0 (rotate_half) or 1 (rotate_interleaved), got 2`},
+		{req: framework.PlanRequest{API: "Functional.swiglu.1", Args: []framework.Arg{f32("args.0", 2, 4)}, Compat: "msprobe"},
+			skip: "only Functional.flash_attention_score is"},
 		{req: framework.PlanRequest{API: "Functional.flash_attention_score.1", Args: []framework.Arg{f32("args.0", 6, 2, 4), f32("args.1", 6, 2, 4), f32("args.2", 6, 2, 4), iv(2)},
 			Kwargs: []framework.NamedArg{kw("input_layout", framework.Arg{Kind: framework.ArgString, Str: "TND"})}}, skip: "layout TND needs actual_seq_qlen and actual_seq_kvlen"},
 		{req: framework.PlanRequest{API: "Functional.flash_attention_score.2", Args: []framework.Arg{f32("args.0", 2, 3, 8), f32("args.1", 2, 3, 8), f32("args.2", 2, 3, 8), iv(2)},

@@ -134,7 +134,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		all, sum.Filtered = dedup(o.Dump, all, o.Compat)
 	}
 	for _, e := range all {
-		if !writesRow(e) || (o.Compat && e.Silent) {
+		if !writesRow(e) || (o.Compat && (e.Silent || e.MsprobeSkip != "")) {
 			continue
 		}
 		if o.Done[e.Name] {
