@@ -21,6 +21,12 @@ func init() {
 		"Aten.npu_scaled_masked_softmax_backward")
 	defMulti(atenRMSNormBackward, "dy, self, gamma, rstd", "Aten.npu_rms_norm_backward")
 	def(atenConfusionTransposeBackward, "grad, perm, shape, transpose_first", "Aten.npu_confusion_transpose_backward")
+	// their arguments must fit each other: no made-up call of OpsOf does
+	declareOps([]string{"matmul_backward"}, "Aten.matmul_backward")
+	declareOps([]string{"npu.confusion_transpose"}, "Aten.npu_confusion_transpose_backward")
+	declareOps([]string{"npu.fusion_attention_grad"}, "Aten.npu_fusion_attention_grad")
+	declareOps([]string{"npu.rotary_mul_backward"}, "Aten.npu_rotary_mul_backward")
+	declareOps([]string{"npu.swiglu_backward"}, "Aten.npu_swiglu_backward")
 	usedOps = append(usedOps, "matmul_backward", "npu.fusion_attention_grad", "npu.fast_gelu_backward", "npu.swiglu_backward",
 		"npu.rotary_mul_backward", "npu.linear_backward", "npu.scaled_masked_softmax_backward", "npu.rms_norm_backward")
 }

@@ -10,7 +10,7 @@ import (
 // ops the lowerings produce.
 func TestOpsOfEveryAPI(t *testing.T) {
 	used := Ops()
-	for _, ns := range []Namespace{Functional, Torch, TensorMethod, NPU} {
+	for _, ns := range []Namespace{Functional, Torch, TensorMethod, NPU, Aten} {
 		for _, name := range Names(ns) {
 			got := OpsOf(ns, name)
 			if len(got) == 0 {
