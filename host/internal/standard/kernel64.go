@@ -1,13 +1,14 @@
 package standard
 
-// legacy64 is legacyLoop for float64 arithmetic (a float64 bench against a
+// legacy64Go is legacyLoop for float64 arithmetic (a float64 bench against a
 // float32 or bfloat16 device, the pair of every run) in one loop instead
 // of two, with the bench cast to float32 (bench_in_dev, benchInDev) in the
 // same loop when castBench is set: one pass over the block instead of
 // three. The sums keep legacyLoop's two chains (even and odd elements,
 // the odd element of an odd length on chain 0), so every figure is
-// legacyLoop's, bit for bit (TestLegacy64MatchesGeneric).
-func legacy64(b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) {
+// legacyLoop's, bit for bit (TestLegacy64MatchesGeneric). legacy64 is this
+// loop, in two-lane assembly where the machine has AVX.
+func legacy64Go(b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) {
 	n := len(b)
 	d, bd, e, r = d[:n], bd[:n], e[:n], r[:n]
 	var dot0, nn0, gg0, dot1, nn1, gg1 float64

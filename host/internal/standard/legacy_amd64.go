@@ -1,0 +1,82 @@
+package standard
+
+import (
+	"math"
+
+	"golang.org/x/sys/cpu"
+)
+
+// legacyState is legacyPairsAVX's state and constants (legacy_amd64.s):
+// the two-lane sums, mae, the rel_err counts (int64 lanes, bit patterns in
+// float64 slots) and the constants.
+type legacyState struct {
+	dot, nn, gg, mae         [2]float64
+	lt4, lt3, lt2, lt3bf     [2]int64
+	abs, eps, t4, t3, t2, tb [2]float64
+}
+
+//go:noescape
+func legacyPairsAVX(b, d, bd, e, r *float64, from, n int, cast bool, st *legacyState) int
+
+// legacyAVX says whether legacy64 runs legacyPairsAVX.
+var legacyAVX = cpu.X86.HasAVX
+
+// legacy64 is legacy64Go with its pairs in two-lane AVX: the same
+// operations in the same order on the same two chains, so the same bits;
+// a pair that raises the maximum error or holds a NaN returns to Go.
+func legacy64(b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) {
+	n := len(b)
+	if !legacyAVX || n < 2 {
+		legacy64Go(b, d, bd, e, r, eps, castBench, a)
+		return
+	}
+	d, bd, e, r = d[:n], bd[:n], e[:n], r[:n]
+	abs := math.Float64frombits(1<<63 - 1)
+	st := legacyState{mae: [2]float64{a.mae, a.mae}, abs: [2]float64{abs, abs}, eps: [2]float64{eps, eps},
+		t4: [2]float64{TenThousandThreshold, TenThousandThreshold}, t3: [2]float64{ThousandThreshold, ThousandThreshold},
+		t2: [2]float64{HundredThreshold, HundredThreshold}, tb: [2]float64{BF16ThousandThreshold, BF16ThousandThreshold}}
+	maeNaN := a.maeNaN
+	i := 0
+	for {
+		i = legacyPairsAVX(&b[0], &d[0], &bd[0], &e[0], &r[0], i, n, castBench, &st)
+		if i+1 >= n {
+			break
+		}
+		// a new maximum or a NaN in the pair i, i+1
+		mae := st.mae[0]
+		mae, maeNaN = maxErr(mae, maeNaN, e[i])
+		mae, maeNaN = maxErr(mae, maeNaN, e[i+1])
+		st.mae = [2]float64{mae, mae}
+		i += 2
+	}
+	mae := st.mae[0]
+	c4, c3, c2, cb := int(st.lt4[0]+st.lt4[1]), int(st.lt3[0]+st.lt3[1]), int(st.lt2[0]+st.lt2[1]), int(st.lt3bf[0]+st.lt3bf[1])
+	dot0, nn0, gg0 := st.dot[0], st.nn[0], st.gg[0]
+	if i < n { // odd length: the last element, on chain 0
+		b0, d0 := b[i], d[i]
+		dot0 += b0 * d0
+		nn0 += d0 * d0
+		gg0 += b0 * b0
+		if castBench {
+			bd[i] = float64(float32(b0))
+		}
+		ev := abs64(d0 - b0)
+		rv := ev / (abs64(b0) + eps)
+		e[i], r[i] = ev, rv
+		mae, maeNaN = maxErr(mae, maeNaN, ev)
+		c4 += b2i(rv < TenThousandThreshold)
+		c3 += b2i(rv < ThousandThreshold)
+		c2 += b2i(rv < HundredThreshold)
+		cb += b2i(rv < BF16ThousandThreshold)
+	}
+	a.dot += dot0 + st.dot[1]
+	a.nn += nn0 + st.nn[1]
+	a.gg += gg0 + st.gg[1]
+	a.mae, a.maeNaN = mae, maeNaN
+	a.lt4 += c4
+	a.lt3 += c3
+	a.lt2 += c2
+	a.lt3bf += cb
+}
+
+func abs64(x float64) float64 { return math.Abs(x) }

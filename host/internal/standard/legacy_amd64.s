@@ -1,0 +1,88 @@
+#include "textflag.h"
+
+// func legacyPairsAVX(b, d, bd, e, r *float64, from, n int, cast bool, st *legacyState) int
+//
+// legacy64's loop over the element pairs (i, i+1), i = from, from+2, ...,
+// while i+1 < n, two lanes at a time: lane 0 is legacy64's chain 0 (even
+// elements), lane 1 chain 1, so the sums are legacy64's bit for bit. It
+// stops after a pair whose |d−b| is not ≤ mae in both lanes (a new maximum
+// or a NaN: the caller updates mae) and returns the index after which the
+// caller continues (the pair's first index); it returns i ≥ n−1 when done.
+// st: dot, nn, gg (2 lanes each), mae (2 lanes), the counts of rel_err <
+// 1e-4, < 1e-3, < 1e-2, < 2^-8 (int64 lanes), then the constants |·| mask,
+// eps, 1e-4, 1e-3, 1e-2, 2^-8 (2 lanes each).
+TEXT ·legacyPairsAVX(SB), NOSPLIT, $0-80
+	MOVQ    b+0(FP), SI
+	MOVQ    d+8(FP), DI
+	MOVQ    bd+16(FP), R8
+	MOVQ    e+24(FP), R9
+	MOVQ    r+32(FP), R10
+	MOVQ    from+40(FP), CX
+	MOVQ    n+48(FP), DX
+	MOVBQZX cast+56(FP), BX
+	MOVQ    st+64(FP), R11
+	LEAQ    128(R11), R12
+
+	VMOVUPD 0(R11), X0   // dot
+	VMOVUPD 16(R11), X1  // nn
+	VMOVUPD 32(R11), X2  // gg
+	VMOVUPD 48(R11), X5  // mae
+	VMOVUPD 64(R11), X10 // count < 1e-4
+	VMOVUPD 80(R11), X11 // count < 1e-3
+	VMOVUPD 96(R11), X12 // count < 1e-2
+	VMOVUPD 112(R11), X13 // count < 2^-8
+	VMOVUPD 0(R12), X3   // |·| mask
+	VMOVUPD 16(R12), X4  // eps
+
+loop:
+	LEAQ 1(CX), AX
+	CMPQ AX, DX
+	JGE  done
+	VMOVUPD (SI)(CX*8), X6 // b
+	VMOVUPD (DI)(CX*8), X7 // d
+	VMULPD  X7, X6, X8
+	VADDPD  X8, X0, X0     // dot += b·d
+	VMULPD  X7, X7, X8
+	VADDPD  X8, X1, X1     // nn += d·d
+	VMULPD  X6, X6, X8
+	VADDPD  X8, X2, X2     // gg += b·b
+	TESTQ   BX, BX
+	JEQ     nocast
+	VCVTPD2PSX X6, X8
+	VCVTPS2PD  X8, X8
+	VMOVUPD    X8, (R8)(CX*8) // bench_in_dev = float32(b)
+
+nocast:
+	VSUBPD  X6, X7, X8   // d − b
+	VANDPD  X3, X8, X8   // ev = |d − b|
+	VANDPD  X3, X6, X9
+	VADDPD  X4, X9, X9   // |b| + eps
+	VDIVPD  X9, X8, X14  // rv
+	VMOVUPD X8, (R9)(CX*8)
+	VMOVUPD X14, (R10)(CX*8)
+	VCMPPD  $1, 32(R12), X14, X15
+	VPSUBQ  X15, X10, X10
+	VCMPPD  $1, 48(R12), X14, X15
+	VPSUBQ  X15, X11, X11
+	VCMPPD  $1, 64(R12), X14, X15
+	VPSUBQ  X15, X12, X12
+	VCMPPD  $1, 80(R12), X14, X15
+	VPSUBQ  X15, X13, X13
+	VCMPPD  $2, X5, X8, X8 // ev <= mae
+	VMOVMSKPD X8, AX
+	CMPQ    AX, $3
+	JNE     done
+	ADDQ    $2, CX
+	JMP     loop
+
+done:
+	VMOVUPD X0, 0(R11)
+	VMOVUPD X1, 16(R11)
+	VMOVUPD X2, 32(R11)
+	VMOVUPD X10, 64(R11)
+	VMOVUPD X11, 80(R11)
+	VMOVUPD X12, 96(R11)
+	VMOVUPD X13, 112(R11)
+	VZEROUPPER
+	MOVQ CX, ret+72(FP)
+	RET

@@ -1,0 +1,8 @@
+//go:build !amd64
+
+package standard
+
+// legacy64 is legacy64Go where there is no assembly version.
+func legacy64(b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) {
+	legacy64Go(b, d, bd, e, r, eps, castBench, a)
+}
