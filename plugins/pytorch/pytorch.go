@@ -147,7 +147,7 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 	if err := lower.CheckDTypes(req.Args, req.Kwargs); err != nil {
 		return skip("%s: %v", req.API, err), nil
 	}
-	l, err := lower.Lower(&lower.Call{API: req.API, Namespace: ns, Name: name, Args: req.Args, Kwargs: req.Kwargs, Compat: req.Compat})
+	l, err := lower.Lower(&lower.Call{API: req.API, Namespace: ns, Name: name, Args: req.Args, Kwargs: req.Kwargs, Compat: req.Compat, Outputs: req.Outputs})
 	if err != nil {
 		return skip("%v", err), nil
 	}

@@ -25,6 +25,8 @@ type bound struct {
 	multi bool
 	// compat is the run's --compat ("msprobe" or "").
 	compat string
+	// outputs are the dumped outputs, when known.
+	outputs []framework.Arg
 }
 
 // errf makes a skip reason prefixed with the API name.

@@ -72,8 +72,9 @@ type lcase struct {
 	attrs  ops.Attrs // checked exactly for the listed names
 	in     []string  // expected bindings (bindStr); nil: not checked
 	multi  bool
-	err    string // expected skip substring; empty: a plan is expected
-	compat string // Call.Compat
+	err    string          // expected skip substring; empty: a plan is expected
+	compat string          // Call.Compat
+	outs   []framework.Arg // Call.Outputs
 }
 
 var nsByPrefix = map[string]Namespace{"Functional": Functional, "Torch": Torch, "Tensor": TensorMethod, "NPU": NPU, "Aten": Aten}
@@ -84,7 +85,7 @@ func runCases(t *testing.T, cases []lcase, aliases map[string]string) {
 		prefix, name, _ := strings.Cut(c.name, ".")
 		api := c.name + ".0"
 		t.Run(c.name+"/"+c.op+c.err, func(t *testing.T) {
-			l, err := lower(&Call{API: api, Namespace: nsByPrefix[prefix], Name: name, Args: c.args, Kwargs: c.kwargs, KwargAliases: aliases, Compat: c.compat})
+			l, err := lower(&Call{API: api, Namespace: nsByPrefix[prefix], Name: name, Args: c.args, Kwargs: c.kwargs, KwargAliases: aliases, Compat: c.compat, Outputs: c.outs})
 			if c.err != "" {
 				if err == nil {
 					t.Fatalf("got plan %s %v, want skip containing %q", l.Plan.Op, l.Plan.Attrs, c.err)

@@ -55,6 +55,10 @@ type Call struct {
 	// operators follow msprobe's reference (fused-ops.md §17) instead of
 	// the official semantics.
 	Compat string
+	// Outputs are the dumped outputs (nil when unknown): where msprobe's
+	// dumper records two functions under one name, their shapes can tell
+	// which was called.
+	Outputs []framework.Arg
 }
 
 // Lowered is a lowered call.
@@ -166,7 +170,7 @@ func lower(c *Call) (*Lowered, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: API %s.%s has no lowering", c.API, c.Namespace, c.Name)
 	}
-	b := &bound{api: c.API, name: c.Name, ns: c.Namespace, compat: c.Compat}
+	b := &bound{api: c.API, name: c.Name, ns: c.Namespace, compat: c.Compat, outputs: c.Outputs}
 	if err := r.sig.bind(b, c.Args, c.Kwargs, c.KwargAliases); err != nil {
 		return nil, err
 	}

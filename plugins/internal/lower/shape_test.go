@@ -123,6 +123,10 @@ func shapeViewCases() []lcase {
 		{name: "Torch.diag", args: args{y}, err: "matrix or a vector expected"},
 		{name: "Torch.diag", args: args{z}, err: "matrix or a vector expected"},
 		{name: "Torch.diagonal", args: args{y}, op: "diagonal", attrs: ops.Attrs{"offset": ia(0), "dim1": ia(0), "dim2": ia(1)}},
+		// torch.linalg.diagonal dumped as Torch.diagonal: told by the output's shape
+		{name: "Torch.diagonal", args: args{y}, outs: []framework.Arg{f32("output.0", 2, 3)}, op: "diagonal", attrs: ops.Attrs{"dim1": ia(-2), "dim2": ia(-1)}},
+		{name: "Torch.diagonal", args: args{y}, outs: []framework.Arg{f32("output.0", 4, 2)}, op: "diagonal", attrs: ops.Attrs{"dim1": ia(0), "dim2": ia(1)}},
+		{name: "Tensor.diagonal", args: args{y}, outs: []framework.Arg{f32("output.0", 2, 3)}, op: "diagonal", attrs: ops.Attrs{"dim1": ia(0), "dim2": ia(1)}},
 		{name: "Tensor.diagonal", args: args{y, iv(1), iv(-1), iv(0)}, op: "diagonal", attrs: ops.Attrs{"offset": ia(1), "dim1": ia(-1), "dim2": ia(0)}},
 		{name: "Torch.diagonal", args: args{y}, kwargs: kws{kw("dim2", iv(2))}, op: "diagonal", attrs: ops.Attrs{"dim2": ia(2)}},
 		{name: "Torch.diagonal", args: args{m, iv(0), iv(0), iv(-2)}, err: "diagonal dimensions cannot be identical 0, -2"},

@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/probe-dev/probe/sdk/framework"
@@ -540,7 +541,36 @@ func diagonal(b *bound) (*framework.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r := len(x.Shape); b.ns == Torch && r >= 3 && !b.given["dim1"] && !b.given["dim2"] && !b.positional["offset"] && len(b.outputs) == 1 {
+		// msprobe's dumper records torch.linalg.diagonal (dims −2, −1) as
+		// Torch.diagonal too: the dumped output's shape tells it from
+		// torch.diagonal's (dims 0, 1) where they differ
+		wrap := func(d int64) int { return (int(d) + r) % r }
+		got := b.outputs[0].Shape
+		if !slices.Equal(got, diagonalShape(x.Shape, off, wrap(d1), wrap(d2))) && slices.Equal(got, diagonalShape(x.Shape, off, r-2, r-1)) {
+			d1, d2 = -2, -1
+		}
+	}
 	return newPlan("diagonal", ops.Attrs{"offset": ops.IntAttr(off), "dim1": ops.IntAttr(d1), "dim2": ops.IntAttr(d2)}, tensorBinding(x)), nil
+}
+
+// diagonalShape is the shape of x.diagonal(offset, d1, d2): the other
+// dims, then the diagonal's length.
+func diagonalShape(shape []int, off int64, d1, d2 int) []int {
+	var out []int
+	for i, n := range shape {
+		if i != d1 && i != d2 {
+			out = append(out, n)
+		}
+	}
+	n1, n2 := int64(shape[d1]), int64(shape[d2])
+	var l int64
+	if off >= 0 {
+		l = max(0, min(n1, n2-off))
+	} else {
+		l = max(0, min(n1+off, n2))
+	}
+	return append(out, int(l))
 }
 
 func diagEmbed(b *bound) (*framework.Plan, error) {
