@@ -32,6 +32,11 @@ func init() {
 	register("npu.linear", &kernel{forward: npuLinearForward, backward: npuLinearBackward})
 	register("npu.layer_norm_eval", &kernel{forward: layerNormEvalForward, backward: layerNormEvalBackward})
 	supportDTypes("npu.confusion_transpose", append(append([]tensor.DType{}, floatDTypes...), intDTypes...)...)
+	register("npu.apply_adam", &kernel{forward: applyAdamForward})
+	register("npu.apply_adam_w", &kernel{forward: applyAdamWForward})
+	register("npu.group_norm_silu", &kernel{forward: groupNormSiluForward})
+	register("npu.moe_gating_top_k_softmax", &kernel{forward: moeGatingForward})
+	register("npu.sort_v2", &kernel{forward: sortV2Forward, backward: sortV2Backward})
 }
 
 // npuSigmoid is σ(z) in its stable float64 form (fused-ops.md §0.5).
@@ -841,4 +846,261 @@ func layerNormEvalBackward(c *call, outs, gos []*array) ([]*array, error) {
 		res[i] = gradForOwned(c, i, d, c.in[i].shape)
 	}
 	return res, nil
+}
+
+// ---- npu.apply_adam and npu.apply_adam_w ----
+
+// adamInputs returns var, m, v, grad and, for n = 5, max_grad_norm (nil
+// when None): float tensors of var's shape. The outputs take var's dtype.
+func adamInputs(c *call, fn string, n int) ([]*array, error) {
+	names := []string{"var", "m", "v", "grad", "max_grad_norm"}[:n]
+	in := make([]*array, n)
+	for i, name := range names {
+		a := nnInput(c, i)
+		if a == nil {
+			if name == "max_grad_norm" {
+				continue
+			}
+			return nil, fmt.Errorf("%s: %s must be a tensor, not None (var, m and v are given by out=)", fn, name)
+		}
+		if _, err := nnFloatOnly(fn, a); err != nil {
+			return nil, err
+		}
+		if i > 0 && !slices.Equal(a.shape, in[0].shape) {
+			return nil, fmt.Errorf("%s: %s of shape %s does not match var's shape %s", fn, name, ops.ShapeList(a.shape), ops.ShapeList(in[0].shape))
+		}
+		in[i] = a
+	}
+	return in, nil
+}
+
+// adamOutputs allocates (var', m', v') shaped and typed like var.
+func adamOutputs(v *array) []*array {
+	outs := make([]*array, 3)
+	for i := range outs {
+		outs[i] = &array{shape: slices.Clone(v.shape), data: float64sFor(len(v.data)), dtype: v.dtype}
+	}
+	return outs
+}
+
+// applyAdamForward: TF ApplyAdam (fused-ops.md §1), beta1_power and
+// beta2_power used as given, in REF's evaluation order.
+func applyAdamForward(c *call) ([]*array, error) {
+	in, err := adamInputs(c, "npu_apply_adam", 4)
+	if err != nil {
+		return nil, err
+	}
+	a := c.attrs
+	b1p, b2p, lr := a.Float("beta1_power", 0), a.Float("beta2_power", 0), a.Float("lr", 0)
+	b1, b2, eps := a.Float("beta1", 0), a.Float("beta2", 0), a.Float("epsilon", 0)
+	nesterov := a.Bool("use_nesterov", false)
+	lrt := lr * math.Sqrt(1-b2p) / (1 - b1p)
+	outs := adamOutputs(in[0])
+	vr, m, v, g := in[0].data, in[1].data, in[2].data, in[3].data
+	ov, om, ovv := outs[0].data, outs[1].data, outs[2].data
+	forChunks(len(vr), func(from, to int) error {
+		for i := from; i < to; i++ {
+			mt := m[i] + (b1-1)*(m[i]-g[i])
+			vt := v[i] + (b2-1)*(v[i]-g[i]*g[i])
+			num := mt
+			if nesterov {
+				num = b1*mt + (1-b1)*g[i]
+			}
+			ov[i] = vr[i] - lrt*num/(eps+math.Sqrt(vt))
+			om[i], ovv[i] = mt, vt
+		}
+		return nil
+	})
+	return outs, nil
+}
+
+// applyAdamWForward: fused-ops.md §2 with the given max_grad_norm under
+// amsgrad (§17 #14: msprobe's reference draws random values instead).
+func applyAdamWForward(c *call) ([]*array, error) {
+	in, err := adamInputs(c, "npu_apply_adam_w", 5)
+	if err != nil {
+		return nil, err
+	}
+	a := c.attrs
+	b1, b2, eps := a.Float("beta1", 0), a.Float("beta2", 0), a.Float("epsilon", 0)
+	b1p, b2p := a.Float("beta1_power", 0)*b1, a.Float("beta2_power", 0)*b2
+	lr, wd := a.Float("lr", 0), a.Float("weight_decay", 0)
+	ams, maximize := a.Bool("amsgrad", false), a.Bool("maximize", false)
+	if ams && in[4] == nil {
+		return nil, fmt.Errorf("npu_apply_adam_w: amsgrad=True needs max_grad_norm, got None")
+	}
+	if ams && 1-b2p == 0 {
+		b2p -= eps
+	}
+	if 1-b1p == 0 {
+		b1p -= eps
+	}
+	outs := adamOutputs(in[0])
+	vr, m, v, g := in[0].data, in[1].data, in[2].data, in[3].data
+	ov, om, ovv := outs[0].data, outs[1].data, outs[2].data
+	forChunks(len(vr), func(from, to int) error {
+		for i := from; i < to; i++ {
+			gi := g[i]
+			if maximize {
+				gi = -gi
+			}
+			mt := b1*m[i] - (b1-1)*gi
+			vt := b2*v[i] - (b2-1)*gi*gi
+			vh := vt
+			if ams {
+				if mg := in[4].data[i]; mg > vh || math.IsNaN(mg) {
+					vh = mg
+				}
+			}
+			denom := math.Sqrt(vh/(1-b2p)) + eps
+			ov[i] = vr[i]*(1-lr*wd) + (-lr*mt/(1-b1p))/denom
+			om[i], ovv[i] = mt, vt
+		}
+		return nil
+	})
+	return outs, nil
+}
+
+// ---- npu.group_norm_silu ----
+
+func groupNormSiluForward(c *call) ([]*array, error) {
+	x, err := nnNeed(c, 0, "input")
+	if err != nil {
+		return nil, err
+	}
+	w, b := nnInput(c, 1), nnInput(c, 2)
+	if _, err := nnFloatOnly("npu_group_norm_silu", x, w, b); err != nil {
+		return nil, err
+	}
+	if x.rank() < 2 {
+		return nil, fmt.Errorf("npu_group_norm_silu: input must have 2 to 8 dimensions [N, C, *], got %s", ops.ShapeList(x.shape))
+	}
+	n, ch := x.shape[0], x.shape[1]
+	group := int(c.attrs.Int("group", 0))
+	if group <= 0 || ch%group != 0 {
+		return nil, fmt.Errorf("npu_group_norm_silu: the number of channels %d must be divisible by group %d", ch, group)
+	}
+	for i, p := range []*array{w, b} {
+		if p != nil && (p.rank() != 1 || p.shape[0] != ch) {
+			return nil, fmt.Errorf("npu_group_norm_silu: %s of shape %s must have shape [%d]", []string{"weight", "bias"}[i], ops.ShapeList(p.shape), ch)
+		}
+	}
+	eps := c.attrs.Float("eps", 1e-5)
+	hw := tensor.NumElements(x.shape[2:])
+	cpg := ch / group
+	size := cpg * hw // the elements of one (n, g) group
+	y := &array{shape: slices.Clone(x.shape), data: float64sFor(len(x.data)), dtype: x.dtype}
+	mean := &array{shape: []int{n, group}, data: float64sFor(n * group), dtype: x.dtype}
+	rstd := &array{shape: []int{n, group}, data: float64sFor(n * group), dtype: x.dtype}
+	parallel.Chunks(n*group, npuRowChunk(size), func(from, to int) error {
+		for r := from; r < to; r++ {
+			o := r * size
+			mu, v := nnMoments(x.data[o : o+size])
+			rs := 1 / math.Sqrt(v+eps)
+			mean.data[r], rstd.data[r] = mu, rs
+			for j := 0; j < size; j++ {
+				ci := (r%group)*cpg + j/max(hw, 1)
+				t := (x.data[o+j] - mu) * rs
+				if w != nil {
+					t *= w.data[ci]
+				}
+				if b != nil {
+					t += b.data[ci]
+				}
+				y.data[o+j] = t * npuSigmoid(t)
+			}
+		}
+		return nil
+	})
+	return []*array{y, mean, rstd}, nil
+}
+
+// ---- npu.moe_gating_top_k_softmax ----
+
+func moeGatingForward(c *call) ([]*array, error) {
+	x, err := nnNeed(c, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	fin := nnInput(c, 1)
+	if _, err := nnFloatOnly("npu_moe_gating_top_k_softmax", x); err != nil {
+		return nil, err
+	}
+	if x.rank() < 2 || x.rank() > 3 {
+		return nil, fmt.Errorf("npu_moe_gating_top_k_softmax: x must be 2-D or 3-D, got %s", ops.ShapeList(x.shape))
+	}
+	lead := x.shape[:x.rank()-1]
+	e := x.shape[x.rank()-1]
+	k := int(c.attrs.Int("k", 1))
+	if k <= 0 || k > e || k > 1024 {
+		return nil, fmt.Errorf("npu_moe_gating_top_k_softmax: k must be in [1, min(%d, 1024)], got %d", e, k)
+	}
+	if fin != nil && (fin.dtype != tensor.Bool || !slices.Equal(fin.shape, lead)) {
+		return nil, fmt.Errorf("npu_moe_gating_top_k_softmax: finished must be a bool tensor of shape %s, got %s of shape %s",
+			ops.ShapeList(lead), fin.dtype, ops.ShapeList(fin.shape))
+	}
+	rows := tensor.NumElements(lead)
+	shape := append(slices.Clone(lead), k)
+	y := &array{shape: shape, data: float64sFor(rows * k), dtype: x.dtype}
+	ex := &array{shape: slices.Clone(shape), data: float64sFor(rows * k), dtype: tensor.Int32}
+	ri := &array{shape: slices.Clone(shape), data: float64sFor(rows * k), dtype: tensor.Int32}
+	parallel.Chunks(rows, npuRowChunk(e), func(from, to int) error {
+		s := make([]float64, e)
+		for r := from; r < to; r++ {
+			xr := x.data[r*e : (r+1)*e]
+			mx := math.Inf(-1)
+			for _, v := range xr {
+				if v > mx || math.IsNaN(v) {
+					mx = v
+				}
+			}
+			sum := 0.0
+			for j, v := range xr {
+				s[j] = math.Exp(v - mx)
+				sum += s[j]
+			}
+			for j := range s {
+				s[j] /= sum
+			}
+			done := fin != nil && fin.data[r] != 0
+			for j, p := range sortLine(s, 0, 1, e, true)[:k] {
+				o := r*k + j
+				y.data[o] = s[p]
+				ex.data[o] = float64(p)
+				if done {
+					ex.data[o] = float64(e)
+				}
+				ri.data[o] = float64(j*rows + r)
+			}
+		}
+		return nil
+	})
+	return []*array{y, ex, ri}, nil
+}
+
+// ---- npu.sort_v2 ----
+
+// sortV2Sort is the sort kernel npu.sort_v2 keeps the values of (the same
+// dim and descending attributes).
+var sortV2Sort = sortKernel()
+
+func sortV2Forward(c *call) ([]*array, error) {
+	if _, err := nnFloatOnly("npu_sort_v2", c.in[0]); err != nil {
+		return nil, err
+	}
+	outs, err := sortV2Sort.forward(c)
+	if err != nil {
+		return nil, err
+	}
+	return outs[:1], nil
+}
+
+// sortV2Backward scatters the gradient back through the stable sort's
+// permutation: dx[perm[j]] = dy[j] (fused-ops.md §15).
+func sortV2Backward(c *call, outs, gos []*array) ([]*array, error) {
+	full, err := sortV2Sort.forward(c)
+	if err != nil {
+		return nil, err
+	}
+	return sortV2Sort.backward(c, full, gos)
 }

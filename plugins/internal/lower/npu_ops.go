@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/probe-dev/probe/sdk/framework"
@@ -29,6 +30,289 @@ func init() {
 	def(npuLayerNormEval, "input, normalized_shape, weight=None, bias=None, eps=1e-05", "NPU.npu_layer_norm_eval")
 	usedOps = append(usedOps, "npu.swiglu", "npu.rotary_mul", "npu.fast_gelu", "npu.mish", "npu.scaled_masked_softmax",
 		"npu.confusion_transpose", "npu.linear", "npu.layer_norm_eval")
+	// The optimizer steps update out=(var, m, v) in place and return
+	// them; the dump holds out='s tensors as they were before the call.
+	defMulti(npuApplyAdam, "beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, use_locking=None, use_nesterov=None, *, out=None",
+		"NPU.npu_apply_adam")
+	defMulti(npuApplyAdamW, "beta1_power, beta2_power, lr, weight_decay, beta1, beta2, epsilon, grad, max_grad_norm=None, amsgrad=None, maximize=None, *, out=None",
+		"NPU.npu_apply_adam_w")
+	defMulti(npuGroupNormSilu, "input, weight, bias, group, eps=1e-05", "NPU.npu_group_norm_silu")
+	defMulti(npuMoeGating, "x, finished=None, k=1", "NPU.npu_moe_gating_top_k_softmax")
+	def(npuSortV2, "self, dim=-1, descending=False, *, out=None", "NPU.npu_sort_v2")
+	usedOps = append(usedOps, "npu.apply_adam", "npu.apply_adam_w", "npu.group_norm_silu", "npu.moe_gating_top_k_softmax", "npu.sort_v2")
+	// OpsOf's made-up calls give no out= tuple and no group that divides C
+	declareOps([]string{"npu.apply_adam"}, "NPU.npu_apply_adam")
+	declareOps([]string{"npu.apply_adam_w"}, "NPU.npu_apply_adam_w")
+	declareOps([]string{"npu.group_norm_silu"}, "NPU.npu_group_norm_silu")
+}
+
+// npuRefParams is the SKIP of a call that names a keyword msprobe's
+// reference function spells differently or lacks (--compat msprobe):
+// Python's TypeError. ref maps torch_npu's parameter names to the
+// reference's; a name mapped to "" is not a parameter of the reference.
+func (b *bound) npuRefParams(ref map[string]string) error {
+	for _, off := range sortedKeys(ref) {
+		if b.given[off] && !b.positional[off] && ref[off] != off {
+			return b.errf("%s() got an unexpected keyword argument '%s' (--compat msprobe: msprobe's reference names it differently or lacks it)", b.name, off)
+		}
+	}
+	return nil
+}
+
+// npuFloatScalar reads a Python number argument of the optimizer steps.
+func (b *bound) npuFloatScalar(names ...string) (ops.Attrs, error) {
+	attrs := ops.Attrs{}
+	for _, n := range names {
+		v, err := b.float(n)
+		if err != nil {
+			return nil, err
+		}
+		attrs[n] = ops.FloatAttr(v)
+	}
+	return attrs, nil
+}
+
+// npuOptBool reads a bool? argument (None is False).
+func (b *bound) npuOptBool(name string) (bool, error) {
+	v, _, err := b.optBool(name)
+	return v, err
+}
+
+// npuAdamState reads out=(var, m, v) and grad: float tensors of one shape.
+func (b *bound) npuAdamState() ([]framework.Arg, error) {
+	out := b.arg("out")
+	if out.Kind == framework.ArgNone {
+		return nil, b.argErr("out", "%s updates out=(var, m, v) in place; a call without out= has no state to replay", b.name)
+	}
+	if out.Kind != framework.ArgList || len(out.Elems) != 3 {
+		return nil, b.argErr("out", "expected a tuple of 3 tensors (var, m, v), got %s", kindName(out))
+	}
+	ts, err := b.linalg2Tensors("out", out.Elems)
+	if err != nil {
+		return nil, err
+	}
+	g, err := b.tensor("grad")
+	if err != nil {
+		return nil, err
+	}
+	ts = append(slices.Clone(ts), g)
+	for i, t := range ts {
+		n := []string{"var", "m", "v", "grad"}[i]
+		if err := b.npuFloat(n, t); err != nil {
+			return nil, err
+		}
+		if !slices.Equal(t.Shape, ts[0].Shape) {
+			return nil, b.argErr(n, "%s: %s of shape %v does not match var's shape %v", b.name, n, t.Shape, ts[0].Shape)
+		}
+	}
+	return ts, nil
+}
+
+// npuApplyAdam lowers npu_apply_adam(beta1_power, beta2_power, lr, beta1,
+// beta2, epsilon, grad, use_locking, use_nesterov, out=(var, m, v));
+// use_locking changes nothing computed.
+func npuApplyAdam(b *bound) (*framework.Plan, error) {
+	ts, err := b.npuAdamState()
+	if err != nil {
+		return nil, err
+	}
+	attrs, err := b.npuFloatScalar("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := b.npuOptBool("use_locking"); err != nil {
+		return nil, err
+	}
+	nest, err := b.npuOptBool("use_nesterov")
+	if err != nil {
+		return nil, err
+	}
+	attrs["use_nesterov"] = ops.BoolAttr(nest)
+	return newPlan("npu.apply_adam", attrs, tensorBinding(ts[0]), tensorBinding(ts[1]), tensorBinding(ts[2]), tensorBinding(ts[3])), nil
+}
+
+// npuApplyAdamW lowers npu_apply_adam_w(beta1_power, beta2_power, lr,
+// weight_decay, beta1, beta2, epsilon, grad, max_grad_norm, amsgrad,
+// maximize, out=(var, m, v)). amsgrad uses the given max_grad_norm
+// (fused-ops.md §17 #14; msprobe's reference draws random values, not
+// reproduced). Under --compat msprobe the keyword epsilon= is the
+// reference's TypeError (it names the parameter eps).
+func npuApplyAdamW(b *bound) (*framework.Plan, error) {
+	if b.msprobe() {
+		if err := b.npuRefParams(map[string]string{"epsilon": "eps"}); err != nil {
+			return nil, err
+		}
+	}
+	ts, err := b.npuAdamState()
+	if err != nil {
+		return nil, err
+	}
+	attrs, err := b.npuFloatScalar("beta1_power", "beta2_power", "lr", "weight_decay", "beta1", "beta2", "epsilon")
+	if err != nil {
+		return nil, err
+	}
+	ams, err := b.npuOptBool("amsgrad")
+	if err != nil {
+		return nil, err
+	}
+	maxim, err := b.npuOptBool("maximize")
+	if err != nil {
+		return nil, err
+	}
+	mg, mok, err := b.optTensor("max_grad_norm")
+	if err != nil {
+		return nil, err
+	}
+	if mok {
+		if err := b.npuFloat("max_grad_norm", mg); err != nil {
+			return nil, err
+		}
+		if !slices.Equal(mg.Shape, ts[0].Shape) {
+			return nil, b.argErr("max_grad_norm", "npu_apply_adam_w: max_grad_norm of shape %v does not match var's shape %v", mg.Shape, ts[0].Shape)
+		}
+	}
+	if ams && !mok {
+		return nil, b.argErr("max_grad_norm", "npu_apply_adam_w: amsgrad=True needs max_grad_norm, got None")
+	}
+	attrs["amsgrad"], attrs["maximize"] = ops.BoolAttr(ams), ops.BoolAttr(maxim)
+	return newPlan("npu.apply_adam_w", attrs, tensorBinding(ts[0]), tensorBinding(ts[1]), tensorBinding(ts[2]), tensorBinding(ts[3]),
+		optBinding(mg, mok)), nil
+}
+
+// npuGroupNormSilu lowers npu_group_norm_silu(input, weight, bias, group,
+// eps=1e-05): input [N, C, *] of 2 to 8 dims (∏ shape[2:] is the spatial
+// size, §17 #15), weight and bias [C] or None. Under --compat msprobe the
+// reference's limits are SKIPs: its parameters (x, gama, beta, group, eps)
+// have no default and other keyword names, and x must be 4-D.
+func npuGroupNormSilu(b *bound) (*framework.Plan, error) {
+	if b.msprobe() {
+		if err := b.npuRefParams(map[string]string{"input": "x", "weight": "gama", "bias": "beta"}); err != nil {
+			return nil, err
+		}
+		if err := b.npuRefMissing("eps"); err != nil {
+			return nil, err
+		}
+	}
+	x, err := b.tensor("input")
+	if err != nil {
+		return nil, err
+	}
+	if err := b.npuFloat("input", x); err != nil {
+		return nil, err
+	}
+	if len(x.Shape) < 2 || len(x.Shape) > 8 {
+		return nil, b.argErr("input", "npu_group_norm_silu: input must have 2 to 8 dimensions [N, C, *], got %v", x.Shape)
+	}
+	if b.msprobe() && len(x.Shape) != 4 {
+		return nil, b.errf("msprobe's reference raises ValueError for a %d-D input (--compat msprobe: it takes 4-D [N, C, H, W] only, §17 #15)", len(x.Shape))
+	}
+	group, err := b.integer("group")
+	if err != nil {
+		return nil, err
+	}
+	if group <= 0 || int64(x.Shape[1])%group != 0 {
+		return nil, b.argErr("group", "npu_group_norm_silu: the number of channels %d must be divisible by group %d", x.Shape[1], group)
+	}
+	var bind [2]framework.Binding
+	for i, n := range []string{"weight", "bias"} {
+		a, ok, err := b.optTensor(n)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			if err := b.npuFloat(n, a); err != nil {
+				return nil, err
+			}
+			if len(a.Shape) != 1 || a.Shape[0] != x.Shape[1] {
+				return nil, b.argErr(n, "npu_group_norm_silu: %s of shape %v must have shape [%d]", n, a.Shape, x.Shape[1])
+			}
+		}
+		bind[i] = optBinding(a, ok)
+	}
+	eps, err := b.float("eps")
+	if err != nil {
+		return nil, err
+	}
+	attrs := ops.Attrs{"group": ops.IntAttr(group), "eps": ops.FloatAttr(eps)}
+	return newPlan("npu.group_norm_silu", attrs, tensorBinding(x), bind[0], bind[1]), nil
+}
+
+// npuMoeGating lowers npu_moe_gating_top_k_softmax(x, finished=None, k=1):
+// x 2-D [T, E] or 3-D (its leading dims flattened to rows, §17 #16),
+// finished bool of x.shape[:-1], 0 < k ≤ min(E, 1024). Under --compat
+// msprobe the reference's (x, finished_optional, k) has no defaults and
+// refuses the keyword finished=.
+func npuMoeGating(b *bound) (*framework.Plan, error) {
+	if b.msprobe() {
+		if err := b.npuRefParams(map[string]string{"finished": "finished_optional"}); err != nil {
+			return nil, err
+		}
+		var miss []string
+		for _, n := range []string{"finished", "k"} {
+			if !b.given[n] {
+				miss = append(miss, n)
+			}
+		}
+		if len(miss) > 0 {
+			names := map[string]string{"finished": "finished_optional", "k": "k"}
+			q := make([]string, len(miss))
+			for i, n := range miss {
+				q[i] = "'" + names[n] + "'"
+			}
+			if len(q) == 1 {
+				return nil, b.errf("%s() missing 1 required positional argument: %s (--compat msprobe: msprobe's reference has no default)", b.name, q[0])
+			}
+			return nil, b.errf("%s() missing 2 required positional arguments: %s and %s (--compat msprobe: msprobe's reference has no default)", b.name, q[0], q[1])
+		}
+	}
+	x, err := b.tensor("x")
+	if err != nil {
+		return nil, err
+	}
+	if err := b.npuFloat("x", x); err != nil {
+		return nil, err
+	}
+	if len(x.Shape) < 2 || len(x.Shape) > 3 {
+		return nil, b.argErr("x", "npu_moe_gating_top_k_softmax: x must be 2-D or 3-D, got %v", x.Shape)
+	}
+	lead := x.Shape[:len(x.Shape)-1]
+	fin, fok, err := b.optTensor("finished")
+	if err != nil {
+		return nil, err
+	}
+	if fok && (fin.DType != tensor.Bool || !slices.Equal(fin.Shape, lead)) {
+		return nil, b.argErr("finished", "npu_moe_gating_top_k_softmax: finished must be a bool tensor of shape %v, got %s of shape %v", lead, fin.DType, fin.Shape)
+	}
+	k, err := b.integer("k")
+	if err != nil {
+		return nil, err
+	}
+	e := int64(x.Shape[len(x.Shape)-1])
+	if k <= 0 || k > e || k > 1024 {
+		return nil, b.argErr("k", "npu_moe_gating_top_k_softmax: k must be in [1, min(%d, 1024)], got %d", e, k)
+	}
+	return newPlan("npu.moe_gating_top_k_softmax", ops.Attrs{"k": ops.IntAttr(k)}, tensorBinding(x), optBinding(fin, fok)), nil
+}
+
+// npuSortV2 lowers npu_sort_v2(self, dim=-1, descending=False, out=None):
+// the sorted values only.
+func npuSortV2(b *bound) (*framework.Plan, error) {
+	x, err := b.tensor("self")
+	if err != nil {
+		return nil, err
+	}
+	if err := b.npuFloat("self", x); err != nil {
+		return nil, err
+	}
+	dim, err := b.dimOf("dim", x)
+	if err != nil {
+		return nil, err
+	}
+	desc, err := b.boolean("descending")
+	if err != nil {
+		return nil, err
+	}
+	return newPlan("npu.sort_v2", ops.Attrs{"dim": ops.IntAttr(dim), "descending": ops.BoolAttr(desc)}, tensorBinding(x)), nil
 }
 
 // npuFloat checks that a fused op's tensor is float16, bfloat16, float32

@@ -9,6 +9,8 @@ float32 and the result cast back once, the way a fused kernel rounds (and
 PyTorch 1.13's CPU lacks several half kernels). Conventions as in ops.py.
 """
 
+import math
+
 import torch
 import torch.nn.functional as F
 
@@ -142,6 +144,145 @@ def _layer_norm_eval(c):
     return _wide(lambda x, w, b: F.layer_norm(x, ns, w, b, eps), x, w, b)
 
 
+def _wide_all(fn, *xs):
+    """_wide for functions returning a tuple: float16/bfloat16 inputs raised
+    to float32, each float output cast back once to the first input's
+    dtype (integer outputs kept)."""
+    dt = xs[0].dtype
+    if dt not in _HALF:
+        return fn(*xs)
+    ys = [x.float() if isinstance(x, torch.Tensor) and x.dtype in _HALF else x for x in xs]
+    return tuple(o.to(dt) if o.is_floating_point() else o for o in fn(*ys))
+
+
+def _adam_check(fn, ts):
+    names = ("var", "m", "v", "grad", "max_grad_norm")
+    for n, a in zip(names, ts):
+        if a is None:
+            continue
+        if not a.dtype.is_floating_point:
+            raise ArgumentError("%s: %s must be a floating tensor, got %s" % (fn, n, a.dtype))
+        if list(a.shape) != list(ts[0].shape):
+            raise ArgumentError("%s: %s of shape %s does not match var's shape %s" % (fn, n, list(a.shape), list(ts[0].shape)))
+
+
+def _apply_adam(c):
+    var, m, v, g = [_nograd(x) for x in c.inputs]
+    a = c.attrs
+    b1p, b2p, lr, b1, b2, eps = (a[k] for k in ("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon"))
+    nest = a["use_nesterov"]
+    _adam_check("npu_apply_adam", (var, m, v, g))
+    n = _npu(c)
+    if n is not None:
+        return list(n.npu_apply_adam(b1p, b2p, lr, b1, b2, eps, g, False, nest, out=(var.clone(), m.clone(), v.clone())))
+
+    def f(var, m, v, g):
+        m_t = m + (b1 - 1) * (m - g)
+        v_t = v + (b2 - 1) * (v - g * g)
+        lr_t = lr * (1 - b2p) ** 0.5 / (1 - b1p)
+        num = b1 * m_t + (1 - b1) * g if nest else m_t
+        return var - lr_t * num / (eps + torch.sqrt(v_t)), m_t, v_t
+    return list(_wide_all(f, var, m, v, g))
+
+
+def _apply_adam_w(c):
+    var, m, v, g, mg = [_nograd(x) for x in c.inputs]
+    a = c.attrs
+    b1p, b2p, lr, wd, b1, b2, eps = (a[k] for k in ("beta1_power", "beta2_power", "lr", "weight_decay", "beta1", "beta2", "epsilon"))
+    ams, maximize = a["amsgrad"], a["maximize"]
+    _adam_check("npu_apply_adam_w", (var, m, v, g, mg))
+    if ams and mg is None:
+        raise ArgumentError("npu_apply_adam_w: amsgrad=True needs max_grad_norm, got None")
+    n = _npu(c)
+    if n is not None:
+        return list(n.npu_apply_adam_w(b1p, b2p, lr, wd, b1, b2, eps, g, mg, ams, maximize, out=(var.clone(), m.clone(), v.clone())))
+
+    def f(var, m, v, g, mg):
+        p1, p2 = b1p * b1, b2p * b2
+        gg = -g if maximize else g
+        m_t = b1 * m - (b1 - 1) * gg
+        v_t = b2 * v - (b2 - 1) * gg * gg
+        vh = v_t
+        if ams:
+            vh = torch.maximum(mg, v_t)
+            if 1 - p2 == 0:
+                p2 = p2 - eps
+        if 1 - p1 == 0:
+            p1 = p1 - eps
+        return var * (1 - lr * wd) + (-lr * m_t / (1 - p1)) / (torch.sqrt(vh / (1 - p2)) + eps), m_t, v_t
+    return list(_wide_all(f, var, m, v, g, mg))
+
+
+def _group_norm_silu(c):
+    x, w, b = [_nograd(t) for t in c.inputs]
+    group, eps = c.attrs["group"], c.attrs["eps"]
+    if x.dim() < 2:
+        raise ArgumentError("npu_group_norm_silu: input must have 2 to 8 dimensions [N, C, *], got %s" % list(x.shape))
+    ch = x.shape[1]
+    if group <= 0 or ch % group:
+        raise ArgumentError("npu_group_norm_silu: the number of channels %d must be divisible by group %d" % (ch, group))
+    for nm, p in (("weight", w), ("bias", b)):
+        if p is not None and list(p.shape) != [ch]:
+            raise ArgumentError("npu_group_norm_silu: %s of shape %s must have shape [%d]" % (nm, list(p.shape), ch))
+    n = _npu(c)
+    if n is not None:
+        return list(n.npu_group_norm_silu(x, w, b, group, eps))
+
+    def f(x, w, b):
+        size = (ch // group) * math.prod(x.shape[2:])
+        xr = x.reshape(x.shape[0], group, size)
+        mean = xr.mean(-1)
+        rstd = 1 / torch.sqrt(xr.var(-1, unbiased=False) + eps)
+        t = ((xr - mean[..., None]) * rstd[..., None]).reshape(x.shape)
+        shape = [1, ch] + [1] * (x.dim() - 2)
+        if w is not None:
+            t = t * w.reshape(shape)
+        if b is not None:
+            t = t + b.reshape(shape)
+        return t * torch.sigmoid(t), mean, rstd
+    return list(_wide_all(f, x, w, b))
+
+
+def _moe_gating(c):
+    x, fin = [_nograd(t) for t in c.inputs]
+    k = c.attrs["k"]
+    if x.dim() not in (2, 3):
+        raise ArgumentError("npu_moe_gating_top_k_softmax: x must be 2-D or 3-D, got %s" % list(x.shape))
+    lead, e = list(x.shape[:-1]), x.shape[-1]
+    if k <= 0 or k > e or k > 1024:
+        raise ArgumentError("npu_moe_gating_top_k_softmax: k must be in [1, min(%d, 1024)], got %d" % (e, k))
+    if fin is not None and (fin.dtype != torch.bool or list(fin.shape) != lead):
+        raise ArgumentError("npu_moe_gating_top_k_softmax: finished must be a bool tensor of shape %s" % lead)
+    n = _npu(c)
+    if n is not None:
+        return list(n.npu_moe_gating_top_k_softmax(x, finished=fin, k=k))
+
+    def f(x):
+        xr = x.reshape(-1, e)
+        rows = xr.shape[0]
+        s = torch.softmax(xr, -1)
+        order = torch.sort(s, dim=-1, descending=True, stable=True).indices[:, :k]
+        y = s.gather(-1, order)
+        ex = order.clone()
+        if fin is not None:
+            ex[fin.reshape(-1)] = e
+        row = torch.arange(rows * k, device=x.device).reshape(k, rows).t()
+        shape = lead + [k]
+        return y.reshape(shape), ex.to(torch.int32).reshape(shape), row.to(torch.int32).reshape(shape)
+    return list(_wide_all(f, x))
+
+
+def _sort_v2(c):
+    (x,) = c.inputs
+    dim, desc = c.attrs["dim"], c.attrs["descending"]
+    if not x.dtype.is_floating_point:
+        raise ArgumentError("npu_sort_v2 supports floating tensors, got %s" % x.dtype)
+    n = _npu(c)
+    if n is not None:
+        return n.npu_sort_v2(x, dim=dim, descending=desc)
+    return _wide(lambda x: torch.sort(x, dim=dim, descending=desc, stable=True).values, x)
+
+
 OPS = {
     "npu.swiglu": _swiglu,
     "npu.rotary_mul": _rotary_mul,
@@ -151,6 +292,11 @@ OPS = {
     "npu.confusion_transpose": _confusion_transpose,
     "npu.linear": _linear,
     "npu.layer_norm_eval": _layer_norm_eval,
+    "npu.apply_adam": _apply_adam,
+    "npu.apply_adam_w": _apply_adam_w,
+    "npu.group_norm_silu": _group_norm_silu,
+    "npu.moe_gating_top_k_softmax": _moe_gating,
+    "npu.sort_v2": _sort_v2,
 }
 
 _X4 = ([0.5, -1.25, 2.0, -0.5], [1.5, 0.25, -2.0, 1.0])
@@ -171,6 +317,17 @@ SAMPLES = {
     if dt != torch.bool else ([torch.tensor([[True, False], [False, True]])], {"perm": [1, 0], "shape": [2, 2], "transpose_first": False}),
     "npu.linear": _s(lambda dt: ([_f(dt, *_X4), _f(dt, *_X4), None], {})),
     "npu.layer_norm_eval": _s(lambda dt: ([_f(dt, *_X4), None, None], {"normalized_shape": [4], "eps": 1e-5})),
+    "npu.apply_adam": _s(lambda dt: ([_f(dt, *_X4), _f(dt, *_X4), _f(dt, [0.5, 0.25, 1.0, 0.125], [1.0, 2.0, 0.5, 0.25]), _f(dt, *_X4)],
+                                     {"beta1_power": 0.9, "beta2_power": 0.999, "lr": 1e-3, "beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8,
+                                      "use_nesterov": False})),
+    "npu.apply_adam_w": _s(lambda dt: ([_f(dt, *_X4), _f(dt, *_X4), _f(dt, [0.5, 0.25, 1.0, 0.125], [1.0, 2.0, 0.5, 0.25]), _f(dt, *_X4), None],
+                                       {"beta1_power": 0.9, "beta2_power": 0.999, "lr": 1e-3, "weight_decay": 0.01, "beta1": 0.9, "beta2": 0.999,
+                                        "epsilon": 1e-8, "amsgrad": False, "maximize": False})),
+    "npu.group_norm_silu": _s(lambda dt: ([_f(dt, *_X4).reshape(1, 2, 4), None, None], {"group": 1, "eps": 1e-5})),
+    "npu.moe_gating_top_k_softmax": _s(lambda dt: ([_f(dt, *_X4), None], {"k": 2})),
+    "npu.sort_v2": _s(lambda dt: ([_f(dt, *_X4)], {"dim": -1, "descending": False})),
 }
 
-BACKWARD = set(OPS)
+# the optimizer steps, group_norm_silu and the MoE gating take no gradient
+# (fused-ops.md §0.4)
+BACKWARD = set(OPS) - {"npu.apply_adam", "npu.apply_adam_w", "npu.group_norm_silu", "npu.moe_gating_top_k_softmax"}

@@ -20,6 +20,8 @@ the compositions raise them, except where a PyTorch op raises first with
 the same text (reshape, permute, layer_norm).
 """
 
+import math
+
 import torch
 import torch.nn.functional as F
 
@@ -385,8 +387,289 @@ def lne_cases():
     return cs
 
 
+# ---------------------------------------------------------------- npu_apply_adam, npu_apply_adam_w
+
+def fused_tuple(fn, d):
+    """fused() for ops with integer outputs: only float outputs rounded."""
+    def wrapped(*xs):
+        args = [x.to(f64) if isinstance(x, torch.Tensor) and x.dtype == d else x for x in xs]
+        return tuple(o.to(d) if o.is_floating_point() else o for o in fn(*args))
+    return wrapped
+
+
+def narrow_tuple(op, fn, mk, attrs=None, label=None):
+    cs = []
+    for dn, d in NARROW.items():
+        name = "%s/%s" % (label or op, dn)
+        cs.append(case(name, op, mk(R(name), d), fused_tuple(fn, d), attrs=attrs, mode="emulated", backward=False))
+    return cs
+
+
+def adam_shapes(fn, names=("var", "m", "v", "grad", "max_grad_norm")):
+    def check(*ts):
+        for n, a in zip(names, ts):
+            if a is None:
+                continue
+            if not a.dtype.is_floating_point:
+                raise RuntimeError('"%s" not implemented for \'%s\'' % (fn, {torch.int64: "Long", torch.bool: "Bool"}[a.dtype]))
+            if list(a.shape) != list(ts[0].shape):
+                raise RuntimeError("%s: %s of shape %s does not match var's shape %s" % (fn, n, list(a.shape), list(ts[0].shape)))
+    return check
+
+
+def adam(b1p, b2p, lr, b1, b2, eps, nesterov=False):
+    def fn(var, m, v, g):
+        adam_shapes("npu_apply_adam")(var, m, v, g)
+        m_t = m + (b1 - 1) * (m - g)
+        v_t = v + (b2 - 1) * (v - g * g)
+        lr_t = lr * math.sqrt(1 - b2p) / (1 - b1p)
+        num = b1 * m_t + (1 - b1) * g if nesterov else m_t
+        return var - lr_t * num / (eps + torch.sqrt(v_t)), m_t, v_t
+    return fn
+
+
+def adam_w(b1p, b2p, lr, wd, b1, b2, eps, amsgrad=False, maximize=False):
+    def fn(var, m, v, g, mgn):
+        adam_shapes("npu_apply_adam_w")(var, m, v, g, mgn)
+        if amsgrad and mgn is None:
+            raise RuntimeError("npu_apply_adam_w: amsgrad=True needs max_grad_norm, got None")
+        p1, p2 = b1p * b1, b2p * b2
+        var_d = var * (1 - lr * wd)
+        gg = -g if maximize else g
+        m_t = b1 * m - (b1 - 1) * gg
+        v_t = b2 * v - (b2 - 1) * gg * gg
+        if amsgrad:
+            vmax = torch.maximum(mgn, v_t)
+            if 1 - p2 == 0:
+                p2 = p2 - eps
+            denom = torch.sqrt(vmax / (1 - p2)) + eps
+        else:
+            denom = torch.sqrt(v_t / (1 - p2)) + eps
+        if 1 - p1 == 0:
+            p1 = p1 - eps
+        return var_d + (-lr * m_t / (1 - p1)) / denom, m_t, v_t
+    return fn
+
+
+def adam_attrs(b1p, b2p, lr, b1, b2, eps, nesterov=False):
+    return {"beta1_power": float(b1p), "beta2_power": float(b2p), "lr": float(lr), "beta1": float(b1), "beta2": float(b2),
+            "epsilon": float(eps), "use_nesterov": nesterov}
+
+
+def adam_w_attrs(b1p, b2p, lr, wd, b1, b2, eps, amsgrad=False, maximize=False):
+    return {"beta1_power": float(b1p), "beta2_power": float(b2p), "lr": float(lr), "weight_decay": float(wd), "beta1": float(b1),
+            "beta2": float(b2), "epsilon": float(eps), "amsgrad": amsgrad, "maximize": maximize}
+
+
+def adam_cases():
+    cs = []
+    r = R("adam")
+    P = (0.9, 0.999, 0.001, 0.9, 0.999, 1e-8)
+    st = lambda shape: [r.randn(shape), r.randn(shape) * 0.1, r.rand(shape, lo=0.0, hi=0.01), r.randn(shape)]
+    for lab, nest in (("plain", False), ("nesterov", True)):
+        cs.append(case("npu.apply_adam/" + lab, "npu.apply_adam", st((3, 5)), adam(*P, nesterov=nest), attrs=adam_attrs(*P, nesterov=nest), backward=False))
+    P2 = (0.729, 0.997, 0.01, 0.8, 0.99, 1e-6)
+    cs.append(case("npu.apply_adam/step3_3d", "npu.apply_adam", st((2, 3, 4)), adam(*P2, nesterov=True), attrs=adam_attrs(*P2, nesterov=True), backward=False))
+    cs.append(case("npu.apply_adam/0d", "npu.apply_adam", [t(0.5), t(0.1), t(0.02), t(-0.3)], adam(*P), attrs=adam_attrs(*P), backward=False))
+    cs.append(case("npu.apply_adam/empty", "npu.apply_adam", st((0, 4)), adam(*P), attrs=adam_attrs(*P), backward=False))
+    z = t([0.0, 0, 0])
+    g = t([1.0, 2, 3])
+    c = case("npu.apply_adam/worked", "npu.apply_adam", [z, z, z, g], adam(*P), attrs=adam_attrs(*P), backward=False)
+    close(c["outputs"][0]["data"], [-9.99999684e-4, -9.99999842e-4, -9.99999895e-4], 1e-8)
+    close(c["outputs"][1]["data"], [0.1, 0.2, 0.3])
+    close(c["outputs"][2]["data"], [0.001, 0.004, 0.009])
+    cs.append(c)
+    c = case("npu.apply_adam/worked_nesterov", "npu.apply_adam", [z, z, z, g], adam(*P, nesterov=True), attrs=adam_attrs(*P, nesterov=True), backward=False)
+    close(c["outputs"][0]["data"], [-1.89999940e-3, -1.89999970e-3, -1.89999980e-3], 1e-8)
+    cs.append(c)
+    c = case("npu.apply_adam/worked_state", "npu.apply_adam", [z, t([1.0, 2, 3]), t([1.0, 2, 3]), g], adam(*P), attrs=adam_attrs(*P), backward=False)
+    close(c["outputs"][0]["data"], [-3.16227763e-4, -4.46990153e-4, -5.47175652e-4], 1e-8)
+    close(c["outputs"][2]["data"], [1, 2.002, 3.006])
+    cs.append(c)
+    cs.append(error_case("npu.apply_adam/shape", "npu.apply_adam", [r.randn((3,)), r.randn((4,)), r.randn((3,)), r.randn((3,))], adam(*P), attrs=adam_attrs(*P)))
+    cs.append(error_case("npu.apply_adam/int64", "npu.apply_adam", [r.randn((3,)), r.randn((3,)), r.randn((3,)), torch.tensor([1, 2, 3])], adam(*P),
+                         attrs=adam_attrs(*P)))
+    cs += narrow_tuple("npu.apply_adam", adam(*P2), lambda r, d: [r.randn((4, 8), d), (r.randn((4, 8)) * 0.1).to(d), r.rand((4, 8), d, 0.0, 0.01),
+                                                                   r.randn((4, 8), d)], attrs=adam_attrs(*P2))
+
+    W = (0.9, 0.999, 0.001, 0.01, 0.9, 0.999, 1e-8)
+    stw = lambda shape: st(shape) + [r.rand(shape, lo=0.0, hi=0.02)]
+    for lab, ams, mx in (("plain", False, False), ("maximize", False, True), ("amsgrad", True, False), ("amsgrad_maximize", True, True)):
+        cs.append(case("npu.apply_adam_w/" + lab, "npu.apply_adam_w", stw((3, 5)), adam_w(*W, amsgrad=ams, maximize=mx),
+                       attrs=adam_w_attrs(*W, amsgrad=ams, maximize=mx), backward=False))
+    W2 = (0.81, 0.998, 0.01, 0.1, 0.9, 0.999, 1e-6)
+    cs.append(case("npu.apply_adam_w/no_max_grad_norm", "npu.apply_adam_w", st((2, 3, 4)) + [None], adam_w(*W2), attrs=adam_w_attrs(*W2), backward=False))
+    # beta1_power·β1 == 1 and, under amsgrad, beta2_power·β2 == 1: the ε guards
+    W3 = (1.0, 1.0, 0.01, 0.0, 1.0, 1.0, 1e-3)
+    cs.append(case("npu.apply_adam_w/guards", "npu.apply_adam_w", stw((4,)), adam_w(*W3, amsgrad=True), attrs=adam_w_attrs(*W3, amsgrad=True),
+                   backward=False))
+    cs.append(case("npu.apply_adam_w/empty", "npu.apply_adam_w", stw((0, 3)), adam_w(*W), attrs=adam_w_attrs(*W), backward=False))
+    x3 = t([0.1, 0.2, 0.3])
+    c = case("npu.apply_adam_w/worked", "npu.apply_adam_w", [x3, x3, x3, x3, None], adam_w(*W), attrs=adam_w_attrs(*W), backward=False)
+    close(c["outputs"][0]["data"], [0.0999245528, 0.1998927210, 0.2998680666])
+    close(c["outputs"][1]["data"], [0.1, 0.2, 0.3])
+    close(c["outputs"][2]["data"], [0.09991, 0.19984, 0.29979])
+    cs.append(c)
+    c = case("npu.apply_adam_w/worked_maximize", "npu.apply_adam_w", [x3, x3, x3, x3, None], adam_w(*W, maximize=True),
+             attrs=adam_w_attrs(*W, maximize=True), backward=False)
+    close(c["outputs"][0]["data"], [0.0999394422, 0.1999137768, 0.2998938533])
+    close(c["outputs"][1]["data"], [0.08, 0.16, 0.24])
+    cs.append(c)
+    c = case("npu.apply_adam_w/worked_amsgrad", "npu.apply_adam_w", [x3, x3, x3, x3, t([0.5, 0.1, 0.1])], adam_w(*W, amsgrad=True),
+             attrs=adam_w_attrs(*W, amsgrad=True), backward=False)
+    close(c["outputs"][0]["data"], [0.0999657212, 0.1998927210, 0.2998680666])
+    cs.append(c)
+    cs.append(error_case("npu.apply_adam_w/amsgrad_none", "npu.apply_adam_w", st((3,)) + [None], adam_w(*W, amsgrad=True),
+                         attrs=adam_w_attrs(*W, amsgrad=True)))
+    cs.append(error_case("npu.apply_adam_w/shape", "npu.apply_adam_w", st((3,)) + [r.randn((2,))], adam_w(*W, amsgrad=True),
+                         attrs=adam_w_attrs(*W, amsgrad=True)))
+    cs += narrow_tuple("npu.apply_adam_w", adam_w(*W2, amsgrad=True), lambda r, d: [r.randn((4, 8), d), (r.randn((4, 8)) * 0.1).to(d),
+                                                                                   r.rand((4, 8), d, 0.0, 0.01), r.randn((4, 8), d),
+                                                                                   r.rand((4, 8), d, 0.0, 0.02)], attrs=adam_w_attrs(*W2, amsgrad=True))
+    return cs
+
+
+# ---------------------------------------------------------------- npu_group_norm_silu
+
+def gns(group, eps=1e-5):
+    def fn(x, w, b):
+        if x.dim() < 2:
+            raise RuntimeError("npu_group_norm_silu: input must have 2 to 8 dimensions [N, C, *], got %s" % list(x.shape))
+        n, ch = x.shape[:2]
+        if group <= 0 or ch % group:
+            raise RuntimeError("npu_group_norm_silu: the number of channels %d must be divisible by group %d" % (ch, group))
+        for nm, a in (("weight", w), ("bias", b)):
+            if a is not None and list(a.shape) != [ch]:
+                raise RuntimeError("npu_group_norm_silu: %s of shape %s must have shape [%d]" % (nm, list(a.shape), ch))
+        xr = x.reshape(n, group, (ch // group) * math.prod(x.shape[2:]))
+        mean = xr.mean(-1)
+        rstd = 1 / torch.sqrt(xr.var(-1, unbiased=False) + eps)
+        tt = ((xr - mean[..., None]) * rstd[..., None]).reshape(x.shape)
+        shape = [1, ch] + [1] * (x.dim() - 2)
+        if w is not None:
+            tt = tt * w.reshape(shape)
+        if b is not None:
+            tt = tt + b.reshape(shape)
+        return F.silu(tt), mean, rstd
+    return fn
+
+
+def gns_cases():
+    cs = []
+    r = R("gns")
+    A = lambda g, eps=1e-5: {"group": g, "eps": eps}
+    x4 = r.randn((2, 6, 3, 4)) * 2 + 1
+    w6, b6 = r.randn((6,)), r.randn((6,))
+    c = case("npu.group_norm_silu/4d", "npu.group_norm_silu", [x4, w6, b6], gns(3), attrs=A(3), backward=False)
+    ref = F.silu(F.group_norm(x4, 3, w6, b6, 1e-5))
+    close(c["outputs"][0]["data"], ref.reshape(-1).tolist())
+    cs.append(c)
+    cs.append(case("npu.group_norm_silu/2d", "npu.group_norm_silu", [r.randn((3, 8)), r.randn((8,)), r.randn((8,))], gns(4), attrs=A(4), backward=False))
+    cs.append(case("npu.group_norm_silu/3d_noaffine", "npu.group_norm_silu", [r.randn((2, 4, 5)), None, None], gns(2, 1e-3), attrs=A(2, 1e-3),
+                   backward=False))
+    cs.append(case("npu.group_norm_silu/5d_weight_only", "npu.group_norm_silu", [r.randn((1, 4, 2, 3, 2)), r.randn((4,)), None], gns(1), attrs=A(1),
+                   backward=False))
+    cs.append(case("npu.group_norm_silu/group_eq_c_bias_only", "npu.group_norm_silu", [r.randn((2, 4, 3)), None, r.randn((4,))], gns(4), attrs=A(4),
+                   backward=False))
+    cs.append(case("npu.group_norm_silu/empty", "npu.group_norm_silu", [r.randn((0, 4, 3)), None, None], gns(2), attrs=A(2), backward=False))
+    c = case("npu.group_norm_silu/worked", "npu.group_norm_silu", [t([[[[1.0, 2], [3, 4]]]]), t([1.0]), t([0.0])], gns(1), attrs=A(1), backward=False)
+    close(c["outputs"][0]["data"], [-0.2780421921, -0.1744232877, 0.2727885190, 1.0635932279])
+    close(c["outputs"][1]["data"], [2.5])
+    close(c["outputs"][2]["data"], [0.8944236133])
+    cs.append(c)
+    c = case("npu.group_norm_silu/worked_c2", "npu.group_norm_silu", [t([[[0.0, 1], [2, 3]]]), t([1.0, 2]), t([0.0, -1])], gns(1), attrs=A(1),
+             backward=False)
+    close(c["outputs"][0]["data"], [-0.2780421921, -0.1744232877, -0.0500041855, 1.4195648473])
+    close(c["outputs"][1]["data"], [1.5])
+    close(c["outputs"][2]["data"], [0.8944236133])
+    cs.append(c)
+    cs.append(error_case("npu.group_norm_silu/indivisible", "npu.group_norm_silu", [r.randn((2, 4, 3)), None, None], gns(3), attrs=A(3)))
+    cs.append(error_case("npu.group_norm_silu/weight_shape", "npu.group_norm_silu", [r.randn((2, 4, 3)), r.randn((3,)), None], gns(2), attrs=A(2)))
+    cs.append(error_case("npu.group_norm_silu/1d", "npu.group_norm_silu", [r.randn((4,)), None, None], gns(2), attrs=A(2)))
+    cs += narrow_tuple("npu.group_norm_silu", gns(2), lambda r, d: [(r.randn((2, 4, 4, 4)) * 3).to(d), r.randn((4,), d), r.randn((4,), d)], attrs=A(2))
+    return cs
+
+
+# ---------------------------------------------------------------- npu_moe_gating_top_k_softmax
+
+def moe(k):
+    def fn(x, fin):
+        if x.dim() not in (2, 3):
+            raise RuntimeError("npu_moe_gating_top_k_softmax: x must be 2-D or 3-D, got %s" % list(x.shape))
+        lead, e = list(x.shape[:-1]), x.shape[-1]
+        if k <= 0 or k > e or k > 1024:
+            raise RuntimeError("npu_moe_gating_top_k_softmax: k must be in [1, min(%d, 1024)], got %d" % (e, k))
+        xr = x.reshape(-1, e)
+        rows = xr.shape[0]
+        s = torch.softmax(xr, -1)
+        order = torch.sort(s, dim=-1, descending=True, stable=True).indices[:, :k]
+        y = s.gather(-1, order)
+        ex = order.clone()
+        if fin is not None:
+            ex[fin.reshape(-1)] = e
+        row = torch.arange(rows * k).reshape(k, rows).t()
+        shape = lead + [k]
+        return y.reshape(shape), ex.to(torch.int32).reshape(shape), row.to(torch.int32).reshape(shape)
+    return fn
+
+
+def moe_cases():
+    cs = []
+    r = R("moe")
+    op = "npu.moe_gating_top_k_softmax"
+    cs.append(case(op + "/2d_k2", op, [r.randn((5, 8)) * 2, r.bool((5,), 0.3)], moe(2), attrs={"k": 2}, backward=False))
+    cs.append(case(op + "/2d_k1_nofinished", op, [r.randn((4, 6)), None], moe(1), attrs={"k": 1}, backward=False))
+    cs.append(case(op + "/3d_k3", op, [r.randn((2, 3, 8)), r.bool((2, 3), 0.3)], moe(3), attrs={"k": 3}, backward=False))
+    cs.append(case(op + "/k_eq_e", op, [r.randn((3, 4)), None], moe(4), attrs={"k": 4}, backward=False))
+    cs.append(case(op + "/ties", op, [t([[1.0, 2, 2, 1], [0.0, 0, 0, 0]]), None], moe(3), attrs={"k": 3}, backward=False))
+    cs.append(case(op + "/empty", op, [r.randn((0, 4)), None], moe(2), attrs={"k": 2}, backward=False))
+    c = case(op + "/worked", op, [t([[1.0, 2, 3], [3, 1, 2]]), torch.tensor([False, True])], moe(2), attrs={"k": 2}, backward=False)
+    close(c["outputs"][0]["data"], [0.6652409558, 0.2447284711, 0.6652409558, 0.2447284711])
+    assert c["outputs"][1]["data"] == [2, 1, 3, 3] and c["outputs"][2]["data"] == [0, 2, 1, 3], c["outputs"]
+    cs.append(c)
+    cs.append(error_case(op + "/k_too_big", op, [r.randn((3, 4)), None], moe(5), attrs={"k": 5}))
+    cs.append(error_case(op + "/1d", op, [r.randn((4,)), None], moe(1), attrs={"k": 1}))
+    cs += narrow_tuple(op, moe(2), lambda r, d: [(r.randn((6, 8)) * 2).to(d), r.bool((6,), 0.3)], attrs={"k": 2})
+    return cs
+
+
+# ---------------------------------------------------------------- npu_sort_v2
+
+def sort_v2(dim=-1, desc=False):
+    def fn(x):
+        if not x.dtype.is_floating_point:
+            raise RuntimeError('"npu_sort_v2" not implemented for \'%s\'' % {torch.int64: "Long", torch.bool: "Bool"}[x.dtype])
+        return torch.sort(x, dim=dim, descending=desc, stable=True).values
+    return fn
+
+
+def sort_cases():
+    cs = []
+    r = R("sort")
+    op = "npu.sort_v2"
+    A = lambda dim=-1, desc=False: {"dim": dim, "descending": desc}
+    cs.append(fd_checked(op + "/asc", op, [r.randn((3, 7))], sort_v2(), attrs=A()))
+    cs.append(fd_checked(op + "/desc", op, [r.randn((2, 3, 5))], sort_v2(-1, True), attrs=A(-1, True)))
+    cs.append(fd_checked(op + "/dim0", op, [r.randn((5, 3))], sort_v2(0), attrs=A(0)))
+    cs.append(fd_checked(op + "/dim1_desc", op, [r.randn((2, 4, 3))], sort_v2(1, True), attrs=A(1, True)))
+    cs.append(fd_checked(op + "/0d", op, [t(1.5)], sort_v2(), attrs=A()))
+    cs.append(case(op + "/empty", op, [r.randn((2, 0))], sort_v2(), attrs=A()))
+    cs.append(case(op + "/special_asc", op, [t([1.0, NAN, -INF, INF, -0.0, 0.0, -2.0])], sort_v2(), attrs=A(), backward=False))
+    cs.append(case(op + "/special_desc", op, [t([1.0, NAN, -INF, INF, -0.0, 0.0, -2.0])], sort_v2(-1, True), attrs=A(-1, True), backward=False))
+    for lab, desc, want_y in (("worked", False, [1, 1, 2, 3]), ("worked_desc", True, [3, 2, 1, 1])):
+        c = case(op + "/" + lab, op, [t([3.0, 1, 2, 1])], sort_v2(-1, desc), attrs=A(-1, desc), grad_outputs=[t([10.0, 20, 30, 40])])
+        close(c["outputs"][0]["data"], want_y)
+        if not desc:
+            close(c["input_grads"][0]["data"], [40, 10, 30, 20])
+        cs.append(c)
+    cs.append(error_case(op + "/int64", op, [torch.tensor([3, 1, 2])], sort_v2(), attrs=A()))
+    cs += narrow(op, sort_v2(), lambda r, d: [r.randn((4, 16), d)], attrs=A())
+    return cs
+
+
 def main():
     cs = swiglu_cases() + rotary_cases() + unary_cases() + sms_cases() + ct_cases() + linear_cases() + lne_cases()
+    cs += adam_cases() + gns_cases() + moe_cases() + sort_cases()
     write_group("npu", cs)
 
 
