@@ -34,7 +34,7 @@ const (
 // 12 heads: about a minute per run on two cores) are scaled down by
 // default, each such dimension becoming 128 wherever it occurs, so the
 // shapes still fit each other; -golden-csv-full (TestGoldenCSV's flag for
-// the full fused-attention dumps) runs them at their real size (about four
+// the full fused-attention dumps) runs them at their real size (three runs, 3
 // minutes on two cores).
 //
 // A planted defect must make the row's forward or backward an error: the

@@ -20,13 +20,14 @@ The recorder and the writer are scripts/make_every_api_dump.py's
 With torch_npu importable (an Ascend host, --device npu) the real kernels run;
 without it each operator is its defining formula (fused-ops.md, torch_npu's
 documented semantics) computed in float32 from the inputs and cast once to
-their dtype, differentiable through the casts; npu_fusion_attention is the
-float64 reference of sdk/devicetest/testdata/gen_golden_attention.py
-(torch_npu's official masks) and npu_rms_norm and the aten records are
-float64 formulas (the gradients torch.autograd of the forward formulas),
-each output cast once. npu_fusion_attention and npu_rms_norm are one autograd
-node, as torch_npu's are, so their backward records hold the gradients of
-the API's inputs (dq, dk, dv, dpse) for the gradient of attention_out.
+their dtype; npu_fusion_attention is the float64 reference of
+sdk/devicetest/testdata/gen_golden_attention.py (torch_npu's official
+masks), npu_rms_norm and the aten records float64 formulas (the gradients
+torch.autograd of the forward formulas), each output cast once. Each
+operator is one autograd node, as torch_npu's fused kernels are, so its
+backward record holds the gradients of the API's floating tensor arguments
+(npu_fusion_attention: dq, dk, dv, dpse for the gradient of
+attention_out), as msprobe records them.
 
     /usr/bin/python3 scripts/make_npu_dump.py --out /tmp/npu-dump
     go run ./host/cmd/probe run --framework pytorch --api-info /tmp/npu-dump/dump.json -o /tmp/npu-dump/out
@@ -63,18 +64,32 @@ ATEN_OPS = ("npu_fusion_attention_grad", "matmul_backward", "npu_fast_gelu_backw
             "npu_scaled_masked_softmax_backward", "npu_confusion_transpose_backward")
 
 
-def _in_f32(fn):
-    """fn computed with floating tensor arguments raised to float32, the
-    result cast once to the first argument's dtype."""
+def _fused(fn, wide):
+    """fn as one fused kernel: one autograd node (_Node) over its floating
+    tensor arguments, positional and keyword, computed with them raised to
+    wide (None: as they are) and the result cast once to the first
+    argument's dtype; its backward record holds the gradient of each."""
     def wrapped(*args, **kwargs):
         dt = args[0].dtype
+        slots = [(True, i) for i, v in enumerate(args) if _floating(v)] + \
+                [(False, k) for k, v in kwargs.items() if _floating(v)]
 
-        def up(v):
-            return v.float() if isinstance(v, torch.Tensor) and v.is_floating_point() else v
-        out = fn(*[up(a) for a in args], **{k: up(v) for k, v in kwargs.items()})
-        return out.to(dt)
+        def f(*ts):
+            a, kw = list(args), dict(kwargs)
+            for (pos, key), x in zip(slots, ts):
+                x = x if wide is None else x.to(wide)
+                if pos:
+                    a[key] = x
+                else:
+                    kw[key] = x
+            return (fn(*a, **kw).to(dt),)
+        return _Node.apply((f, 1), *[args[k] if pos else kwargs[k] for pos, k in slots])[0]
     wrapped.__name__ = fn.__name__
     return wrapped
+
+
+def _floating(v):
+    return isinstance(v, torch.Tensor) and v.is_floating_point()
 
 
 def _rot(x, mode):
@@ -297,8 +312,7 @@ def namespace():
         pass
     ns = types.SimpleNamespace()
     for name in OPS:
-        f = globals()[name]
-        setattr(ns, name, f if name == "npu_confusion_transpose" else _in_f32(f))
+        setattr(ns, name, _fused(globals()[name], None if name == "npu_confusion_transpose" else torch.float32))
     for name in NODE_OPS:
         setattr(ns, name, globals()[name])
     aten = types.SimpleNamespace()
