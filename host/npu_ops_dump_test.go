@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -110,6 +111,27 @@ func TestNPUOpsDump(t *testing.T) {
 	}
 	if seen["NPU.npu_fusion_attention"] != npuDumpAttentionCalls {
 		t.Errorf("%d NPU.npu_fusion_attention rows, want %d", seen["NPU.npu_fusion_attention"], npuDumpAttentionCalls)
+	}
+
+	// The torch device plugin, where it starts: without torch_npu it runs
+	// the operators it offers through their defining formulas, which must
+	// pass; an op it runs only through torch_npu on an Ascend NPU is a SKIP
+	// naming the op.
+	if _, err := choosePython(context.Background(), "torch", "", pythonBuiltins["torch"]); err == nil {
+		offered := 0
+		for api, r := range run("--device", "torch") {
+			op := opOf[apiStem(api)]
+			switch {
+			case len(r) >= 4 && r[1] == "SKIP" && strings.Contains(r[3], "does not support op "+op+" "):
+			case len(r) >= 3 && r[1] == "pass" && r[2] == want(api, "pass")[1]:
+				offered++
+			default:
+				t.Errorf("--device torch: %s: %v, want pass or a SKIP for op %s not offered", api, r, op)
+			}
+		}
+		t.Logf("--device torch: %d of %d rows run on the torch plugin", offered, len(rows))
+	} else {
+		t.Logf("the torch device plugin does not start (%v): not checked with --device torch", err)
 	}
 
 	var ops []string
