@@ -212,6 +212,19 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	if err != nil {
 		return err
 	}
+	if f.device == "" && f.compat == "msprobe" && cfg.Run.Framework == "mindspore" && d.Task == "tensor" {
+		// msprobe's MindSpore tensor mode judges the dumped outputs
+		// (docs/compat.md row 8)
+		cfg.Run.Device = config.DumpedDevice
+	}
+	dumped := cfg.Run.Device == config.DumpedDevice
+	switch {
+	case dumped && d.Task != "tensor":
+		return fmt.Errorf("%w: --device %s judges the outputs a tensor-mode dump saved, but %s is a %s-mode dump (task %q): it holds statistics, not the device's outputs",
+			errUsage, config.DumpedDevice, f.apiInfo, d.Task, d.Task)
+	case dumped && len(devOpts) > 0:
+		return fmt.Errorf("%w: --device-option: the device %s runs nothing and takes no options", errUsage, config.DumpedDevice)
+	}
 	parseTook := time.Since(parseStart)
 	killpoint.Hit(killpoint.DumpParsed, "")
 	for _, warn := range d.Warnings {
@@ -226,7 +239,11 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 	// interpreter and modules checked) before any file is written.
 	ph := newPluginSet(cfg, stderr)
 	defer ph.closeAll()
-	if err := ph.preflight(ctx, cfg.Run.Framework, cfg.Run.Device, cfg.Run.Bench); err != nil {
+	devices := []string{cfg.Run.Device, cfg.Run.Bench}
+	if dumped {
+		devices = devices[1:]
+	}
+	if err := ph.preflight(ctx, cfg.Run.Framework, devices...); err != nil {
 		return err
 	}
 
@@ -281,6 +298,10 @@ func runCommand(ctx context.Context, framework string, args []string, multi bool
 		WhiteList:    cfg.Run.WhiteList,
 		BlackList:    cfg.Run.BlackList,
 		FilterAPI:    f.filterAPI,
+		DeviceDumped: dumped,
+	}
+	if dumped {
+		opts.Device = nil
 	}
 	if !f.quiet {
 		opts.Progress = stderr

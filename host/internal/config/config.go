@@ -164,7 +164,16 @@ func (c *Config) Validate() error {
 	if c.Run.APITimeout.Duration <= 0 {
 		return fmt.Errorf("run.api_timeout must be positive")
 	}
+	if _, ok := c.Plugins.Device[DumpedDevice]; ok {
+		return fmt.Errorf("plugins.device.%s: the name %q is reserved for the dumped outputs of a tensor-mode dump (--device %s)", DumpedDevice, DumpedDevice, DumpedDevice)
+	}
+	if c.Run.Bench == DumpedDevice {
+		return fmt.Errorf("run.bench: %q is the device under test's dumped outputs, not a bench", DumpedDevice)
+	}
 	for _, role := range []struct{ key, name string }{{"run.device", c.Run.Device}, {"run.bench", c.Run.Bench}} {
+		if role.name == DumpedDevice {
+			continue
+		}
 		if _, err := c.DevicePlugin(role.name); err != nil {
 			return fmt.Errorf("%s: %w", role.key, err)
 		}
@@ -181,6 +190,11 @@ func (c *Config) Validate() error {
 	}
 	return nil
 }
+
+// DumpedDevice is the device name that takes the device side from the
+// dump itself: the outputs and gradients a tensor-mode dump saved, judged
+// against the bench without re-running anything on a device.
+const DumpedDevice = "dumped"
 
 // DevicePlugin returns the [plugins.device.NAME] table.
 func (c *Config) DevicePlugin(name string) (Plugin, error) {

@@ -75,6 +75,10 @@ type Options struct {
 	// FilterAPI drops repeated identical calls of an API before the run
 	// (-f/--filter_api, §3.6); dropped calls get no row.
 	FilterAPI bool
+	// DeviceDumped takes the device side from the dump (a tensor-mode
+	// dump's saved outputs and gradients) instead of a device plugin;
+	// Device is not used.
+	DeviceDumped bool
 }
 
 // Worst is an API that did not pass, for the summary.

@@ -44,13 +44,18 @@ type worker struct {
 
 func newWorker(ctx context.Context, o *Options, id int) (*worker, error) {
 	w := &worker{o: o, id: id}
-	dev, err := o.Device(ctx, id)
-	if err != nil {
-		return nil, fmt.Errorf("worker %d: device plugin: %w", id, err)
+	var dev Handle
+	if !o.DeviceDumped {
+		var err error
+		if dev, err = o.Device(ctx, id); err != nil {
+			return nil, fmt.Errorf("worker %d: device plugin: %w", id, err)
+		}
 	}
 	bench, err := o.Bench(ctx, id)
 	if err != nil {
-		dev.Close()
+		if dev != nil {
+			dev.Close()
+		}
 		return nil, fmt.Errorf("worker %d: bench plugin: %w", id, err)
 	}
 	w.device = &role{name: "device", plugin: o.DeviceName, h: dev}
@@ -58,6 +63,9 @@ func newWorker(ctx context.Context, o *Options, id int) (*worker, error) {
 	// What a device supports can depend on its configuration (the device
 	// it was given), so it is asked again now that it is configured.
 	for _, r := range []*role{w.device, w.bench} {
+		if r.h == nil {
+			continue // the dumped outputs
+		}
 		if r.info, err = r.h.Device().Describe(ctx); err != nil {
 			w.close()
 			return nil, fmt.Errorf("worker %d: %s plugin %s: Describe: %w", id, r.name, r.plugin, err)
@@ -67,7 +75,9 @@ func newWorker(ctx context.Context, o *Options, id int) (*worker, error) {
 }
 
 func (w *worker) close() {
-	w.device.h.Close()
+	if w.device.h != nil {
+		w.device.h.Close()
+	}
 	w.bench.h.Close()
 }
 
@@ -218,6 +228,9 @@ func (w *worker) finish(ctx context.Context, p *prepared) *report.API {
 		r   *role
 		req *device.ExecRequest
 	}{{w.bench, u.benchReq}, {w.device, u.devReq}} {
+		if x.r.h == nil {
+			continue // the dumped outputs
+		}
 		reason, bwdOnly := x.r.unsupported(x.req)
 		switch {
 		case reason == "":
@@ -252,6 +265,12 @@ func (w *worker) finish(ctx context.Context, p *prepared) *report.API {
 		benchRes, benchRelease, benchErr = call(w.bench, u.benchReq, u.benchLease, killpoint.BenchSent, killpoint.BenchDone, &w.t.Bench)
 	}
 	runDevice := func() {
+		if w.o.DeviceDumped {
+			t0 := time.Now()
+			devRes, devErr = w.dumpedResult(e, u)
+			w.t.Device += time.Since(t0)
+			return
+		}
 		devRes, devRelease, devErr = call(w.device, u.devReq, u.devLease, killpoint.DeviceSent, killpoint.DeviceDone, &w.t.Device)
 	}
 	// Copies, the memory estimate every API is held to, was measured with
@@ -266,6 +285,9 @@ func (w *worker) finish(ctx context.Context, p *prepared) *report.API {
 	w.dead = errors.Join(w.bench.dead, w.device.dead)
 	if benchErr != nil {
 		return w.failed(e, u, w.bench, benchErr)
+	}
+	if devErr != nil && w.o.DeviceDumped {
+		return style.Error(e.Name, u.backward, devErr.Error())
 	}
 	if devErr != nil {
 		return w.failed(e, u, w.device, devErr)
@@ -341,6 +363,11 @@ func (w *worker) judge(e *dump.Entry, plan *framework.Plan, u *unit, bench, dev 
 				fwd = append(fwd, report.Detail{Name: fmt.Sprintf("%s.forward.output.%d", e.Name, k), Row: standard.Row{Status: standard.Error, Message: fmt.Sprintf("the plan compares output %d but the op returned %d", i, len(bench.Outputs))}})
 				continue
 			}
+			if dev.Outputs[i] == nil {
+				fwd = append(fwd, report.Detail{Name: fmt.Sprintf("%s.forward.output.%d", e.Name, k), Row: standard.Row{Status: standard.Error,
+					Message: fmt.Sprintf("the device side has no output %d (the dump saved none)", i)}})
+				continue
+			}
 			row := w.o.Standard.Judge(standard.Pair{API: short, Bench: bench.Outputs[i], Device: dev.Outputs[i]})
 			fwd = append(fwd, report.Detail{Name: fmt.Sprintf("%s.forward.output.%d", e.Name, k), Row: row})
 		}
@@ -361,6 +388,15 @@ func (w *worker) judge(e *dump.Entry, plan *framework.Plan, u *unit, bench, dev 
 			k := 0
 			for _, p := range pairs {
 				name := fmt.Sprintf("%s.backward.output.%d", e.Name, k)
+				if p.bench != nil && p.dev == nil && w.o.DeviceDumped {
+					// --device dumped: the dump's backward has no gradient
+					// that fits this argument
+					bwd = append(bwd, report.Detail{Name: name, Row: standard.Row{Status: standard.Skip,
+						Message: fmt.Sprintf("the dump saved no gradient of shape %s for this argument: its backward holds %s",
+							tensor.ShapeString(p.bench.Shape), dumpedGradShapes(e))}})
+					k++
+					continue
+				}
 				if p.bench == nil || p.dev == nil {
 					d, ok := style.MissingGrad(name)
 					if !ok {
