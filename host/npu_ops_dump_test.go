@@ -12,34 +12,47 @@ import (
 
 // npuDumpAPIs are the APIs scripts/make_npu_dump.py calls, by name
 // without the call index, with the canonical op a planted defect goes on
-// and whether run_ut checks a backward for them (the NPU operators with a
-// single differentiated output; npu_rms_norm's is a tuple, and the aten
-// records' outputs are gradients).
+// and what their backward column holds: bwdChecked for the NPU operators
+// whose single differentiated output run_ut runs a backward for (its
+// status follows the forward's), bwdNone for tuple outputs and the aten
+// records (whose outputs are gradients), bwdOut for the optimizer steps
+// that write out= (run_ut's SKIP: out= arguments have no autograd).
 var npuDumpAPIs = []struct {
-	api, op  string
-	backward bool
+	api, op string
+	bwd     int
 }{
-	{"NPU.npu_swiglu", "npu.swiglu", true},
-	{"NPU.npu_rotary_mul", "npu.rotary_mul", true},
-	{"NPU.npu_fast_gelu", "npu.fast_gelu", true},
-	{"NPU.npu_mish", "npu.mish", true},
-	{"NPU.npu_scaled_masked_softmax", "npu.scaled_masked_softmax", true},
-	{"NPU.npu_confusion_transpose", "npu.confusion_transpose", true},
-	{"NPU.npu_linear", "npu.linear", true},
-	{"NPU.npu_layer_norm_eval", "npu.layer_norm_eval", true},
-	{"NPU.npu_rms_norm", "npu.rms_norm", false},
-	{"NPU.npu_fusion_attention", "npu.fusion_attention", true},
-	{"Aten.npu_fusion_attention_grad", "npu.fusion_attention_grad", false},
-	{"Aten.matmul_backward", "matmul_backward", false},
-	{"Aten.npu_fast_gelu_backward", "npu.fast_gelu_backward", false},
-	{"Aten.npu_swiglu_backward", "npu.swiglu_backward", false},
-	{"Aten.npu_rotary_mul_backward", "npu.rotary_mul_backward", false},
-	{"Aten.npu_linear_backward", "npu.linear_backward", false},
-	{"Aten.npu_rms_norm_backward", "npu.rms_norm_backward", false},
-	{"Aten.npu_scaled_masked_softmax_backward", "npu.scaled_masked_softmax_backward", false},
+	{"NPU.npu_swiglu", "npu.swiglu", bwdChecked},
+	{"NPU.npu_rotary_mul", "npu.rotary_mul", bwdChecked},
+	{"NPU.npu_fast_gelu", "npu.fast_gelu", bwdChecked},
+	{"NPU.npu_mish", "npu.mish", bwdChecked},
+	{"NPU.npu_scaled_masked_softmax", "npu.scaled_masked_softmax", bwdChecked},
+	{"NPU.npu_confusion_transpose", "npu.confusion_transpose", bwdChecked},
+	{"NPU.npu_linear", "npu.linear", bwdChecked},
+	{"NPU.npu_layer_norm_eval", "npu.layer_norm_eval", bwdChecked},
+	{"NPU.npu_rms_norm", "npu.rms_norm", bwdNone},
+	{"NPU.npu_group_norm_silu", "npu.group_norm_silu", bwdNone},
+	{"NPU.npu_moe_gating_top_k_softmax", "npu.moe_gating_top_k_softmax", bwdNone},
+	{"NPU.npu_apply_adam", "npu.apply_adam", bwdOut},
+	{"NPU.npu_apply_adam_w", "npu.apply_adam_w", bwdOut},
+	{"NPU.npu_sort_v2", "npu.sort_v2", bwdChecked},
+	{"NPU.npu_fusion_attention", "npu.fusion_attention", bwdChecked},
+	{"Aten.npu_fusion_attention_grad", "npu.fusion_attention_grad", bwdNone},
+	{"Aten.matmul_backward", "matmul_backward", bwdNone},
+	{"Aten.npu_fast_gelu_backward", "npu.fast_gelu_backward", bwdNone},
+	{"Aten.npu_swiglu_backward", "npu.swiglu_backward", bwdNone},
+	{"Aten.npu_rotary_mul_backward", "npu.rotary_mul_backward", bwdNone},
+	{"Aten.npu_linear_backward", "npu.linear_backward", bwdNone},
+	{"Aten.npu_rms_norm_backward", "npu.rms_norm_backward", bwdNone},
+	{"Aten.npu_scaled_masked_softmax_backward", "npu.scaled_masked_softmax_backward", bwdNone},
 	// the backward's data movement is the forward op with the inverse permutation
-	{"Aten.npu_confusion_transpose_backward", "npu.confusion_transpose", false},
+	{"Aten.npu_confusion_transpose_backward", "npu.confusion_transpose", bwdNone},
 }
+
+const (
+	bwdChecked = iota
+	bwdNone
+	bwdOut
+)
 
 // npuDumpAttentionCalls is the number of npu_fusion_attention calls of
 // make_npu_dump.py (layouts × sparse modes × MHA/GQA, float32 and bfloat16).
@@ -77,14 +90,17 @@ func TestNPUOpsDump(t *testing.T) {
 		return resultRows(t, out)
 	}
 	opOf := map[string]string{}
-	hasBwd := map[string]bool{}
+	bwd := map[string]int{}
 	for _, e := range npuDumpAPIs {
-		opOf[e.api], hasBwd[e.api] = e.op, e.backward
+		opOf[e.api], bwd[e.api] = e.op, e.bwd
 	}
 	// want is a row's expected forward and backward status.
 	want := func(api, status string) [2]string {
-		if hasBwd[apiStem(api)] {
+		switch bwd[apiStem(api)] {
+		case bwdChecked:
 			return [2]string{status, status}
+		case bwdOut:
+			return [2]string{status, "SKIP"}
 		}
 		return [2]string{status, " "}
 	}

@@ -1,33 +1,41 @@
 #!/usr/bin/python3
 """Writes an msprobe L1 tensor-mode dump that calls each fused torch_npu
-operator of issue 13 once per dtype (--dtypes, default float32): NPU.npu_swiglu,
-npu_rotary_mul, npu_fast_gelu, npu_mish, npu_scaled_masked_softmax,
-npu_confusion_transpose, npu_linear and npu_layer_norm_eval, each followed by
-the backward of sum(out * R) (R fixed random), recorded as msprobe does;
-NPU.npu_rms_norm (y and rstd; no backward, as run_ut never runs one for a
-tuple output); NPU.npu_fusion_attention in several calls of their own dtypes
-(float32 and bfloat16: layouts BSH, SBH, BSND, BNSD and TND, sparse modes 0
-with and without atten_mask, 2, 3, 4, 6 and 7/8, MHA and GQA, one with a pse),
-each followed by the backward of attention_out only (grad_index 0); and the
-aten backward records msprobe checks as their own APIs (fused-ops.md §0.1),
-under the prefix "Aten": npu_fusion_attention_grad, matmul_backward and
-npu_{fast_gelu,swiglu,rotary_mul,linear,rms_norm,scaled_masked_softmax,
-confusion_transpose}_backward, whose outputs are gradients (no backward).
+operator of issue 13 once per dtype (--dtypes, default float32):
+- NPU.npu_swiglu, npu_rotary_mul, npu_fast_gelu, npu_mish,
+  npu_scaled_masked_softmax, npu_confusion_transpose, npu_linear,
+  npu_layer_norm_eval and npu_sort_v2, each followed by the backward of
+  sum(out * R) (R fixed random), recorded as msprobe does;
+- NPU.npu_rms_norm (y and rstd), npu_group_norm_silu and
+  npu_moe_gating_top_k_softmax: no backward (run_ut runs none for a tuple
+  output);
+- NPU.npu_apply_adam and npu_apply_adam_w: var, m, v updated in place
+  through out= (dumped before the call);
+- NPU.npu_fusion_attention in ten calls of their own dtypes (float32 and
+  bfloat16): layouts BSH, SBH, BSND, BNSD and TND (actual_seq_qlen/kvlen),
+  sparse modes 0 with and without atten_mask, 2, 3, 4, 6 (prefix) and 7/8
+  (TND), MHA and GQA, one with a pse, each followed by the backward of
+  attention_out only (grad_index 0);
+- the aten backward records msprobe checks as their own APIs (fused-ops.md
+  §0.1), under the prefix "Aten": npu_fusion_attention_grad,
+  matmul_backward and npu_{fast_gelu,swiglu,rotary_mul,linear,rms_norm,
+  scaled_masked_softmax,confusion_transpose}_backward, whose outputs are
+  gradients (no backward).
 
 The recorder and the writer are scripts/make_every_api_dump.py's
 (TensorRecorder: msprobe's hooks, data_name + .pt files, dump.json with task
 "tensor", level "L1"); the operators are hooked under the "NPU" prefix.
-With torch_npu importable (an Ascend host, --device npu) the real kernels run;
-without it each operator is its defining formula (fused-ops.md, torch_npu's
-documented semantics) computed in float32 from the inputs and cast once to
-their dtype; npu_fusion_attention is the float64 reference of
+With torch_npu importable (an Ascend host, --device npu) the real kernels run
+(the aten records through torch.ops.npu; untested here: no Ascend host).
+Without it each operator is its defining formula (fused-ops.md, torch_npu's
+documented semantics): the first eight computed in float32 from the inputs,
+npu_fusion_attention the float64 reference of
 sdk/devicetest/testdata/gen_golden_attention.py (torch_npu's official
-masks), npu_rms_norm and the aten records float64 formulas (the gradients
-torch.autograd of the forward formulas), each output cast once. Each
-operator is one autograd node, as torch_npu's fused kernels are, so its
-backward record holds the gradients of the API's floating tensor arguments
-(npu_fusion_attention: dq, dk, dv, dpse for the gradient of
-attention_out), as msprobe records them.
+masks), the others and the aten records float64 formulas (the gradients:
+torch.autograd of the forward formulas), each output cast once to its
+dtype. Each differentiable operator is one autograd node, as torch_npu's
+fused kernels are, so its backward record holds the gradients of the API's
+floating tensor arguments (npu_fusion_attention: dq, dk, dv, dpse for the
+gradient of attention_out), as msprobe records them.
 
     /usr/bin/python3 scripts/make_npu_dump.py --out /tmp/npu-dump
     go run ./host/cmd/probe run --framework pytorch --api-info /tmp/npu-dump/dump.json -o /tmp/npu-dump/out
@@ -57,7 +65,9 @@ DEFAULT_OUT = "/tmp/probe-npu-dump"
 OPS = ("npu_swiglu", "npu_rotary_mul", "npu_fast_gelu", "npu_mish", "npu_scaled_masked_softmax",
        "npu_confusion_transpose", "npu_linear", "npu_layer_norm_eval")
 # operators written as one autograd node, float64 inside
-NODE_OPS = ("npu_rms_norm", "npu_fusion_attention")
+NODE_OPS = ("npu_rms_norm", "npu_fusion_attention", "npu_sort_v2")
+# operators without a backward, float64 inside
+PLAIN_OPS = ("npu_apply_adam", "npu_apply_adam_w", "npu_group_norm_silu", "npu_moe_gating_top_k_softmax")
 # the aten backward records (fused-ops.md §0.1), prefix "Aten"
 ATEN_OPS = ("npu_fusion_attention_grad", "matmul_backward", "npu_fast_gelu_backward", "npu_swiglu_backward",
             "npu_rotary_mul_backward", "npu_linear_backward", "npu_rms_norm_backward",
@@ -212,6 +222,86 @@ def npu_fusion_attention(query, key, value, head_num, input_layout, pse=None, pa
     return o, m, l, torch.zeros(0, dtype=o.dtype), 0, 0, 0
 
 
+def npu_sort_v2(self, dim=-1, descending=False):
+    """The values of a stable sort (fused-ops.md §15); the gradient is
+    scattered back through the permutation."""
+    return _Node.apply((lambda x: (torch.sort(x, dim=dim, descending=descending, stable=True)[0],), 1), self)[0]
+
+
+def _adam_out(out, new):
+    """torch_npu's optimizer kernels update out=(var, m, v) in place and
+    return them."""
+    for o, n in zip(out, new):
+        o.copy_(n.to(o.dtype))
+    return tuple(out)
+
+
+def npu_apply_adam(beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, use_locking=False, use_nesterov=False,
+                   out=None):
+    """TF ApplyAdam (fused-ops.md §1), float64 inside."""
+    var, m, v = (x.double() for x in out)
+    g = grad.double()
+    m_t = m + (beta1 - 1) * (m - g)
+    v_t = v + (beta2 - 1) * (v - g * g)
+    lr_t = lr * math.sqrt(1 - beta2_power) / (1 - beta1_power)
+    step = (beta1 * m_t + (1 - beta1) * g) if use_nesterov else m_t
+    return _adam_out(out, (var - lr_t * step / (epsilon + v_t.sqrt()), m_t, v_t))
+
+
+def npu_apply_adam_w(beta1_power, beta2_power, lr, weight_decay, beta1, beta2, epsilon, grad, max_grad_norm=None,
+                     amsgrad=False, maximize=False, out=None):
+    """AdamW with the powers advanced inside (fused-ops.md §2, the given
+    max_grad_norm under amsgrad), float64 inside."""
+    var, m, v = (x.double() for x in out)
+    g = -grad.double() if maximize else grad.double()
+    b1p, b2p = beta1_power * beta1, beta2_power * beta2
+    var_d = var * (1 - lr * weight_decay)
+    m2 = beta1 * m - (beta1 - 1) * g
+    v2 = beta2 * v - (beta2 - 1) * g * g
+    if amsgrad:
+        b2p = b2p - epsilon if 1 - b2p == 0 else b2p
+        denom = (torch.maximum(max_grad_norm.double(), v2) / (1 - b2p)).sqrt() + epsilon
+    else:
+        denom = (v2 / (1 - b2p)).sqrt() + epsilon
+    b1p = b1p - epsilon if 1 - b1p == 0 else b1p
+    return _adam_out(out, (var_d + (-lr * m2 / (1 - b1p)) / denom, m2, v2))
+
+
+def npu_group_norm_silu(input, weight, bias, group, eps=1e-05):
+    """(silu(group_norm(x)), mean, rstd) with mean and rstd [N, group] in
+    the input's dtype (fused-ops.md §12), float64 inside."""
+    x = input.double()
+    n, c = x.shape[0], x.shape[1]
+    xg = x.reshape(n, group, -1)
+    mean = xg.mean(-1)
+    rstd = torch.rsqrt(((xg - mean.unsqueeze(-1)) ** 2).mean(-1) + eps)
+    t = ((xg - mean.unsqueeze(-1)) * rstd.unsqueeze(-1)).reshape(x.shape)
+    shape = [1, c] + [1] * (x.dim() - 2)
+    if weight is not None:
+        t = t * weight.double().reshape(shape)
+    if bias is not None:
+        t = t + bias.double().reshape(shape)
+    dt = input.dtype
+    return (t * torch.sigmoid(t)).to(dt), mean.to(dt), rstd.to(dt)
+
+
+def npu_moe_gating_top_k_softmax(x, finished=None, k=1):
+    """(y, expert_idx, row_idx) of the top-k of softmax(x) over the last dim
+    (fused-ops.md §14): a stable descending order, the leading dims
+    flattened to T rows, a finished row's experts E, row_idx j·T + i, int32."""
+    e = x.shape[-1]
+    s = torch.softmax(x.double().reshape(-1, e), -1)
+    t = s.shape[0]
+    order = torch.sort(s, dim=-1, descending=True, stable=True)[1][:, :k]
+    y = s.gather(1, order)
+    idx = order.clone()
+    if finished is not None:
+        idx[finished.reshape(-1)] = e
+    row = torch.arange(t * k).reshape(k, t).t()
+    shape = list(x.shape[:-1]) + [k]
+    return y.to(x.dtype).reshape(shape), idx.to(torch.int32).reshape(shape), row.to(torch.int32).reshape(shape)
+
+
 # --- the aten backward records: gradients, float64 inside, cast once ---------
 
 def _grads(fwd, xs, wrt, g):
@@ -313,7 +403,7 @@ def namespace():
     ns = types.SimpleNamespace()
     for name in OPS:
         setattr(ns, name, _fused(globals()[name], None if name == "npu_confusion_transpose" else torch.float32))
-    for name in NODE_OPS:
+    for name in NODE_OPS + PLAIN_OPS:
         setattr(ns, name, globals()[name])
     aten = types.SimpleNamespace()
     for name in ATEN_OPS:
@@ -336,8 +426,16 @@ def calls(t, dev):
         ("npu_confusion_transpose", mv([t.f(2, 8, 32)]), {"perm": [0, 2, 1, 3], "shape": [2, 8, 4, 8], "transpose_first": False}),
         ("npu_linear", mv([t.f(8, 32), t.f(16, 32), t.f(16)]), {}),
         ("npu_layer_norm_eval", mv([t.f(4, 32), [32]]), {"weight": t.f(32).to(dev), "bias": t.f(32).to(dev), "eps": 1e-5}),
-        # tuple output: run_ut never runs its backward, none is recorded
+        # tuple outputs: run_ut never runs their backward, none is recorded
         ("npu_rms_norm", mv([t.c(4, 2, 32), t.p(32).detach()]), {"epsilon": 1e-6}),
+        ("npu_group_norm_silu", mv([t.c(2, 8, 3, 3), t.cp(8), t.c(8), 4]), {"eps": 1e-5}),
+        ("npu_moe_gating_top_k_softmax", mv([t.c(6, 8)]), {"finished": (torch.rand(6) < 0.3).to(dev), "k": 2}),
+        # optimizer steps: var, m, v updated in place through out= (dumped before the call)
+        ("npu_apply_adam", mv([0.9, 0.999, 0.001, 0.9, 0.999, 1e-8, t.c(4, 16), False, False]),
+         {"out": tuple(mv([t.c(4, 16), t.c(4, 16) * 0.1, t.cp(4, 16) * 0.01]))}),
+        ("npu_apply_adam_w", mv([0.9, 0.999, 0.001, 0.01, 0.9, 0.999, 1e-8, t.c(4, 16), None, False, False]),
+         {"out": tuple(mv([t.c(4, 16), t.c(4, 16) * 0.1, t.cp(4, 16) * 0.01]))}),
+        ("npu_sort_v2", mv([t.f(4, 16)]), {"dim": -1, "descending": False}),
     ]
 
 
@@ -457,7 +555,7 @@ def main():
     torch.set_num_threads(1)
     ns, aten, real = namespace()
     rec = every.TensorRecorder()
-    for name in OPS + NODE_OPS:
+    for name in OPS + NODE_OPS + PLAIN_OPS:
         rec._patch(ns, name, "NPU", name)
     for name in ATEN_OPS:
         rec._patch(aten, name, "Aten", name)
@@ -497,7 +595,7 @@ def main():
     tdir = rec.write_tensor_dump(a.out)
     print("%s: %d entries (%d backward), %d tensors in %s; operators: %s" % (
         os.path.join(a.out, "dump.json"), len(rec.data), n_bwd, len(rec.saved), tdir,
-        "torch_npu" if real else "defining formulas (float32; float64 for attention, rms_norm, aten)"))
+        "torch_npu" if real else "defining formulas (float32 for the first eight, float64 for the others)"))
 
 
 class _seeded(every.Inputs):
