@@ -129,6 +129,15 @@ func TestNPUOpsDump(t *testing.T) {
 		t.Errorf("%d NPU.npu_fusion_attention rows, want %d", seen["NPU.npu_fusion_attention"], npuDumpAttentionCalls)
 	}
 
+	// What the dump saved, judged as the device's (--device dumped): the
+	// formulas' outputs and the backward records' gradients of the API's
+	// inputs pass.
+	for api, r := range run("--device", "dumped") {
+		if w := want(api, "pass"); len(r) < 3 || r[1] != w[0] || r[2] != w[1] {
+			t.Errorf("--device dumped: %s: %v, want forward %q backward %q", api, r, w[0], w[1])
+		}
+	}
+
 	// The torch device plugin, where it starts: without torch_npu it runs
 	// the operators it offers through their defining formulas, which must
 	// pass; an op it runs only through torch_npu on an Ascend NPU is a SKIP
