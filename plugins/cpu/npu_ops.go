@@ -874,6 +874,20 @@ func adamInputs(c *call, fn string, n int) ([]*array, error) {
 	return in, nil
 }
 
+// adamScalars reads the Scalar inputs from input from on (a number or a
+// one-element tensor).
+func adamScalars(c *call, fn string, from int, names ...string) ([]float64, error) {
+	out := make([]float64, len(names))
+	for i, n := range names {
+		a := nnInput(c, from+i)
+		if a == nil || len(a.data) != 1 {
+			return nil, fmt.Errorf("%s: %s must be a number or a one-element tensor", fn, n)
+		}
+		out[i] = a.data[0]
+	}
+	return out, nil
+}
+
 // adamOutputs allocates (var', m', v') shaped and typed like var.
 func adamOutputs(v *array) []*array {
 	outs := make([]*array, 3)
@@ -890,10 +904,12 @@ func applyAdamForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := c.attrs
-	b1p, b2p, lr := a.Float("beta1_power", 0), a.Float("beta2_power", 0), a.Float("lr", 0)
-	b1, b2, eps := a.Float("beta1", 0), a.Float("beta2", 0), a.Float("epsilon", 0)
-	nesterov := a.Bool("use_nesterov", false)
+	sc, err := adamScalars(c, "npu_apply_adam", 4, "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon")
+	if err != nil {
+		return nil, err
+	}
+	b1p, b2p, lr, b1, b2, eps := sc[0], sc[1], sc[2], sc[3], sc[4], sc[5]
+	nesterov := c.attrs.Bool("use_nesterov", false)
 	lrt := lr * math.Sqrt(1-b2p) / (1 - b1p)
 	outs := adamOutputs(in[0])
 	vr, m, v, g := in[0].data, in[1].data, in[2].data, in[3].data
@@ -921,11 +937,13 @@ func applyAdamWForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := c.attrs
-	b1, b2, eps := a.Float("beta1", 0), a.Float("beta2", 0), a.Float("epsilon", 0)
-	b1p, b2p := a.Float("beta1_power", 0)*b1, a.Float("beta2_power", 0)*b2
-	lr, wd := a.Float("lr", 0), a.Float("weight_decay", 0)
-	ams, maximize := a.Bool("amsgrad", false), a.Bool("maximize", false)
+	sc, err := adamScalars(c, "npu_apply_adam_w", 5, "beta1_power", "beta2_power", "lr", "weight_decay", "beta1", "beta2", "epsilon")
+	if err != nil {
+		return nil, err
+	}
+	lr, wd, b1, b2, eps := sc[2], sc[3], sc[4], sc[5], sc[6]
+	b1p, b2p := sc[0]*b1, sc[1]*b2
+	ams, maximize := c.attrs.Bool("amsgrad", false), c.attrs.Bool("maximize", false)
 	if ams && in[4] == nil {
 		return nil, fmt.Errorf("npu_apply_adam_w: amsgrad=True needs max_grad_norm, got None")
 	}

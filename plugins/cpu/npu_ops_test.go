@@ -45,10 +45,12 @@ func TestNPUOpsCoreCount(t *testing.T) {
 		{op: "npu.linear", attrs: ops.Attrs{}, in: []*array{nnRandArray(r, 3, 70, 96), nnRandArray(r, 80, 96), nnRandArray(r, 80)}},
 		{op: "npu.layer_norm_eval", attrs: ops.Attrs{"normalized_shape": ops.IntsAttr(4, 96), "eps": ops.FloatAttr(1e-5)},
 			in: []*array{nnRandArray(r, 130, 4, 96), nnRandArray(r, 4, 96), nnRandArray(r, 4, 96)}},
-		{op: "npu.apply_adam", attrs: adamAttrs(true),
-			in: []*array{nnRandArray(r, 300, 257), nnRandArray(r, 300, 257), npuAbs(nnRandArray(r, 300, 257)), nnRandArray(r, 300, 257)}},
-		{op: "npu.apply_adam_w", attrs: adamWAttrs(),
-			in: []*array{nnRandArray(r, 300, 257), nnRandArray(r, 300, 257), npuAbs(nnRandArray(r, 300, 257)), nnRandArray(r, 300, 257), npuAbs(nnRandArray(r, 300, 257))}},
+		{op: "npu.apply_adam", attrs: ops.Attrs{"use_nesterov": ops.BoolAttr(true)},
+			in: append([]*array{nnRandArray(r, 300, 257), nnRandArray(r, 300, 257), npuAbs(nnRandArray(r, 300, 257)), nnRandArray(r, 300, 257)},
+				npuScalarArrays(0.9, 0.999, 1e-3, 0.9, 0.999, 1e-8)...)},
+		{op: "npu.apply_adam_w", attrs: ops.Attrs{"amsgrad": ops.BoolAttr(true), "maximize": ops.BoolAttr(true)},
+			in: append([]*array{nnRandArray(r, 300, 257), nnRandArray(r, 300, 257), npuAbs(nnRandArray(r, 300, 257)), nnRandArray(r, 300, 257),
+				npuAbs(nnRandArray(r, 300, 257))}, npuScalarArrays(0.9, 0.999, 1e-3, 0.01, 0.9, 0.999, 1e-8)...)},
 		{op: "npu.group_norm_silu", attrs: ops.Attrs{"group": ops.IntAttr(4), "eps": ops.FloatAttr(1e-5)},
 			in: []*array{nnRandArray(r, 6, 16, 40, 40), nnRandArray(r, 16), nnRandArray(r, 16)}},
 		{op: "npu.moe_gating_top_k_softmax", attrs: ops.Attrs{"k": ops.IntAttr(4)}, in: []*array{nnRandArray(r, 4, 2000, 64), finished}},
@@ -114,14 +116,14 @@ func npuB2I(b bool) int {
 	return 0
 }
 
-func adamAttrs(nesterov bool) ops.Attrs {
-	return ops.Attrs{"beta1_power": ops.FloatAttr(0.9), "beta2_power": ops.FloatAttr(0.999), "lr": ops.FloatAttr(1e-3),
-		"beta1": ops.FloatAttr(0.9), "beta2": ops.FloatAttr(0.999), "epsilon": ops.FloatAttr(1e-8), "use_nesterov": ops.BoolAttr(nesterov)}
-}
-
-func adamWAttrs() ops.Attrs {
-	return ops.Attrs{"beta1_power": ops.FloatAttr(0.9), "beta2_power": ops.FloatAttr(0.999), "lr": ops.FloatAttr(1e-3), "weight_decay": ops.FloatAttr(0.01),
-		"beta1": ops.FloatAttr(0.9), "beta2": ops.FloatAttr(0.999), "epsilon": ops.FloatAttr(1e-8), "amsgrad": ops.BoolAttr(true), "maximize": ops.BoolAttr(true)}
+// npuScalarArrays wraps Python numbers as the Scalar inputs of the
+// optimizer steps.
+func npuScalarArrays(v ...float64) []*array {
+	out := make([]*array, len(v))
+	for i, x := range v {
+		out[i] = scalarArray(ops.Scalar{Kind: ops.ScalarFloat, F: x})
+	}
+	return out
 }
 
 // npuAbs makes a's values non-negative (second moments).

@@ -37,19 +37,17 @@ func init() {
 			Attrs:  []AttrSpec{req("normalized_shape", AttrInts, ""), attr("eps", AttrFloat, FloatAttr(1e-5), "")}, Outputs: 1},
 		Schema{Name: "npu.apply_adam", Doc: "torch_npu.npu_apply_adam (fused-ops.md §1), TF ApplyAdam: m' = m + (β1−1)(m−g), v' = v + (β2−1)(v−g²), " +
 			"lr_t = lr·sqrt(1−beta2_power)/(1−beta1_power), var' = var − lr_t·m'/(ε+sqrt(v')) (with use_nesterov (β1·m' + (1−β1)·g) for m'); " +
-			"outputs (var', m', v'); var, m, v, grad of one shape and float dtype; no gradient",
-			Inputs: []InputSpec{{Name: "var"}, {Name: "m"}, {Name: "v"}, {Name: "grad"}},
-			Attrs: []AttrSpec{req("beta1_power", AttrFloat, ""), req("beta2_power", AttrFloat, ""), req("lr", AttrFloat, ""),
-				req("beta1", AttrFloat, ""), req("beta2", AttrFloat, ""), req("epsilon", AttrFloat, ""),
-				attr("use_nesterov", AttrBool, BoolAttr(false), "")}, Outputs: 3},
+			"outputs (var', m', v'); var, m, v, grad of one shape and float dtype; the six Scalars a number or a one-element tensor; no gradient",
+			Inputs: append([]InputSpec{{Name: "var"}, {Name: "m"}, {Name: "v"}, {Name: "grad"}},
+				npuScalars("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon")...),
+			Attrs: []AttrSpec{attr("use_nesterov", AttrBool, BoolAttr(false), "")}, Outputs: 3},
 		Schema{Name: "npu.apply_adam_w", Doc: "torch_npu.npu_apply_adam_w (fused-ops.md §2): powers advanced by one step inside (b1p = beta1_power·β1, b2p = beta2_power·β2), " +
 			"var decayed by (1 − lr·weight_decay), g negated with maximize, m' = β1·m + (1−β1)·g, v' = β2·v + (1−β2)·g², " +
 			"var' = var_d − lr·m'/(1−b1p) / (sqrt(v̂/(1−b2p)) + ε) with v̂ = max(max_grad_norm, v') under amsgrad (the given max_grad_norm, §17 #14) else v'; " +
-			"outputs (var', m', v'); no gradient",
-			Inputs: []InputSpec{{Name: "var"}, {Name: "m"}, {Name: "v"}, {Name: "grad"}, {Name: "max_grad_norm", Optional: true}},
-			Attrs: []AttrSpec{req("beta1_power", AttrFloat, ""), req("beta2_power", AttrFloat, ""), req("lr", AttrFloat, ""),
-				req("weight_decay", AttrFloat, ""), req("beta1", AttrFloat, ""), req("beta2", AttrFloat, ""), req("epsilon", AttrFloat, ""),
-				attr("amsgrad", AttrBool, BoolAttr(false), ""), attr("maximize", AttrBool, BoolAttr(false), "")}, Outputs: 3},
+			"outputs (var', m', v'); the seven Scalars a number or a one-element tensor; no gradient",
+			Inputs: append([]InputSpec{{Name: "var"}, {Name: "m"}, {Name: "v"}, {Name: "grad"}, {Name: "max_grad_norm", Optional: true}},
+				npuScalars("beta1_power", "beta2_power", "lr", "weight_decay", "beta1", "beta2", "epsilon")...),
+			Attrs: []AttrSpec{attr("amsgrad", AttrBool, BoolAttr(false), ""), attr("maximize", AttrBool, BoolAttr(false), "")}, Outputs: 3},
 		Schema{Name: "npu.group_norm_silu", Doc: "torch_npu.npu_group_norm_silu (fused-ops.md §12): group norm of input [N, C, *] (groups of C/group channels × ∏ shape[2:], " +
 			"biased variance, §17 #15), ·weight[c] + bias[c], then silu; outputs (y, mean [N, group], rstd [N, group]) in the input's dtype; no gradient",
 			Inputs: []InputSpec{{Name: "input"}, {Name: "weight", Optional: true}, {Name: "bias", Optional: true}},
@@ -64,4 +62,14 @@ func init() {
 			Inputs: []InputSpec{in("self")},
 			Attrs:  []AttrSpec{attr("dim", AttrInt, IntAttr(-1), ""), attr("descending", AttrBool, BoolAttr(false), "")}, Outputs: 1},
 	)
+}
+
+// npuScalars are the Scalar inputs of the optimizer steps: a Python number
+// or a one-element tensor, never differentiated.
+func npuScalars(names ...string) []InputSpec {
+	out := make([]InputSpec, len(names))
+	for i, n := range names {
+		out[i] = InputSpec{Name: n, ScalarOK: true}
+	}
+	return out
 }

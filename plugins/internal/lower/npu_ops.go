@@ -59,17 +59,34 @@ func (b *bound) npuRefParams(ref map[string]string) error {
 	return nil
 }
 
-// npuFloatScalar reads a Python number argument of the optimizer steps.
-func (b *bound) npuFloatScalar(names ...string) (ops.Attrs, error) {
-	attrs := ops.Attrs{}
-	for _, n := range names {
-		v, err := b.float(n)
+// npuScalarBindings binds the Scalar arguments of the optimizer steps: a
+// Python number, or a one-element float tensor (PyTorch's Scalar accepts a
+// 0-d tensor; its value is read from the dump).
+func (b *bound) npuScalarBindings(names ...string) ([]framework.Binding, error) {
+	out := make([]framework.Binding, len(names))
+	for i, n := range names {
+		a := b.arg(n)
+		if a.Kind == framework.ArgTensor {
+			t, err := b.tensor(n)
+			if err != nil {
+				return nil, err
+			}
+			if err := b.npuFloat(n, t); err != nil {
+				return nil, err
+			}
+			if tensor.NumElements(t.Shape) != 1 {
+				return nil, b.argErr(n, "%s: a Scalar tensor must have one element, got shape %v", b.name, t.Shape)
+			}
+			out[i] = tensorBinding(t)
+			continue
+		}
+		bind, _, err := b.number(n)
 		if err != nil {
 			return nil, err
 		}
-		attrs[n] = ops.FloatAttr(v)
+		out[i] = bind
 	}
-	return attrs, nil
+	return out, nil
 }
 
 // npuOptBool reads a bool? argument (None is False).
@@ -116,7 +133,7 @@ func npuApplyAdam(b *bound) (*framework.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	attrs, err := b.npuFloatScalar("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon")
+	sc, err := b.npuScalarBindings("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon")
 	if err != nil {
 		return nil, err
 	}
@@ -127,8 +144,8 @@ func npuApplyAdam(b *bound) (*framework.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	attrs["use_nesterov"] = ops.BoolAttr(nest)
-	return newPlan("npu.apply_adam", attrs, tensorBinding(ts[0]), tensorBinding(ts[1]), tensorBinding(ts[2]), tensorBinding(ts[3])), nil
+	in := append([]framework.Binding{tensorBinding(ts[0]), tensorBinding(ts[1]), tensorBinding(ts[2]), tensorBinding(ts[3])}, sc...)
+	return newPlan("npu.apply_adam", ops.Attrs{"use_nesterov": ops.BoolAttr(nest)}, in...), nil
 }
 
 // npuApplyAdamW lowers npu_apply_adam_w(beta1_power, beta2_power, lr,
@@ -147,7 +164,7 @@ func npuApplyAdamW(b *bound) (*framework.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	attrs, err := b.npuFloatScalar("beta1_power", "beta2_power", "lr", "weight_decay", "beta1", "beta2", "epsilon")
+	sc, err := b.npuScalarBindings("beta1_power", "beta2_power", "lr", "weight_decay", "beta1", "beta2", "epsilon")
 	if err != nil {
 		return nil, err
 	}
@@ -174,9 +191,8 @@ func npuApplyAdamW(b *bound) (*framework.Plan, error) {
 	if ams && !mok {
 		return nil, b.argErr("max_grad_norm", "npu_apply_adam_w: amsgrad=True needs max_grad_norm, got None")
 	}
-	attrs["amsgrad"], attrs["maximize"] = ops.BoolAttr(ams), ops.BoolAttr(maxim)
-	return newPlan("npu.apply_adam_w", attrs, tensorBinding(ts[0]), tensorBinding(ts[1]), tensorBinding(ts[2]), tensorBinding(ts[3]),
-		optBinding(mg, mok)), nil
+	in := append([]framework.Binding{tensorBinding(ts[0]), tensorBinding(ts[1]), tensorBinding(ts[2]), tensorBinding(ts[3]), optBinding(mg, mok)}, sc...)
+	return newPlan("npu.apply_adam_w", ops.Attrs{"amsgrad": ops.BoolAttr(ams), "maximize": ops.BoolAttr(maxim)}, in...), nil
 }
 
 // npuGroupNormSilu lowers npu_group_norm_silu(input, weight, bias, group,

@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from .ops_loss2 import _f, _floats_only, _nograd
-from .wire import ArgumentError
+from .wire import ArgumentError, Scalar
 
 _HALF = (torch.float16, torch.bfloat16)
 
@@ -166,11 +166,24 @@ def _adam_check(fn, ts):
             raise ArgumentError("%s: %s of shape %s does not match var's shape %s" % (fn, n, list(a.shape), list(ts[0].shape)))
 
 
+def _scalars(vs):
+    """The Scalar inputs of the optimizer steps: Python numbers (a
+    one-element tensor's value, its dtype's rounding kept)."""
+    out = []
+    for v in vs:
+        if isinstance(v, Scalar):
+            out.append(v.value)
+        elif isinstance(v, torch.Tensor) and v.numel() == 1:
+            out.append(v.item())
+        else:
+            raise ArgumentError("a Scalar must be a number or a one-element tensor, got %r" % (v,))
+    return out
+
+
 def _apply_adam(c):
-    var, m, v, g = [_nograd(x) for x in c.inputs]
-    a = c.attrs
-    b1p, b2p, lr, b1, b2, eps = (a[k] for k in ("beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon"))
-    nest = a["use_nesterov"]
+    var, m, v, g = [_nograd(x) for x in c.inputs[:4]]
+    b1p, b2p, lr, b1, b2, eps = _scalars(c.inputs[4:])
+    nest = c.attrs["use_nesterov"]
     _adam_check("npu_apply_adam", (var, m, v, g))
     n = _npu(c)
     if n is not None:
@@ -179,17 +192,18 @@ def _apply_adam(c):
     def f(var, m, v, g):
         m_t = m + (b1 - 1) * (m - g)
         v_t = v + (b2 - 1) * (v - g * g)
-        lr_t = lr * (1 - b2p) ** 0.5 / (1 - b1p)
+        # a float64 tensor: 1 − beta1_power = 0 gives inf, a negative root nan
+        lr_t = lr * torch.sqrt(torch.tensor(1 - b2p, dtype=torch.float64)) / (1 - b1p)
+        lr_t = lr_t.to(var.device)
         num = b1 * m_t + (1 - b1) * g if nest else m_t
         return var - lr_t * num / (eps + torch.sqrt(v_t)), m_t, v_t
     return list(_wide_all(f, var, m, v, g))
 
 
 def _apply_adam_w(c):
-    var, m, v, g, mg = [_nograd(x) for x in c.inputs]
-    a = c.attrs
-    b1p, b2p, lr, wd, b1, b2, eps = (a[k] for k in ("beta1_power", "beta2_power", "lr", "weight_decay", "beta1", "beta2", "epsilon"))
-    ams, maximize = a["amsgrad"], a["maximize"]
+    var, m, v, g, mg = [_nograd(x) for x in c.inputs[:5]]
+    b1p, b2p, lr, wd, b1, b2, eps = _scalars(c.inputs[5:])
+    ams, maximize = c.attrs["amsgrad"], c.attrs["maximize"]
     _adam_check("npu_apply_adam_w", (var, m, v, g, mg))
     if ams and mg is None:
         raise ArgumentError("npu_apply_adam_w: amsgrad=True needs max_grad_norm, got None")
@@ -317,12 +331,10 @@ SAMPLES = {
     if dt != torch.bool else ([torch.tensor([[True, False], [False, True]])], {"perm": [1, 0], "shape": [2, 2], "transpose_first": False}),
     "npu.linear": _s(lambda dt: ([_f(dt, *_X4), _f(dt, *_X4), None], {})),
     "npu.layer_norm_eval": _s(lambda dt: ([_f(dt, *_X4), None, None], {"normalized_shape": [4], "eps": 1e-5})),
-    "npu.apply_adam": _s(lambda dt: ([_f(dt, *_X4), _f(dt, *_X4), _f(dt, [0.5, 0.25, 1.0, 0.125], [1.0, 2.0, 0.5, 0.25]), _f(dt, *_X4)],
-                                     {"beta1_power": 0.9, "beta2_power": 0.999, "lr": 1e-3, "beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8,
-                                      "use_nesterov": False})),
-    "npu.apply_adam_w": _s(lambda dt: ([_f(dt, *_X4), _f(dt, *_X4), _f(dt, [0.5, 0.25, 1.0, 0.125], [1.0, 2.0, 0.5, 0.25]), _f(dt, *_X4), None],
-                                       {"beta1_power": 0.9, "beta2_power": 0.999, "lr": 1e-3, "weight_decay": 0.01, "beta1": 0.9, "beta2": 0.999,
-                                        "epsilon": 1e-8, "amsgrad": False, "maximize": False})),
+    "npu.apply_adam": _s(lambda dt: ([_f(dt, *_X4), _f(dt, *_X4), _f(dt, [0.5, 0.25, 1.0, 0.125], [1.0, 2.0, 0.5, 0.25]), _f(dt, *_X4)]
+                                     + [Scalar(x) for x in (0.9, 0.999, 1e-3, 0.9, 0.999, 1e-8)], {"use_nesterov": False})),
+    "npu.apply_adam_w": _s(lambda dt: ([_f(dt, *_X4), _f(dt, *_X4), _f(dt, [0.5, 0.25, 1.0, 0.125], [1.0, 2.0, 0.5, 0.25]), _f(dt, *_X4), None]
+                                       + [Scalar(x) for x in (0.9, 0.999, 1e-3, 0.01, 0.9, 0.999, 1e-8)], {"amsgrad": False, "maximize": False})),
     "npu.group_norm_silu": _s(lambda dt: ([_f(dt, *_X4).reshape(1, 2, 4), None, None], {"group": 1, "eps": 1e-5})),
     "npu.moe_gating_top_k_softmax": _s(lambda dt: ([_f(dt, *_X4), None], {"k": 2})),
     "npu.sort_v2": _s(lambda dt: ([_f(dt, *_X4)], {"dim": -1, "descending": False})),

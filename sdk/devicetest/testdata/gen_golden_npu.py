@@ -417,19 +417,19 @@ def adam_shapes(fn, names=("var", "m", "v", "grad", "max_grad_norm")):
     return check
 
 
-def adam(b1p, b2p, lr, b1, b2, eps, nesterov=False):
-    def fn(var, m, v, g):
+def adam(nesterov=False):
+    def fn(var, m, v, g, b1p, b2p, lr, b1, b2, eps):
         adam_shapes("npu_apply_adam")(var, m, v, g)
         m_t = m + (b1 - 1) * (m - g)
         v_t = v + (b2 - 1) * (v - g * g)
-        lr_t = lr * math.sqrt(1 - b2p) / (1 - b1p)
+        lr_t = lr * (1 - b2p) ** 0.5 / (1 - b1p)
         num = b1 * m_t + (1 - b1) * g if nesterov else m_t
         return var - lr_t * num / (eps + torch.sqrt(v_t)), m_t, v_t
     return fn
 
 
-def adam_w(b1p, b2p, lr, wd, b1, b2, eps, amsgrad=False, maximize=False):
-    def fn(var, m, v, g, mgn):
+def adam_w(amsgrad=False, maximize=False):
+    def fn(var, m, v, g, mgn, b1p, b2p, lr, wd, b1, b2, eps):
         adam_shapes("npu_apply_adam_w")(var, m, v, g, mgn)
         if amsgrad and mgn is None:
             raise RuntimeError("npu_apply_adam_w: amsgrad=True needs max_grad_norm, got None")
@@ -440,92 +440,84 @@ def adam_w(b1p, b2p, lr, wd, b1, b2, eps, amsgrad=False, maximize=False):
         v_t = b2 * v - (b2 - 1) * gg * gg
         if amsgrad:
             vmax = torch.maximum(mgn, v_t)
-            if 1 - p2 == 0:
+            if bool(1 - p2 == 0):
                 p2 = p2 - eps
             denom = torch.sqrt(vmax / (1 - p2)) + eps
         else:
             denom = torch.sqrt(v_t / (1 - p2)) + eps
-        if 1 - p1 == 0:
+        if bool(1 - p1 == 0):
             p1 = p1 - eps
         return var_d + (-lr * m_t / (1 - p1)) / denom, m_t, v_t
     return fn
 
 
-def adam_attrs(b1p, b2p, lr, b1, b2, eps, nesterov=False):
-    return {"beta1_power": float(b1p), "beta2_power": float(b2p), "lr": float(lr), "beta1": float(b1), "beta2": float(b2),
-            "epsilon": float(eps), "use_nesterov": nesterov}
-
-
-def adam_w_attrs(b1p, b2p, lr, wd, b1, b2, eps, amsgrad=False, maximize=False):
-    return {"beta1_power": float(b1p), "beta2_power": float(b2p), "lr": float(lr), "weight_decay": float(wd), "beta1": float(b1),
-            "beta2": float(b2), "epsilon": float(eps), "amsgrad": amsgrad, "maximize": maximize}
-
-
 def adam_cases():
     cs = []
     r = R("adam")
-    P = (0.9, 0.999, 0.001, 0.9, 0.999, 1e-8)
+    P = [0.9, 0.999, 0.001, 0.9, 0.999, 1e-8]
+    N = lambda nest=False: {"use_nesterov": nest}
     st = lambda shape: [r.randn(shape), r.randn(shape) * 0.1, r.rand(shape, lo=0.0, hi=0.01), r.randn(shape)]
     for lab, nest in (("plain", False), ("nesterov", True)):
-        cs.append(case("npu.apply_adam/" + lab, "npu.apply_adam", st((3, 5)), adam(*P, nesterov=nest), attrs=adam_attrs(*P, nesterov=nest), backward=False))
-    P2 = (0.729, 0.997, 0.01, 0.8, 0.99, 1e-6)
-    cs.append(case("npu.apply_adam/step3_3d", "npu.apply_adam", st((2, 3, 4)), adam(*P2, nesterov=True), attrs=adam_attrs(*P2, nesterov=True), backward=False))
-    cs.append(case("npu.apply_adam/0d", "npu.apply_adam", [t(0.5), t(0.1), t(0.02), t(-0.3)], adam(*P), attrs=adam_attrs(*P), backward=False))
-    cs.append(case("npu.apply_adam/empty", "npu.apply_adam", st((0, 4)), adam(*P), attrs=adam_attrs(*P), backward=False))
+        cs.append(case("npu.apply_adam/" + lab, "npu.apply_adam", st((3, 5)) + P, adam(nest), attrs=N(nest), backward=False))
+    P2 = [0.729, 0.997, 0.01, 0.8, 0.99, 1e-6]
+    cs.append(case("npu.apply_adam/step3_3d", "npu.apply_adam", st((2, 3, 4)) + P2, adam(True), attrs=N(True), backward=False))
+    # Scalars given as 0-d tensors (PyTorch's Scalar accepts them) and a Python int lr
+    cs.append(case("npu.apply_adam/tensor_scalars", "npu.apply_adam", st((3, 4)) + [t(v) for v in P2[:2]] + [1] + [t(v) for v in P2[3:]],
+                   adam(), attrs=N(), backward=False))
+    cs.append(case("npu.apply_adam/0d", "npu.apply_adam", [t(0.5), t(0.1), t(0.02), t(-0.3)] + P, adam(), attrs=N(), backward=False))
+    cs.append(case("npu.apply_adam/empty", "npu.apply_adam", st((0, 4)) + P, adam(), attrs=N(), backward=False))
     z = t([0.0, 0, 0])
     g = t([1.0, 2, 3])
-    c = case("npu.apply_adam/worked", "npu.apply_adam", [z, z, z, g], adam(*P), attrs=adam_attrs(*P), backward=False)
+    c = case("npu.apply_adam/worked", "npu.apply_adam", [z, z, z, g] + P, adam(), attrs=N(), backward=False)
     close(c["outputs"][0]["data"], [-9.99999684e-4, -9.99999842e-4, -9.99999895e-4], 1e-8)
     close(c["outputs"][1]["data"], [0.1, 0.2, 0.3])
     close(c["outputs"][2]["data"], [0.001, 0.004, 0.009])
     cs.append(c)
-    c = case("npu.apply_adam/worked_nesterov", "npu.apply_adam", [z, z, z, g], adam(*P, nesterov=True), attrs=adam_attrs(*P, nesterov=True), backward=False)
+    c = case("npu.apply_adam/worked_nesterov", "npu.apply_adam", [z, z, z, g] + P, adam(True), attrs=N(True), backward=False)
     close(c["outputs"][0]["data"], [-1.89999940e-3, -1.89999970e-3, -1.89999980e-3], 1e-8)
     cs.append(c)
-    c = case("npu.apply_adam/worked_state", "npu.apply_adam", [z, t([1.0, 2, 3]), t([1.0, 2, 3]), g], adam(*P), attrs=adam_attrs(*P), backward=False)
+    c = case("npu.apply_adam/worked_state", "npu.apply_adam", [z, t([1.0, 2, 3]), t([1.0, 2, 3]), g] + P, adam(), attrs=N(), backward=False)
     close(c["outputs"][0]["data"], [-3.16227763e-4, -4.46990153e-4, -5.47175652e-4], 1e-8)
     close(c["outputs"][2]["data"], [1, 2.002, 3.006])
     cs.append(c)
-    cs.append(error_case("npu.apply_adam/shape", "npu.apply_adam", [r.randn((3,)), r.randn((4,)), r.randn((3,)), r.randn((3,))], adam(*P), attrs=adam_attrs(*P)))
-    cs.append(error_case("npu.apply_adam/int64", "npu.apply_adam", [r.randn((3,)), r.randn((3,)), r.randn((3,)), torch.tensor([1, 2, 3])], adam(*P),
-                         attrs=adam_attrs(*P)))
-    cs += narrow_tuple("npu.apply_adam", adam(*P2), lambda r, d: [r.randn((4, 8), d), (r.randn((4, 8)) * 0.1).to(d), r.rand((4, 8), d, 0.0, 0.01),
-                                                                   r.randn((4, 8), d)], attrs=adam_attrs(*P2))
+    cs.append(error_case("npu.apply_adam/shape", "npu.apply_adam", [r.randn((3,)), r.randn((4,)), r.randn((3,)), r.randn((3,))] + P, adam(), attrs=N()))
+    cs.append(error_case("npu.apply_adam/int64", "npu.apply_adam", [r.randn((3,)), r.randn((3,)), r.randn((3,)), torch.tensor([1, 2, 3])] + P, adam(),
+                         attrs=N()))
+    cs += narrow_tuple("npu.apply_adam", adam(), lambda r, d: [r.randn((4, 8), d), (r.randn((4, 8)) * 0.1).to(d), r.rand((4, 8), d, 0.0, 0.01),
+                                                               r.randn((4, 8), d)] + P2, attrs=N())
 
-    W = (0.9, 0.999, 0.001, 0.01, 0.9, 0.999, 1e-8)
+    W = [0.9, 0.999, 0.001, 0.01, 0.9, 0.999, 1e-8]
+    A = lambda ams=False, mx=False: {"amsgrad": ams, "maximize": mx}
     stw = lambda shape: st(shape) + [r.rand(shape, lo=0.0, hi=0.02)]
     for lab, ams, mx in (("plain", False, False), ("maximize", False, True), ("amsgrad", True, False), ("amsgrad_maximize", True, True)):
-        cs.append(case("npu.apply_adam_w/" + lab, "npu.apply_adam_w", stw((3, 5)), adam_w(*W, amsgrad=ams, maximize=mx),
-                       attrs=adam_w_attrs(*W, amsgrad=ams, maximize=mx), backward=False))
-    W2 = (0.81, 0.998, 0.01, 0.1, 0.9, 0.999, 1e-6)
-    cs.append(case("npu.apply_adam_w/no_max_grad_norm", "npu.apply_adam_w", st((2, 3, 4)) + [None], adam_w(*W2), attrs=adam_w_attrs(*W2), backward=False))
-    # beta1_power·β1 == 1 and, under amsgrad, beta2_power·β2 == 1: the ε guards
-    W3 = (1.0, 1.0, 0.01, 0.0, 1.0, 1.0, 1e-3)
-    cs.append(case("npu.apply_adam_w/guards", "npu.apply_adam_w", stw((4,)), adam_w(*W3, amsgrad=True), attrs=adam_w_attrs(*W3, amsgrad=True),
+        cs.append(case("npu.apply_adam_w/" + lab, "npu.apply_adam_w", stw((3, 5)) + W, adam_w(ams, mx), attrs=A(ams, mx), backward=False))
+    W2 = [0.81, 0.998, 0.01, 0.1, 0.9, 0.999, 1e-6]
+    cs.append(case("npu.apply_adam_w/no_max_grad_norm", "npu.apply_adam_w", st((2, 3, 4)) + [None] + W2, adam_w(), attrs=A(), backward=False))
+    cs.append(case("npu.apply_adam_w/tensor_scalars", "npu.apply_adam_w", stw((3, 4)) + [t(v) for v in W2], adam_w(True), attrs=A(True),
                    backward=False))
-    cs.append(case("npu.apply_adam_w/empty", "npu.apply_adam_w", stw((0, 3)), adam_w(*W), attrs=adam_w_attrs(*W), backward=False))
+    # beta1_power·β1 == 1 and, under amsgrad, beta2_power·β2 == 1: the ε guards
+    W3 = [1.0, 1.0, 0.01, 0.0, 1.0, 1.0, 1e-3]
+    cs.append(case("npu.apply_adam_w/guards", "npu.apply_adam_w", stw((4,)) + W3, adam_w(True), attrs=A(True), backward=False))
+    cs.append(case("npu.apply_adam_w/empty", "npu.apply_adam_w", stw((0, 3)) + W, adam_w(), attrs=A(), backward=False))
     x3 = t([0.1, 0.2, 0.3])
-    c = case("npu.apply_adam_w/worked", "npu.apply_adam_w", [x3, x3, x3, x3, None], adam_w(*W), attrs=adam_w_attrs(*W), backward=False)
+    c = case("npu.apply_adam_w/worked", "npu.apply_adam_w", [x3, x3, x3, x3, None] + W, adam_w(), attrs=A(), backward=False)
     close(c["outputs"][0]["data"], [0.0999245528, 0.1998927210, 0.2998680666])
     close(c["outputs"][1]["data"], [0.1, 0.2, 0.3])
     close(c["outputs"][2]["data"], [0.09991, 0.19984, 0.29979])
     cs.append(c)
-    c = case("npu.apply_adam_w/worked_maximize", "npu.apply_adam_w", [x3, x3, x3, x3, None], adam_w(*W, maximize=True),
-             attrs=adam_w_attrs(*W, maximize=True), backward=False)
+    c = case("npu.apply_adam_w/worked_maximize", "npu.apply_adam_w", [x3, x3, x3, x3, None] + W, adam_w(False, True), attrs=A(False, True),
+             backward=False)
     close(c["outputs"][0]["data"], [0.0999394422, 0.1999137768, 0.2998938533])
     close(c["outputs"][1]["data"], [0.08, 0.16, 0.24])
     cs.append(c)
-    c = case("npu.apply_adam_w/worked_amsgrad", "npu.apply_adam_w", [x3, x3, x3, x3, t([0.5, 0.1, 0.1])], adam_w(*W, amsgrad=True),
-             attrs=adam_w_attrs(*W, amsgrad=True), backward=False)
+    c = case("npu.apply_adam_w/worked_amsgrad", "npu.apply_adam_w", [x3, x3, x3, x3, t([0.5, 0.1, 0.1])] + W, adam_w(True), attrs=A(True),
+             backward=False)
     close(c["outputs"][0]["data"], [0.0999657212, 0.1998927210, 0.2998680666])
     cs.append(c)
-    cs.append(error_case("npu.apply_adam_w/amsgrad_none", "npu.apply_adam_w", st((3,)) + [None], adam_w(*W, amsgrad=True),
-                         attrs=adam_w_attrs(*W, amsgrad=True)))
-    cs.append(error_case("npu.apply_adam_w/shape", "npu.apply_adam_w", st((3,)) + [r.randn((2,))], adam_w(*W, amsgrad=True),
-                         attrs=adam_w_attrs(*W, amsgrad=True)))
-    cs += narrow_tuple("npu.apply_adam_w", adam_w(*W2, amsgrad=True), lambda r, d: [r.randn((4, 8), d), (r.randn((4, 8)) * 0.1).to(d),
-                                                                                   r.rand((4, 8), d, 0.0, 0.01), r.randn((4, 8), d),
-                                                                                   r.rand((4, 8), d, 0.0, 0.02)], attrs=adam_w_attrs(*W2, amsgrad=True))
+    cs.append(error_case("npu.apply_adam_w/amsgrad_none", "npu.apply_adam_w", st((3,)) + [None] + W, adam_w(True), attrs=A(True)))
+    cs.append(error_case("npu.apply_adam_w/shape", "npu.apply_adam_w", st((3,)) + [r.randn((2,))] + W, adam_w(True), attrs=A(True)))
+    cs += narrow_tuple("npu.apply_adam_w", adam_w(True), lambda r, d: [r.randn((4, 8), d), (r.randn((4, 8)) * 0.1).to(d), r.rand((4, 8), d, 0.0, 0.01),
+                                                                       r.randn((4, 8), d), r.rand((4, 8), d, 0.0, 0.02)] + W2, attrs=A(True))
     return cs
 
 
