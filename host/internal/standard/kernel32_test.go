@@ -126,3 +126,49 @@ func TestLegacy64MatchesGeneric(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchmarkLoop64MatchesGeneric checks the two-lane float64 benchmark
+// loop against benchmarkLoop, bit for bit: sums, maximum, counts and the
+// first values NumPy's short sums need, over lengths, specials and small
+// values, starting from a fresh and from a used accumulator.
+func TestBenchmarkLoop64MatchesGeneric(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, 3e38, 1e-7, 1e-45}
+	p := newPlan(tensor.Float64, tensor.Float32, false)
+	for trial := range 300 {
+		n := r.IntN(64) + 1
+		if trial%10 == 0 {
+			n = r.IntN(blockLen) + 1
+		}
+		b, d, bd, e, rr := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range b {
+			switch r.IntN(12) {
+			case 0:
+				b[i] = special[r.IntN(len(special))]
+			case 1, 2:
+				b[i] = r.NormFloat64() * 1e-7 // small values
+			default:
+				b[i] = r.NormFloat64()
+			}
+			d[i] = float64(float32(b[i] * (1 + 0.01*r.NormFloat64())))
+			if r.IntN(20) == 0 {
+				d[i] = special[r.IntN(len(special))]
+			}
+			bd[i] = float64(float32(b[i]))
+			e[i] = math.Abs(d[i] - b[i])
+			rr[i] = e[i] / (math.Abs(b[i]) + p.eps)
+		}
+		var want, got accum
+		want.reMax, got.reMax = -1, -1
+		for range 2 { // a fresh, then a used accumulator
+			benchmarkLoop(p, b, bd, d, e, rr, &want)
+			benchmarkLoop64(p, b, bd, d, e, rr, &got)
+			if math.Float64bits(want.sq) != math.Float64bits(got.sq) || math.Float64bits(want.reSum) != math.Float64bits(got.reSum) ||
+				want.reMax != got.reMax || want.pos != got.pos || want.neg != got.neg || want.masked != got.masked ||
+				want.small != got.small || want.smallErr != got.smallErr || want.reCnt != got.reCnt ||
+				want.reFirst != got.reFirst || want.sqFirst != got.sqFirst {
+				t.Fatalf("trial %d (n %d): got %+v, want %+v", trial, n, got, want)
+			}
+		}
+	}
+}

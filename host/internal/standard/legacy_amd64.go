@@ -80,3 +80,49 @@ func legacy64(b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) {
 }
 
 func abs64(x float64) float64 { return math.Abs(x) }
+
+// benchState is benchPairsAVX's state and constants (legacy_amd64.s).
+type benchState struct {
+	sq, reSum                      float64
+	reMax                          [2]float64
+	pos, neg, small, smallErr, cnt [2]int64
+	abs, sv, atol, minus1          [2]float64
+}
+
+//go:noescape
+func benchPairsAVX(b, bd, d, e, r *float64, from, n int, st *benchState) int
+
+// benchmarkLoop64 is benchmarkLoop for float64 arrays with its pairs in
+// two-lane AVX: the sums in element order, so the same bits. The elements
+// up to the seqMax-th normal one (whose values NumPy's short sums need)
+// and an odd last element run in Go.
+func benchmarkLoop64(p *plan, b, bd, d, e, r []float64, a *accum) {
+	n := len(b)
+	if !legacyAVX {
+		benchmarkLoop(p, b, bd, d, e, r, a)
+		return
+	}
+	bd, d, e, r = bd[:n], d[:n], e[:n], r[:n]
+	i := 0
+	for ; i < n && a.reCnt < seqMax; i++ {
+		benchmarkLoop(p, b[i:i+1], bd[i:i+1], d[i:i+1], e[i:i+1], r[i:i+1], a)
+	}
+	if n-i < 2 {
+		benchmarkLoop(p, b[i:], bd[i:], d[i:], e[i:], r[i:], a)
+		return
+	}
+	abs := math.Float64frombits(1<<63 - 1)
+	st := benchState{sq: a.sq, reSum: a.reSum, reMax: [2]float64{a.reMax, a.reMax},
+		abs: [2]float64{abs, abs}, sv: [2]float64{p.sv, p.sv}, atol: [2]float64{p.atolBench, p.atolBench}, minus1: [2]float64{-1, -1}}
+	j := benchPairsAVX(&b[0], &bd[0], &d[0], &e[0], &r[0], i, n, &st)
+	cnt := int(st.cnt[0] + st.cnt[1])
+	small := int(st.small[0] + st.small[1])
+	a.sq, a.reSum, a.reMax = st.sq, st.reSum, max(st.reMax[0], st.reMax[1])
+	a.pos += int(st.pos[0] + st.pos[1])
+	a.neg += int(st.neg[0] + st.neg[1])
+	a.small += small
+	a.smallErr += int(st.smallErr[0] + st.smallErr[1])
+	a.reCnt += cnt
+	a.masked += j - i - cnt
+	benchmarkLoop(p, b[j:], bd[j:], d[j:], e[j:], r[j:], a)
+}

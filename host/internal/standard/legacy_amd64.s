@@ -86,3 +86,89 @@ done:
 	VZEROUPPER
 	MOVQ CX, ret+72(FP)
 	RET
+
+// func benchPairsAVX(b, bd, d, e, r *float64, from, n int, st *benchState) int
+//
+// benchmarkLoop (float64) over the pairs (i, i+1), i = from, from+2, ...,
+// while i+1 < n: the sums of squares and of relative errors taken in
+// element order, lane 0 then lane 1, with 0 added for a masked element
+// (x + 0 = x for the non-negative sums), so they are benchmarkLoop's bit
+// for bit; the counts as int64 lanes; the maximum relative error per lane
+// (−1 for masked elements). Returns the index where it stopped.
+// st: sq, reSum, reMax (2 lanes), then pos, neg, small, smallErr, reCnt
+// (int64 lanes), then the constants |·| mask, small-value threshold, atol,
+// −1 (2 lanes each).
+TEXT ·benchPairsAVX(SB), NOSPLIT, $0-72
+	MOVQ b+0(FP), SI
+	MOVQ bd+8(FP), DI
+	MOVQ d+16(FP), R8
+	MOVQ e+24(FP), R9
+	MOVQ r+32(FP), R10
+	MOVQ from+40(FP), CX
+	MOVQ n+48(FP), DX
+	MOVQ st+56(FP), R11
+	LEAQ 112(R11), R12
+
+	VMOVSD  0(R11), X0   // sq
+	VMOVSD  8(R11), X1   // reSum
+	VMOVUPD 16(R11), X2  // reMax
+	VMOVUPD 32(R11), X3  // pos
+	VMOVUPD 48(R11), X4  // neg
+	VMOVUPD 64(R11), X6  // small
+	VMOVUPD 80(R11), X7  // smallErr
+	VMOVUPD 96(R11), X8  // reCnt
+	VXORPD  X15, X15, X15
+
+bloop:
+	LEAQ 1(CX), AX
+	CMPQ AX, DX
+	JGE  bdone
+	VMOVUPD (R8)(CX*8), X9  // d
+	VMOVUPD (DI)(CX*8), X10 // bench_in_dev
+	VCMPPD  $14, X10, X9, X11 // d > bd
+	VPSUBQ  X11, X3, X3
+	VCMPPD  $1, X10, X9, X11  // d < bd
+	VPSUBQ  X11, X4, X4
+	VSUBPD  X9, X9, X11
+	VSUBPD  X10, X10, X12
+	VADDPD  X12, X11, X11
+	VCMPPD  $0, X15, X11, X11 // finite: (d−d)+(bd−bd) == 0
+	VMOVUPD (SI)(CX*8), X12   // b
+	VANDPD  0(R12), X12, X12  // |b|
+	VCMPPD  $2, 16(R12), X12, X12 // |b| <= small-value threshold
+	VANDPD  X11, X12, X12     // small (and finite)
+	VANDNPD X11, X12, X13     // normal: finite and not small
+	VMOVUPD (R9)(CX*8), X14   // abs_err
+	VCMPPD  $14, 32(R12), X14, X9 // abs_err > atol
+	VANDPD  X12, X9, X9
+	VPSUBQ  X9, X7, X7        // smallErr
+	VPSUBQ  X12, X6, X6       // small
+	VPSUBQ  X13, X8, X8       // reCnt
+	VMULPD  X14, X14, X14     // abs_err²
+	VANDPD  X13, X14, X14
+	VADDSD  X14, X0, X0       // sq += s0
+	VUNPCKHPD X14, X14, X14
+	VADDSD  X14, X0, X0       // sq += s1
+	VMOVUPD (R10)(CX*8), X9   // rel_err
+	VANDPD  X13, X9, X10
+	VADDSD  X10, X1, X1       // reSum += r0
+	VUNPCKHPD X10, X10, X11
+	VADDSD  X11, X1, X1       // reSum += r1
+	VANDNPD 48(R12), X13, X11 // −1 where masked
+	VORPD   X11, X10, X10
+	VMAXPD  X10, X2, X2
+	ADDQ    $2, CX
+	JMP     bloop
+
+bdone:
+	VMOVSD  X0, 0(R11)
+	VMOVSD  X1, 8(R11)
+	VMOVUPD X2, 16(R11)
+	VMOVUPD X3, 32(R11)
+	VMOVUPD X4, 48(R11)
+	VMOVUPD X6, 64(R11)
+	VMOVUPD X7, 80(R11)
+	VMOVUPD X8, 96(R11)
+	VZEROUPPER
+	MOVQ CX, ret+64(FP)
+	RET

@@ -6,3 +6,8 @@ package standard
 func legacy64(b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) {
 	legacy64Go(b, d, bd, e, r, eps, castBench, a)
 }
+
+// benchmarkLoop64 is benchmarkLoop where there is no assembly version.
+func benchmarkLoop64(p *plan, b, bd, d, e, r []float64, a *accum) {
+	benchmarkLoop(p, b, bd, d, e, r, a)
+}

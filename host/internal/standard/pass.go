@@ -336,7 +336,11 @@ func chunkOf[T float](p *plan, bench, dev *tensor.Tensor, lo, hi int, g Group, a
 			binaryLoop(bb, dd, a)
 		}
 		if g&GroupBenchmark != 0 {
-			benchmarkLoop(p, bb, bd, dd, ee, rr, a)
+			if b64, ok := any(bb).([]float64); ok {
+				benchmarkLoop64(p, b64, any(bd).([]float64), any(dd).([]float64), any(ee).([]float64), any(rr).([]float64), a)
+			} else {
+				benchmarkLoop(p, bb, bd, dd, ee, rr, a)
+			}
 		}
 		if g&GroupAbsolute != 0 {
 			absoluteLoop(p, bb, bd, dd, ee, rr, a)
