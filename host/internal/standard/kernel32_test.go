@@ -172,3 +172,39 @@ func TestBenchmarkLoop64MatchesGeneric(t *testing.T) {
 		}
 	}
 }
+
+// TestAbsoluteLoop64MatchesGeneric checks the two-lane float64 absolute
+// threshold loop against absoluteLoop: every count, non-finite pairs
+// included.
+func TestAbsoluteLoop64MatchesGeneric(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	special := []float64{0, math.Inf(1), math.Inf(-1), math.NaN(), 3e38, 1e-7}
+	p := newPlan(tensor.Float64, tensor.Float32, false)
+	for trial := range 300 {
+		n := r.IntN(64) + 1
+		b, d, bd, e, rr := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range b {
+			b[i] = r.NormFloat64()
+			if r.IntN(4) == 0 {
+				b[i] *= 1e-7 // small values
+			}
+			d[i] = float64(float32(b[i] * (1 + 0.01*r.NormFloat64())))
+			if r.IntN(15) == 0 {
+				d[i] = special[r.IntN(len(special))]
+			}
+			if r.IntN(30) == 0 {
+				b[i] = special[r.IntN(len(special))]
+			}
+			bd[i] = float64(float32(b[i]))
+			e[i] = math.Abs(d[i] - b[i])
+			rr[i] = e[i] / (math.Abs(b[i]) + p.eps)
+		}
+		var want, got accum
+		absoluteLoop(p, b, bd, d, e, rr, &want)
+		absoluteLoop64(p, b, bd, d, e, rr, &got)
+		if want.absSmall != got.absSmall || want.absSmallErr != got.absSmallErr || want.absNormal != got.absNormal ||
+			want.absNormalFail != got.absNormalFail || want.absInfNan != got.absInfNan || want.absInfNanFail != got.absInfNanFail {
+			t.Fatalf("trial %d (n %d): got %+v, want %+v", trial, n, got, want)
+		}
+	}
+}

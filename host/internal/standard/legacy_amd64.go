@@ -126,3 +126,40 @@ func benchmarkLoop64(p *plan, b, bd, d, e, r []float64, a *accum) {
 	a.masked += j - i - cnt
 	benchmarkLoop(p, b[j:], bd[j:], d[j:], e[j:], r[j:], a)
 }
+
+// absState is absPairsAVX's state and constants (legacy_amd64.s).
+type absState struct {
+	small, smallErr, normal, normalFail [2]int64
+	abs, sv, atol, rtol                 [2]float64
+}
+
+//go:noescape
+func absPairsAVX(b, bd, d, e, r *float64, from, n int, st *absState) int
+
+// absoluteLoop64 is absoluteLoop for float64 arrays with its pairs in
+// two-lane AVX (counts only, so any order gives the same); a pair with a
+// non-finite value and an odd last element run in Go.
+func absoluteLoop64(p *plan, b, bd, d, e, r []float64, a *accum) {
+	n := len(b)
+	if !legacyAVX || n < 2 {
+		absoluteLoop(p, b, bd, d, e, r, a)
+		return
+	}
+	bd, d, e, r = bd[:n], d[:n], e[:n], r[:n]
+	abs := math.Float64frombits(1<<63 - 1)
+	st := absState{abs: [2]float64{abs, abs}, sv: [2]float64{p.sv, p.sv}, atol: [2]float64{p.atolAbs, p.atolAbs}, rtol: [2]float64{p.rtol, p.rtol}}
+	i := 0
+	for {
+		i = absPairsAVX(&b[0], &bd[0], &d[0], &e[0], &r[0], i, n, &st)
+		if i+1 >= n {
+			break
+		}
+		absoluteLoop(p, b[i:i+2], bd[i:i+2], d[i:i+2], e[i:i+2], r[i:i+2], a) // a non-finite value
+		i += 2
+	}
+	a.absSmall += int(st.small[0] + st.small[1])
+	a.absSmallErr += int(st.smallErr[0] + st.smallErr[1])
+	a.absNormal += int(st.normal[0] + st.normal[1])
+	a.absNormalFail += int(st.normalFail[0] + st.normalFail[1])
+	absoluteLoop(p, b[i:], bd[i:], d[i:], e[i:], r[i:], a)
+}

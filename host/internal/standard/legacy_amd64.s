@@ -172,3 +172,69 @@ bdone:
 	VZEROUPPER
 	MOVQ CX, ret+64(FP)
 	RET
+
+// func absPairsAVX(b, bd, d, e, r *float64, from, n int, st *absState) int
+//
+// absoluteLoop (float64) over the pairs (i, i+1) while i+1 < n, counting
+// small values, their errors above atol, normal values and their relative
+// errors above rtol (int64 lanes). It stops at a pair with a non-finite
+// device or bench_in_dev value (the caller judges it) and returns the
+// pair's index, or the index where it ran out.
+// st: small, smallErr, normal, normalFail (int64 lanes), then the
+// constants |·| mask, small-value threshold, atol, rtol (2 lanes each).
+TEXT ·absPairsAVX(SB), NOSPLIT, $0-72
+	MOVQ b+0(FP), SI
+	MOVQ bd+8(FP), DI
+	MOVQ d+16(FP), R8
+	MOVQ e+24(FP), R9
+	MOVQ r+32(FP), R10
+	MOVQ from+40(FP), CX
+	MOVQ n+48(FP), DX
+	MOVQ st+56(FP), R11
+	LEAQ 64(R11), R12
+
+	VMOVUPD 0(R11), X3  // small
+	VMOVUPD 16(R11), X4 // smallErr
+	VMOVUPD 32(R11), X5 // normal
+	VMOVUPD 48(R11), X6 // normalFail
+	VXORPD  X15, X15, X15
+
+aloop:
+	LEAQ 1(CX), AX
+	CMPQ AX, DX
+	JGE  adone
+	VMOVUPD (R8)(CX*8), X9  // d
+	VMOVUPD (DI)(CX*8), X10 // bench_in_dev
+	VSUBPD  X9, X9, X11
+	VSUBPD  X10, X10, X12
+	VADDPD  X12, X11, X11
+	VCMPPD  $0, X15, X11, X11 // finite
+	VMOVMSKPD X11, AX
+	CMPQ    AX, $3
+	JNE     adone
+	VMOVUPD (SI)(CX*8), X12
+	VANDPD  0(R12), X12, X12
+	VCMPPD  $2, 16(R12), X12, X12 // small: |b| <= sv
+	VPCMPEQQ X13, X13, X13
+	VXORPD  X13, X12, X13         // normal: not small
+	VMOVUPD (R9)(CX*8), X9
+	VCMPPD  $14, 32(R12), X9, X9  // abs_err > atol
+	VANDPD  X12, X9, X9
+	VMOVUPD (R10)(CX*8), X10
+	VCMPPD  $14, 48(R12), X10, X10 // rel_err > rtol
+	VANDPD  X13, X10, X10
+	VPSUBQ  X12, X3, X3
+	VPSUBQ  X9, X4, X4
+	VPSUBQ  X13, X5, X5
+	VPSUBQ  X10, X6, X6
+	ADDQ    $2, CX
+	JMP     aloop
+
+adone:
+	VMOVUPD X3, 0(R11)
+	VMOVUPD X4, 16(R11)
+	VMOVUPD X5, 32(R11)
+	VMOVUPD X6, 48(R11)
+	VZEROUPPER
+	MOVQ CX, ret+64(FP)
+	RET

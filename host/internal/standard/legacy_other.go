@@ -11,3 +11,8 @@ func legacy64(b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) {
 func benchmarkLoop64(p *plan, b, bd, d, e, r []float64, a *accum) {
 	benchmarkLoop(p, b, bd, d, e, r, a)
 }
+
+// absoluteLoop64 is absoluteLoop where there is no assembly version.
+func absoluteLoop64(p *plan, b, bd, d, e, r []float64, a *accum) {
+	absoluteLoop(p, b, bd, d, e, r, a)
+}

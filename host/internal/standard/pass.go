@@ -343,7 +343,11 @@ func chunkOf[T float](p *plan, bench, dev *tensor.Tensor, lo, hi int, g Group, a
 			}
 		}
 		if g&GroupAbsolute != 0 {
-			absoluteLoop(p, bb, bd, dd, ee, rr, a)
+			if b64, ok := any(bb).([]float64); ok {
+				absoluteLoop64(p, b64, any(bd).([]float64), any(dd).([]float64), any(ee).([]float64), any(rr).([]float64), a)
+			} else {
+				absoluteLoop(p, bb, bd, dd, ee, rr, a)
+			}
 		}
 		if g&GroupAccumulative != 0 {
 			if g&GroupBenchmark == 0 {
