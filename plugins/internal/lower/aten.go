@@ -53,7 +53,12 @@ func atenVJP(op string, fwd lowerFunc, n int, from, to string) lowerFunc {
 		if from != to {
 			b.vals[to], b.given[to], b.positional[to] = b.vals[from], b.given[from], b.positional[from]
 		}
+		// the forward's checks without its msprobe quirks: msprobe's
+		// backward references have signatures of their own
+		compat := b.compat
+		b.compat = ""
 		p, err := fwd(b)
+		b.compat = compat
 		if err != nil {
 			return nil, err
 		}

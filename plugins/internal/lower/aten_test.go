@@ -49,6 +49,10 @@ func atenCases() []lcase {
 			op: "npu.rotary_mul_backward", multi: true, attrs: ops.Attrs{"rotary_mode": sa("half")}, in: []string{"args.0", "args.1", "args.2", "args.3"}},
 		{name: "Aten.npu_linear_backward", args: []framework.Arg{f32("args.0", 3, 4), f32("args.1", 3, 5), f32("args.2", 4, 5)},
 			op: "npu.linear_backward", multi: true, in: []string{"args.0", "args.1", "args.2"}},
+		// msprobe's npu_linear_backward(grad, input, weight) takes no bias: the
+		// forward's --compat msprobe quirk (a missing bias) does not apply
+		{name: "Aten.npu_linear_backward", args: []framework.Arg{f32("args.0", 3, 4), f32("args.1", 3, 5), f32("args.2", 4, 5)}, compat: "msprobe",
+			op: "npu.linear_backward", multi: true},
 		{name: "Aten.npu_scaled_masked_softmax_backward", args: []framework.Arg{f32("args.0", 2, 3, 5), f32("args.1", 2, 3, 5), tn("args.2", tensor.Bool, 2, 3, 5), fv(0.5), bv(false)},
 			op: "npu.scaled_masked_softmax_backward", attrs: ops.Attrs{"scale": fa(0.5), "fixed_triu_mask": ba(false)}, in: []string{"args.0", "args.1", "args.2"}},
 		{name: "Aten.npu_rms_norm_backward", args: []framework.Arg{f32("args.0", 3, 4), f32("args.1", 3, 4), f32("args.2", 4), f32("args.3", 3, 1)},
