@@ -3,6 +3,7 @@ package standard
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -205,6 +206,51 @@ func TestAbsoluteLoop64MatchesGeneric(t *testing.T) {
 		if want.absSmall != got.absSmall || want.absSmallErr != got.absSmallErr || want.absNormal != got.absNormal ||
 			want.absNormalFail != got.absNormalFail || want.absInfNan != got.absInfNan || want.absInfNanFail != got.absInfNanFail {
 			t.Fatalf("trial %d (n %d): got %+v, want %+v", trial, n, got, want)
+		}
+	}
+}
+
+// TestULPLoop64MatchesGeneric checks the two-lane float64 ULP loop against
+// ulpLoop, bit for bit: sum, maximum (NaN flag), count over the threshold
+// and the first values, with zeros, subnormals, powers of two and values
+// just below them, infinities and NaNs, in both --compat modes, from a
+// fresh and a used accumulator.
+func TestULPLoop64MatchesGeneric(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	special := []float64{0, math.Copysign(0, -1), 5e-324, 1e-310, math.Inf(1), math.NaN(), 1, 0.5, 4, math.Nextafter(2, 0), math.Nextafter(1, 0), 1e300, 3e38}
+	for _, compat := range []bool{false, true} {
+		for _, dev := range []tensor.DType{tensor.Float32, tensor.BFloat16, tensor.Float16} {
+			p := newPlan(tensor.Float64, dev, compat)
+			if p.ulpF32 {
+				t.Fatalf("%s: a float64 bench computes in float32", dev)
+			}
+			for trial := range 150 {
+				n := r.IntN(80) + 1
+				b, d := make([]float64, n), make([]float64, n)
+				for i := range b {
+					b[i] = r.NormFloat64() * math.Pow(2, float64(r.IntN(40)-20))
+					if r.IntN(10) == 0 {
+						b[i] = special[r.IntN(len(special))]
+					}
+					d[i] = float64(float32(b[i] * (1 + 1e-6*r.NormFloat64())))
+					if r.IntN(25) == 0 {
+						d[i] = special[r.IntN(len(special))]
+					}
+				}
+				var want, got accum
+				for range 2 {
+					ulpLoop(p, b, d, &want)
+					ulpLoop64(p, b, d, &got)
+					same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) || x != x && y != y }
+					// with the NaN flag set the maximum is NaN whatever ulpMax holds
+					if !same(want.ulpSum, got.ulpSum) || want.ulpNaN != got.ulpNaN || !want.ulpNaN && !same(want.ulpMax, got.ulpMax) ||
+						want.ulpOver != got.ulpOver || want.ulpCnt != got.ulpCnt || !slices.EqualFunc(want.ulpFirst[:], got.ulpFirst[:], same) {
+						t.Fatalf("compat %v %s trial %d (n %d): got sum %v max %v nan %v over %d cnt %d first %v, want %v %v %v %d %d %v",
+							compat, dev, trial, n, got.ulpSum, got.ulpMax, got.ulpNaN, got.ulpOver, got.ulpCnt, got.ulpFirst,
+							want.ulpSum, want.ulpMax, want.ulpNaN, want.ulpOver, want.ulpCnt, want.ulpFirst)
+					}
+				}
+			}
 		}
 	}
 }

@@ -163,3 +163,72 @@ func absoluteLoop64(p *plan, b, bd, d, e, r []float64, a *accum) {
 	a.absNormalFail += int(st.normalFail[0] + st.normalFail[1])
 	absoluteLoop(p, b[i:], bd[i:], d[i:], e[i:], r[i:], a)
 }
+
+// ulpState is ulpPairsAVX's state and constants (legacy_amd64.s).
+type ulpState struct {
+	sum                                                               float64
+	_                                                                 float64
+	max                                                               [2]float64
+	over                                                              [2]int64
+	expMask, corner, c2046, c2045, minPow, mantPow, zeroPow, thr, abs [2]uint64
+}
+
+//go:noescape
+func ulpPairsAVX(b, d *float64, from, n int, st *ulpState) int
+
+// ulpLoop64 is ulpLoop for float64 arrays computed in float64 (not f32),
+// its pairs in two-lane AVX: the sum in element order, so the same bits.
+// The first seqMax elements, pairs needing ulpLoop's slow cases and an odd
+// last element run in Go.
+func ulpLoop64(p *plan, b, d []float64, a *accum) {
+	n := len(b)
+	if !legacyAVX || p.ulpF32 {
+		ulpLoop(p, b, d, a)
+		return
+	}
+	d = d[:n]
+	i := 0
+	if head := min(n, max(0, seqMax-a.ulpCnt)); head > 0 {
+		ulpLoop(p, b[:head], d[:head], a)
+		i = head
+	}
+	if n-i < 2 {
+		ulpLoop(p, b[i:], d[i:], a)
+		return
+	}
+	zeroEB := 0
+	if !p.compat {
+		zeroEB = p.ulpMinEB
+	}
+	two := func(v uint64) [2]uint64 { return [2]uint64{v, v} }
+	f := func(x float64) [2]uint64 { return two(math.Float64bits(x)) }
+	st := ulpState{sum: a.ulpSum, max: [2]float64{0, 0},
+		expMask: two(0x7ff0000000000000), corner: two(0xfff0000000000), c2046: two(2046 << 52), c2045: two(2045 << 52),
+		minPow: f(pow2(-p.ulpMinEB)), mantPow: f(pow2(p.ulpMant)), zeroPow: f(pow2(p.ulpMant - max(zeroEB, p.ulpMinEB))),
+		thr: f(p.ulpThr), abs: two(1<<63 - 1)}
+	over := 0
+	flush := func(from, to int) {
+		// the lanes' maximum and count into a, the sum carried in st
+		mx := max(st.max[0], st.max[1])
+		if mb := math.Float64bits(mx); mb > math.Float64bits(a.ulpMax) {
+			a.ulpMax = mx
+		}
+		over += int(st.over[0] + st.over[1])
+		st.max, st.over = [2]float64{}, [2]int64{}
+		a.ulpCnt += to - from
+	}
+	for {
+		j := ulpPairsAVX(&b[0], &d[0], i, n, &st)
+		flush(i, j)
+		a.ulpSum = st.sum
+		if j+1 >= n {
+			i = j
+			break
+		}
+		ulpLoop(p, b[j:j+2], d[j:j+2], a) // a slow case
+		st.sum = a.ulpSum
+		i = j + 2
+	}
+	a.ulpOver += over
+	ulpLoop(p, b[i:], d[i:], a)
+}

@@ -238,3 +238,78 @@ adone:
 	VZEROUPPER
 	MOVQ CX, ret+64(FP)
 	RET
+
+// func ulpPairsAVX(b, d *float64, from, n int, st *ulpState) int
+//
+// ulpLoop's float64 computation (not f32) over the pairs (i, i+1) while
+// i+1 < n: ulp = |(d − b)·2^(mant − max(e_b, min_eb))|, the power of two
+// formed from b's exponent bits as 2^mant·min(2^−e_b, 2^−min_eb) (zero b:
+// the zero power), the sum in element order (lane 0 then lane 1), the
+// maximum per lane, the count above the threshold. It stops at a pair
+// needing ulpLoop's slow cases (b infinite, NaN, ≥ 2^1022 or just below a
+// power of two; d not finite) and returns its index, or where it ran out.
+// st: sum, max (2 lanes), over (int64 lanes), then the constants exponent
+// mask, corner mask, 2046<<52, 2045<<52, 2^−min_eb, 2^mant, zero power,
+// threshold, |·| mask (2 lanes each).
+TEXT ·ulpPairsAVX(SB), NOSPLIT, $0-48
+	MOVQ b+0(FP), SI
+	MOVQ d+8(FP), DI
+	MOVQ from+16(FP), CX
+	MOVQ n+24(FP), DX
+	MOVQ st+32(FP), R11
+	LEAQ 48(R11), R12
+
+	VMOVSD  0(R11), X0   // sum
+	VMOVUPD 16(R11), X1  // max
+	VMOVUPD 32(R11), X2  // over
+	VMOVUPD 0(R12), X4   // exponent mask
+	VMOVUPD 16(R12), X3  // corner mask
+	VMOVUPD 32(R12), X5  // 2046<<52
+	VMOVUPD 64(R12), X6  // 2^-min_eb
+	VMOVUPD 80(R12), X7  // 2^mant
+	VMOVUPD 96(R12), X8  // zero power
+	VMOVUPD 112(R12), X9 // threshold
+
+uloop:
+	LEAQ 1(CX), AX
+	CMPQ AX, DX
+	JGE  udone
+	VMOVUPD  (SI)(CX*8), X10 // b
+	VMOVUPD  (DI)(CX*8), X11 // d
+	VPAND    X4, X10, X12    // b's exponent bits
+	VPCMPGTQ 48(R12), X12, X13 // exponent field > 2045: b ≥ 2^1022, inf or NaN
+	VPAND    X3, X10, X14
+	VPCMPEQQ X3, X14, X14    // mantissa just below a power of two
+	VPOR     X14, X13, X13
+	VSUBPD   X11, X11, X14
+	VXORPD   X15, X15, X15
+	VCMPPD   $4, X15, X14, X14 // d not finite: d − d != 0 (NaN)
+	VPOR     X14, X13, X13
+	VMOVMSKPD X13, AX
+	TESTQ    AX, AX
+	JNE      udone
+	VPSUBQ   X12, X5, X14    // 2^−e_b (b normal) or 2^1023 (b zero or subnormal)
+	VMINPD   X6, X14, X14
+	VMULPD   X7, X14, X14    // 2^(mant − max(e_b, min_eb))
+	VANDPD   128(R12), X10, X13
+	VPCMPEQQ X15, X13, X13   // b == ±0
+	VBLENDVPD X13, X8, X14, X14
+	VSUBPD   X10, X11, X11   // d − b
+	VMULPD   X14, X11, X11
+	VANDPD   128(R12), X11, X11 // ulp
+	VMAXPD   X11, X1, X1
+	VCMPPD   $14, X9, X11, X13 // ulp > threshold
+	VPSUBQ   X13, X2, X2
+	VADDSD   X11, X0, X0
+	VUNPCKHPD X11, X11, X11
+	VADDSD   X11, X0, X0
+	ADDQ     $2, CX
+	JMP      uloop
+
+udone:
+	VMOVSD  X0, 0(R11)
+	VMOVUPD X1, 16(R11)
+	VMOVUPD X2, 32(R11)
+	VZEROUPPER
+	MOVQ CX, ret+40(FP)
+	RET

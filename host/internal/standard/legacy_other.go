@@ -16,3 +16,8 @@ func benchmarkLoop64(p *plan, b, bd, d, e, r []float64, a *accum) {
 func absoluteLoop64(p *plan, b, bd, d, e, r []float64, a *accum) {
 	absoluteLoop(p, b, bd, d, e, r, a)
 }
+
+// ulpLoop64 is ulpLoop where there is no assembly version.
+func ulpLoop64(p *plan, b, d []float64, a *accum) {
+	ulpLoop(p, b, d, a)
+}

@@ -356,7 +356,11 @@ func chunkOf[T float](p *plan, bench, dev *tensor.Tensor, lo, hi int, g Group, a
 			accumulativeLoop(p, bb, bd, dd, ee, rr, a)
 		}
 		if g&GroupULP != 0 {
-			ulpLoop(p, bb, dd, a)
+			if b64, ok := any(bb).([]float64); ok {
+				ulpLoop64(p, b64, any(dd).([]float64), a)
+			} else {
+				ulpLoop(p, bb, dd, a)
+			}
 		}
 	}
 }
