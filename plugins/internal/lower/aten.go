@@ -112,15 +112,7 @@ func atenConfusionTransposeBackward(b *bound) (*framework.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	perm, err := b.intList("perm", 0, false)
-	if err != nil {
-		return nil, err
-	}
-	shape, err := b.intList("shape", 0, false)
-	if err != nil {
-		return nil, err
-	}
-	first, err := b.boolean("transpose_first")
+	perm, shape, first, err := confusionArgs(b)
 	if err != nil {
 		return nil, err
 	}

@@ -511,20 +511,25 @@ func npuConfusionTranspose(b *bound) (*framework.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	perm, err := b.intList("perm", 0, false)
-	if err != nil {
-		return nil, err
-	}
-	shape, err := b.intList("shape", 0, false)
-	if err != nil {
-		return nil, err
-	}
-	first, err := b.boolean("transpose_first")
+	perm, shape, first, err := confusionArgs(b)
 	if err != nil {
 		return nil, err
 	}
 	attrs := ops.Attrs{"perm": ops.IntsAttr(perm...), "shape": ops.IntsAttr(shape...), "transpose_first": ops.BoolAttr(first)}
 	return newPlan("npu.confusion_transpose", attrs, tensorBinding(x)), nil
+}
+
+// confusionArgs reads the perm, shape and transpose_first arguments of
+// npu_confusion_transpose and its aten backward.
+func confusionArgs(b *bound) (perm, shape []int64, first bool, err error) {
+	if perm, err = b.intList("perm", 0, false); err != nil {
+		return nil, nil, false, err
+	}
+	if shape, err = b.intList("shape", 0, false); err != nil {
+		return nil, nil, false, err
+	}
+	first, err = b.boolean("transpose_first")
+	return perm, shape, first, err
 }
 
 // npuLinear lowers npu_linear(input, weight, bias=None): input [.., K],
