@@ -438,9 +438,27 @@ def _flat_outputs(out):
     return [out]
 
 
-def call_once(kind, name, dtype, seed, backward=True):
+def _downcast(x, dtype):
+    if isinstance(x, torch.Tensor) and x.dtype == torch.float32:
+        return x.to(dtype)
+    return x
+
+
+def _upcast(x):
+    if isinstance(x, torch.Tensor) and x.dtype in (torch.bfloat16, torch.float16):
+        return x.float()
+    if isinstance(x, list):
+        return [_upcast(y) for y in x]
+    if x is torch.bfloat16 or x is torch.float16:  # a factory's dtype=
+        return torch.float32
+    return x
+
+
+def call_once(kind, name, dtype, seed, backward=True, upcast=False):
     """(args, kwargs, outs, sens, grads) of one call; sens is None when no
-    backward is recorded."""
+    backward is recorded. upcast: a bfloat16 call computed in float32 with
+    its outputs rounded to bfloat16 (the gradients reach the bfloat16
+    inputs through the casts, rounded once)."""
     recipe, in_place = recipe_for(kind, name)
     torch.manual_seed(seed)
     args, kwargs = recipe(med.Inputs(dtype, True))
@@ -472,7 +490,12 @@ def call_once(kind, name, dtype, seed, backward=True):
         out = fn(*c64, **call_kwargs)
         out = tuple(o.to(dt) for o in out) if isinstance(out, tuple) else out.to(dt)
     else:
+        if upcast:
+            call_args = [_upcast(a) for a in call_args]
+            call_kwargs = {k: _upcast(v) for k, v in call_kwargs.items()}
         out = fn(*call_args, **call_kwargs)
+        if upcast:
+            out = tuple(_downcast(o, dtype) for o in out) if isinstance(out, tuple) else _downcast(out, dtype)
     if (kind, name) in OUT_AS:
         out = OUT_AS[(kind, name)](out)
     outs = _flat_outputs(out)
@@ -506,11 +529,17 @@ def call_once(kind, name, dtype, seed, backward=True):
 def run_api(rec, kind, name, label, dtype, left_out, stats):
     seed = zlib.crc32(("ms.%s.%s.%s" % (kind, name, label)).encode())
     errors = []
-    for backward in (True, False):
+    # PyTorch 1.13 lacks some bfloat16 CPU kernels: such a call is
+    # computed in float32 and rounded (the values an NPU computing in
+    # float32 would give), and listed
+    attempts = [(True, False), (False, False)]
+    if dtype == torch.bfloat16:
+        attempts += [(True, True), (False, True)]
+    for backward, upcast in attempts:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                res = call_once(kind, name, dtype, seed, backward)
+                res = call_once(kind, name, dtype, seed, backward, upcast)
         except Exception as e:  # noqa: BLE001 - any failure leaves the call out
             msg = str(e).strip()
             errors.append("%s: %s" % (type(e).__name__, msg.splitlines()[0][:200] if msg else ""))
@@ -519,7 +548,9 @@ def run_api(rec, kind, name, label, dtype, left_out, stats):
         stats["called"].add((kind, name))
         stats["calls"] += 1
         stats["backward"] += res[3] is not None
-        if errors:
+        if upcast:
+            stats["upcast"].append((kind, name, label, errors[0]))
+        elif errors:
             stats["forward_only"].append((kind, name, label, errors[0]))
         return
     left_out.append((kind, name, label, errors[-1]))
@@ -561,7 +592,7 @@ def main():
     start = time.time()
     rec = Recorder(a.mode, data_dir)
     left_out = []
-    stats = {"called": set(), "calls": 0, "backward": 0, "forward_only": []}
+    stats = {"called": set(), "calls": 0, "backward": 0, "forward_only": [], "upcast": []}
     for kind, name in todo:
         runs = [("natural", torch.float32)] if natural(kind, name) else dtypes
         for label, dt in runs:
@@ -584,6 +615,8 @@ def main():
         print("no recipe: %s.%s" % (kind, name))
     for kind, name, label, err in stats["forward_only"]:
         print("forward only (%s): %s.%s: %s" % (label, kind, name, err))
+    for kind, name, label, err in stats["upcast"]:
+        print("computed in float32 (%s): %s.%s: %s" % (label, kind, name, err))
     for kind, name, label, err in left_out:
         print("left out (%s): %s.%s: %s" % (label, kind, name, err))
     print("wrote %s (%d entries, task %s); %.1fs" % (
