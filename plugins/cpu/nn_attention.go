@@ -379,6 +379,40 @@ type attention struct {
 	zeroMasked       bool
 	outDType, statDT tensor.DType
 	qShape           []int
+	// pseCompressed: pse was the compressed alibi form, expanded; it takes
+	// no gradient
+	pseCompressed bool
+}
+
+// attnAlibiExpand expands a compressed alibi pse [P, N, 1024, S2] (the last
+// 1024 rows of an [P, N, S1, S2] pse constant along each diagonal, torch_npu's
+// alibi compression for S1 > 1024) to the full pse: row i ≥ S1 − 1024 is
+// compressed row i − (S1 − 1024); a row above reads its diagonal j − i in the
+// first compressed row whose span holds it (columns past S2 − 1, which the
+// lower-triangle masks exclude, repeat the last column).
+func attnAlibiExpand(p *array, s1, s2 int) (*array, error) {
+	const rows = 1024
+	if p.rank() != 4 || p.shape[2] != rows || p.shape[3] != s2 || s1 <= rows {
+		return nil, fmt.Errorf("npu_fusion_attention: a compressed alibi pse must be [B or 1, N, 1024, S2 = %d] with S1 > 1024, got %s for S1 = %d",
+			s2, ops.ShapeList(p.shape), s1)
+	}
+	P, N := p.shape[0], p.shape[1]
+	out := nnNew([]int{P, N, s1, s2}, p.dtype)
+	r0 := s1 - rows
+	for bn := 0; bn < P*N; bn++ {
+		src, dst := p.data[bn*rows*s2:][:rows*s2], out.data[bn*s1*s2:][:s1*s2]
+		for i := 0; i < s1; i++ {
+			for j := 0; j < s2; j++ {
+				r, c := i-r0, j
+				if r < 0 { // above the compressed rows: the same diagonal j − i
+					r = max(0, i-r0-j)
+					c = min(s2-1, j-i+r0+r)
+				}
+				dst[i*s2+j] = src[r*s2+c]
+			}
+		}
+	}
+	return out, nil
 }
 
 func attnSetup(c *call) (*attention, error) {
@@ -430,6 +464,12 @@ func attnSetup(c *call) (*attention, error) {
 	}
 	a.k, a.v = kb.data, vb.data
 	if pse != nil && pse.rank() > 0 {
+		if c.attrs.Str("pse_layout", "full") == "alibi_compressed" {
+			if pse, err = attnAlibiExpand(pse, dims.S1, dims.S2); err != nil {
+				return nil, err
+			}
+			a.pseCompressed = true
+		}
 		if a.pse, err = newAttnView(pse, "pse", dims.B, dims.N1, dims.S1, dims.S2); err != nil {
 			return nil, err
 		}
@@ -677,8 +717,8 @@ func attnBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	if !slices.Equal(dy.shape, a.qShape) {
 		return nil, fmt.Errorf("npu_fusion_attention: gradient of attention_out has shape %s, want %s", ops.ShapeList(dy.shape), ops.ShapeList(a.qShape))
 	}
-	if gp != nil && a.pse == nil {
-		res[3], gp = nil, nil // a 0-d pse is ignored by the forward
+	if gp != nil && (a.pse == nil || a.pseCompressed) {
+		res[3], gp = nil, nil // a 0-d pse is ignored by the forward; a compressed one takes no gradient
 	}
 	dO := attnToBNSD(dy.data, a.layout, d.B, d.N1, d.S1, d.D)
 	// Gradients per query head; dk and dv are summed over the query heads

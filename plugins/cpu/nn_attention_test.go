@@ -683,3 +683,66 @@ func TestAttnGradExecute(t *testing.T) {
 		}
 	}
 }
+
+// TestAttnAlibiCompressed: a compressed alibi pse (the last 1024 rows of a
+// pse constant along its diagonals, S1 > 1024) gives the outputs and the
+// q, k, v gradients of the full pse, in the lower-triangle sparse modes.
+func TestAttnAlibiCompressed(t *testing.T) {
+	const s, d, heads = 1100, 4, 2
+	r := rand.New(rand.NewPCG(41, 42))
+	q, k, v := nnRandArray(r, 1, heads, s, d), nnRandArray(r, 1, heads, s, d), nnRandArray(r, 1, heads, s, d)
+	slopes := []float64{-0.5, -0.125}
+	full := nnNew([]int{1, heads, s, s}, tensor.Float64)
+	for h := 0; h < heads; h++ {
+		for i := 0; i < s; i++ {
+			for j := 0; j < s; j++ {
+				full.data[(h*s+i)*s+j] = slopes[h] * float64(i-j)
+			}
+		}
+	}
+	comp := nnNew([]int{1, heads, 1024, s}, tensor.Float64)
+	for h := 0; h < heads; h++ {
+		copy(comp.data[h*1024*s:(h+1)*1024*s], full.data[(h*s+s-1024)*s:(h+1)*s*s])
+	}
+	lower := nnNew([]int{s, s}, tensor.Bool)
+	for i := 0; i < s; i++ {
+		for j := i + 1; j < s; j++ {
+			lower.data[i*s+j] = 1
+		}
+	}
+	dy := nnRandArray(r, 1, heads, s, d)
+	for _, c := range []struct {
+		mode int64
+		mask *array
+	}{{3, nil}, {2, nil}, {0, lower}} {
+		run := func(pse *array, layout string) ([]*array, []*array) {
+			attrs := ops.Attrs{"head_num": ops.IntAttr(heads), "input_layout": ops.StringAttr("BNSD"), "scale": ops.FloatAttr(0.5),
+				"sparse_mode": ops.IntAttr(c.mode), "pse_layout": ops.StringAttr(layout)}
+			call := &call{op: "npu.fusion_attention", attrs: attrs, in: []*array{q, k, v, pse, c.mask}, requiresGrad: []bool{true, true, true, false, false}}
+			out, err := attnForward(call)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := attnBackward(call, out, []*array{dy})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out, g
+		}
+		fo, fg := run(full, "full")
+		co, cg := run(comp, "alibi_compressed")
+		for i := range fo {
+			if !slices.Equal(fo[i].data, co[i].data) {
+				t.Errorf("mode %d: output %d differs", c.mode, i)
+			}
+		}
+		for i := 0; i < 3; i++ {
+			if !slices.Equal(fg[i].data, cg[i].data) {
+				t.Errorf("mode %d: gradient %d differs", c.mode, i)
+			}
+		}
+	}
+	if _, err := attnAlibiExpand(comp, 1000, s); err == nil {
+		t.Error("S1 <= 1024 accepted")
+	}
+}

@@ -211,4 +211,6 @@ var fusionAttentionAttrs = []AttrSpec{
 		"\"msprobe\": msprobe's reference (mode 0 without a mask builds the pre/next band; a given mask is used as is unless it is the compressed causal one)"),
 	attr("band_anchor", AttrString, StringAttr("top_left"), "sparse_mode 4 band: \"top_left\" (msprobe's reference) or \"bottom_right\" (torch_npu's documentation); equal when S1 = S2"),
 	attr("zero_masked_rows", AttrBool, BoolAttr(false), "give fully masked query rows a zero output (device invalid-row handling) instead of the reference's unmasked softmax"),
+	attr("pse_layout", AttrString, StringAttr("full"), "\"full\": pse broadcasts to [B, N1, S1, S2]; \"alibi_compressed\": pse is [B or 1, N1, 1024, S2], the last 1024 rows "+
+		"of an alibi pse (constant along each diagonal), the rows above read along their diagonal (torch_npu's alibi compression; takes no gradient)"),
 }

@@ -253,9 +253,17 @@ func fusionAttention(n attnNames) lowerFunc {
 		case ref && mode >= 5 && !hasMask:
 			return nil, b.argErr("sparse_mode", "sparse_mode %d without an atten_mask: msprobe's reference crashes (--compat msprobe)", mode)
 		}
+		pseLayout := "full"
 		if hasPse && len(pse.Shape) == 4 && pse.Shape[2] == 1024 && !varlen {
-			if s1 := attnSeqLen(layout, in[0].Shape); s1 > 1024 {
-				return nil, b.argErr(n.pse, "compressed alibi pse (the last 1024 rows of a query length %d) is not supported", s1)
+			s1 := attnSeqLen(layout, in[0].Shape)
+			switch {
+			case s1 <= 1024:
+			case ref:
+				return nil, b.argErr(n.pse, "compressed alibi pse (the last 1024 rows of a query length %d): msprobe's reference cannot broadcast it (--compat msprobe)", s1)
+			case mode != 0 && mode != 2 && mode != 3:
+				return nil, b.argErr(n.pse, "compressed alibi pse (the last 1024 rows of a query length %d) needs the lower-triangle sparse_mode 0, 2 or 3, got %d", s1, mode)
+			default:
+				pseLayout = "alibi_compressed"
 			}
 		}
 		attrs := ops.Attrs{
@@ -269,6 +277,7 @@ func fusionAttention(n attnNames) lowerFunc {
 			"sparse_mode":   ops.IntAttr(mode),
 			"band_anchor":   ops.StringAttr("bottom_right"),
 			"semantics":     ops.StringAttr("official"),
+			"pse_layout":    ops.StringAttr(pseLayout),
 		}
 		if ref {
 			attrs["band_anchor"], attrs["semantics"] = ops.StringAttr("top_left"), ops.StringAttr("msprobe")

@@ -42,6 +42,14 @@ func attentionCases() []lcase {
 			kwargs: with(kw("actual_seq_qlen", ints(2, 6)), kw("actual_seq_kvlen", ints(3, 7)), kw("sparse_mode", iv(7)), kw("pre_tockens", iv(4)), kw("next_tockens", iv(0))),
 			op:     "npu.fusion_attention", multi: true,
 			attrs: ops.Attrs{"input_layout": sa("TND"), "actual_seq_qlen": ops.IntsAttr(2, 6), "actual_seq_kvlen": ops.IntsAttr(3, 7), "sparse_mode": ia(7)}},
+		// a compressed alibi pse (the last 1024 rows, S1 > 1024), lower-triangle modes only
+		{name: "NPU.npu_fusion_attention", args: []framework.Arg{f32("args.0", 1, 2, 1100, 4), f32("args.1", 1, 2, 1100, 4), f32("args.2", 1, 2, 1100, 4), iv(2), sv("BNSD")},
+			kwargs: with(kw("pse", f32("kwargs.pse", 1, 2, 1024, 1100)), kw("sparse_mode", iv(3))), op: "npu.fusion_attention", multi: true,
+			attrs: ops.Attrs{"pse_layout": sa("alibi_compressed")}},
+		{name: "NPU.npu_fusion_attention", args: []framework.Arg{f32("args.0", 1, 2, 1100, 4), f32("args.1", 1, 2, 1100, 4), f32("args.2", 1, 2, 1100, 4), iv(2), sv("BNSD")},
+			kwargs: with(kw("pse", f32("kwargs.pse", 1, 2, 1024, 1100)), kw("sparse_mode", iv(4))), err: "needs the lower-triangle sparse_mode 0, 2 or 3, got 4"},
+		{name: "NPU.npu_fusion_attention", args: []framework.Arg{f32("args.0", 1, 2, 1100, 4), f32("args.1", 1, 2, 1100, 4), f32("args.2", 1, 2, 1100, 4), iv(2), sv("BNSD")},
+			kwargs: with(kw("pse", f32("kwargs.pse", 1, 2, 1024, 1100)), kw("sparse_mode", iv(3))), compat: "msprobe", err: "msprobe's reference cannot broadcast it"},
 		// prefix (sparse_mode 5 without a mask, 6).
 		{name: "NPU.npu_fusion_attention", args: b4, kwargs: with(kw("sparse_mode", iv(5)), kw("prefix", ints(1, 2))), op: "npu.fusion_attention", multi: true,
 			attrs: ops.Attrs{"sparse_mode": ia(5), "prefix": ops.IntsAttr(1, 2)}},
