@@ -39,6 +39,16 @@ type apiList struct {
 // msprobeLists are the lists of a framework's pre-check; nil when probe has
 // none for it.
 func msprobeLists(fw string) []apiList {
+	if fw == "mindspore" {
+		// The dumper's mint lists and the checker's Tensor allow-list
+		// (mindspore-precheck.md Appendices A, B); every name exists in
+		// MindSpore.
+		return []apiList{
+			{"mint", "Mint", apilist.MindSporeMint, map[string]bool{}},
+			{"mint.nn.functional", "MintFunctional", apilist.MindSporeMintFunctional, map[string]bool{}},
+			{"tensor", "Tensor", apilist.MindSporeTensorList, map[string]bool{}},
+		}
+	}
 	if fw != "pytorch" {
 		return nil
 	}
@@ -188,6 +198,16 @@ func coverageOf(rows []supportRow, lists []apiList) []coverage {
 	return out
 }
 
+// totalCoverage adds up the coverage of several lists.
+func totalCoverage(name string, cov []coverage) coverage {
+	t := coverage{list: name}
+	for _, c := range cov {
+		t.checkable += c.checkable
+		t.total += c.total
+	}
+	return t
+}
+
 // opsCommand is `probe ops`: the support table of a framework plugin
 // against the configured device under test and bench.
 func opsCommand(ctx context.Context, fwFlag string, args []string, stdout, stderr io.Writer) error {
@@ -281,11 +301,18 @@ func opsCommand(ctx context.Context, fwFlag string, args []string, stdout, stder
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "\nframework %s, device %s, bench %s\n", *fwName, *devName, *benchName)
-	if len(lists) > 0 {
+	switch {
+	case *fwName == "mindspore":
+		fmt.Fprintln(stdout, "coverage of msprobe's MindSpore lists:")
+	case len(lists) > 0:
 		fmt.Fprintln(stdout, "coverage of msprobe's lists (of the names PyTorch 1.13 has):")
 	}
-	for _, c := range coverageOf(rows, lists) {
+	cov := coverageOf(rows, lists)
+	for _, c := range cov {
 		fmt.Fprintf(stdout, "  %s\n", c)
+	}
+	if *fwName == "mindspore" {
+		fmt.Fprintf(stdout, "  %s\n", totalCoverage("all three", cov))
 	}
 	return nil
 }

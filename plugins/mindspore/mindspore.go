@@ -51,20 +51,31 @@ type plugin struct{}
 // New returns the MindSpore framework plugin.
 func New() framework.Framework { return plugin{} }
 
-// Describe lists the planned APIs ("Mint.add", "MintFunctional.relu",
-// "Tensor.view", "Functional.flash_attention_score", ...) and the ops their
-// plans use.
+// Describe lists the APIs of msprobe's MindSpore lists that probe plans
+// ("Mint.add", "MintFunctional.relu", "Tensor.view",
+// "Functional.flash_attention_score", ...) and the ops their plans use;
+// Support has one entry per name of the lists (Mint, MintFunctional, the
+// checker's Tensor list) and per fused Functional: the ops of a plain call,
+// or why probe does not check it.
 func (plugin) Describe(ctx context.Context) (*framework.Info, error) {
 	var apis []string
 	var support []framework.APISupport
-	for _, prefix := range []string{"Mint", "MintFunctional", "Tensor"} {
-		ns := namespaces[prefix]
-		for _, n := range lower.Names(ns) {
-			if prefix == "Tensor" && !checkerTensorAPIs[n] {
+	for _, l := range []struct {
+		prefix string
+		names  []string
+	}{{"Mint", apilist.MindSporeMint}, {"MintFunctional", apilist.MindSporeMintFunctional}, {"Tensor", apilist.MindSporeTensorList}} {
+		for _, n := range slices.Sorted(slices.Values(l.names)) {
+			api := l.prefix + "." + n
+			if ops := opsOf(l.prefix, n); len(ops) > 0 {
+				apis = append(apis, api)
+				support = append(support, framework.APISupport{API: api, Ops: ops})
 				continue
 			}
-			apis = append(apis, prefix+"."+n)
-			support = append(support, framework.APISupport{API: prefix + "." + n, Ops: lower.OpsOf(ns, n)})
+			why, ok := reasons[api]
+			if !ok {
+				why = "has no lowering in probe"
+			}
+			support = append(support, framework.APISupport{API: api, Reason: api + " " + why})
 		}
 	}
 	for _, n := range slices.Sorted(maps.Keys(fusionAPIs)) {
@@ -107,7 +118,7 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 		return skip("API name %q is not of the form <type>.<api>.<count>", req.API), nil
 	}
 	typ, name := parts[0], parts[1]
-	ns, ok := namespaces[typ]
+	_, ok := namespaces[typ]
 	switch {
 	case typ == "Functional" && fusionAPIs[name]:
 		return finish(planFusion(req), req), nil
@@ -119,22 +130,35 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 		return skip("API %s is not checked in MindSpore mode (API type %s)", req.API, typ), nil
 	case typ == "Tensor" && !checkerTensorAPIs[name]:
 		return skip("API %s is not checked in MindSpore mode: Tensor.%s is not in checker_support_api.yaml", req.API, name), nil
-	case apilist.AlwaysBlack[name]:
-		return skip("%s", apilist.BlackListed(name)), nil
+	}
+	if why, ok := reasons[typ+"."+name]; ok {
+		return skip("%s.%s %s", typ, name, why), nil
 	}
 	if err := lower.CheckDTypes(req.Args, req.Kwargs); err != nil {
 		return skip("%s: %v", req.API, err), nil
 	}
-	call := &lower.Call{API: req.API, Namespace: ns, Name: name, Args: req.Args, Kwargs: req.Kwargs, KwargAliases: kwargAliases, Compat: req.Compat}
-	if ns == lower.TensorMethod {
+	call := &lower.Call{API: req.API, Name: name, Args: mindSporeDTypes(req.Args), Kwargs: mindSporeKwargDTypes(req.Kwargs), KwargAliases: kwargAliases, Compat: req.Compat}
+	if typ == "Tensor" {
 		if reason := adaptTensorMethod(call); reason != "" {
 			return skip("%s: %s", req.API, reason), nil
 		}
 	}
-	if !lower.Supported(call.Namespace, call.Name) {
+	t, ok := resolve(typ, call.Name)
+	if !ok {
 		return skip("API %s.%s is not supported by the mindspore framework plugin yet", typ, name), nil
 	}
-	l, err := lower.Lower(call)
+	if t.noTorch && req.Compat == "msprobe" {
+		return skip("API %s.%s: msprobe benches it with %s.%s, which PyTorch does not have (msprobe SKIPs it; without --compat msprobe probe checks it as %s)",
+			typ, name, benchModule[typ], name, t), nil
+	}
+	var l *lower.Lowered
+	var err error
+	if t.ms != "" {
+		l, _, err = lower.MindSporeLower(t.ms, call)
+	} else {
+		call.Namespace, call.Name = t.ns, t.name
+		l, err = lower.Lower(call)
+	}
 	if err != nil {
 		return skip("%v", err), nil
 	}
