@@ -78,6 +78,29 @@ func TestMindSporeAPIs(t *testing.T) {
 		{req: framework.PlanRequest{API: "Tensor.copy_.2", Args: []framework.Arg{x, f32("args.1", 4)}}, skip: "output with shape [2, 3] doesn't match the broadcast shape [4]"},
 		// Tensor.zero_
 		{req: framework.PlanRequest{API: "Tensor.zero_.0", Args: []framework.Arg{x}}, op: "fill", in: []string{"args.0", "int:0"}},
+		// MindSpore's Tensor signatures: all/any over a tuple of axes or
+		// every axis with keep_dims; max/min with axis None and keepdims
+		// or a tuple of axes as amax/amin; topk's dim None; select(condition, y).
+		{req: framework.PlanRequest{API: "Tensor.all.0", Args: []framework.Arg{tn("args.0", tensor.Bool, 2, 3)}, Kwargs: []framework.NamedArg{kw("axis", ints()), kw("keep_dims", bv(true))}},
+			op: "all", attrs: ops.Attrs{"dim": ops.NoneAttr(), "keepdim": ops.BoolAttr(true)}},
+		{req: framework.PlanRequest{API: "Tensor.any.0", Args: []framework.Arg{tn("args.0", tensor.Bool, 2, 3, 4), ints(0, -1)}},
+			op: "any", attrs: ops.Attrs{"dim": ops.IntsAttr(0, -1), "keepdim": ops.BoolAttr(false)}},
+		{req: framework.PlanRequest{API: "Tensor.all.1", Args: []framework.Arg{tn("args.0", tensor.Bool, 2, 3), iv(1)}},
+			op: "all", attrs: ops.Attrs{"dim": ops.IntsAttr(1)}},
+		{req: framework.PlanRequest{API: "Tensor.any.1", Args: []framework.Arg{tn("args.0", tensor.Bool, 2, 3), iv(2)}}, skip: "dimension out of range (expected to be in range of [-2, 1], but got 2)"},
+		{req: framework.PlanRequest{API: "Tensor.max.5", Args: []framework.Arg{x}, Kwargs: []framework.NamedArg{kw("axis", framework.Arg{Kind: framework.ArgNone}), kw("keepdims", bv(true))}},
+			op: "amax", attrs: ops.Attrs{"keepdim": ops.BoolAttr(true)}},
+		{req: framework.PlanRequest{API: "Tensor.min.5", Args: []framework.Arg{f32("args.0", 2, 3, 4), ints(0, 2)}},
+			op: "amin", attrs: ops.Attrs{"dim": ops.IntsAttr(0, 2)}},
+		{req: framework.PlanRequest{API: "Tensor.topk.0", Args: []framework.Arg{x, iv(2)}, Kwargs: []framework.NamedArg{kw("dim", framework.Arg{Kind: framework.ArgNone})}},
+			op: "topk", attrs: ops.Attrs{"k": ops.IntAttr(2), "dim": ops.IntAttr(-1)}, grads: []int{0, 1}},
+		{req: framework.PlanRequest{API: "Tensor.select.0", Args: []framework.Arg{x, tn("args.1", tensor.Bool, 2, 3), f32("args.2", 2, 3)}},
+			op: "where", in: []string{"args.1", "args.0", "args.2"}},
+		{req: framework.PlanRequest{API: "Tensor.select.1", Args: []framework.Arg{x, iv(0), iv(1)}}, op: "select"},
+		// mint takes dtype by position where PyTorch makes it keyword-only
+		{req: framework.PlanRequest{API: "Mint.cumsum.1", Args: []framework.Arg{x, iv(1), dtArg("mindspore.float64")}},
+			op: "cumsum", attrs: ops.Attrs{"dim": ops.IntAttr(1), "dtype": ops.StringAttr("float64")}},
+		{req: framework.PlanRequest{API: "Mint.eye.0", Args: []framework.Arg{iv(3), iv(2), dtArg("Float16")}}, op: "eye", attrs: ops.Attrs{"dtype": ops.StringAttr("float16")}},
 		// reasons instead of "not supported"
 		{req: framework.PlanRequest{API: "Mint.rand.0", Args: []framework.Arg{ints(2)}}, skip: "Mint.rand is random by nature"},
 		{req: framework.PlanRequest{API: "Tensor.item.0", Args: []framework.Arg{f32("args.0")}}, skip: "Tensor.item returns a Python number"},

@@ -17,6 +17,7 @@ import (
 	"github.com/probe-dev/probe/internal/apilist"
 	"github.com/probe-dev/probe/plugins/internal/lower"
 	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 // Version is the plugin version.
@@ -138,6 +139,9 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 		return skip("%s: %v", req.API, err), nil
 	}
 	call := &lower.Call{API: req.API, Name: name, Args: mindSporeDTypes(req.Args), Kwargs: mindSporeKwargDTypes(req.Kwargs), KwargAliases: kwargAliases, Compat: req.Compat}
+	if typ != "Tensor" {
+		positionalDType(call)
+	}
 	if typ == "Tensor" {
 		if reason := adaptTensorMethod(call); reason != "" {
 			return skip("%s: %s", req.API, reason), nil
@@ -298,6 +302,17 @@ func adaptTensorMethod(c *lower.Call) string {
 			return fmt.Sprintf("argument \"order\": only row-major order 'C' is supported, got %q", order)
 		}
 		c.Kwargs = kept
+	case "select":
+		// MindSpore's Tensor.select(condition, y) is ops.select(condition,
+		// self, y): Tensor.where(condition, y). A bool tensor second
+		// argument tells it from PyTorch's select(dim, index).
+		if cond, ok := argOrKwarg(c, 1, "condition"); ok && cond.Kind == framework.ArgTensor && cond.DType == tensor.Bool {
+			c.Name = "where"
+		}
+	case "topk":
+		// MindSpore's topk(k, dim=None, largest=True, sorted=True): None is
+		// the last dim, PyTorch's default -1.
+		dropNone(c, 2, "dim")
 	case "max", "min":
 		// MindSpore's keyword-only initial=, where=, return_indices=.
 		var kept []framework.NamedArg
@@ -320,6 +335,72 @@ func adaptTensorMethod(c *lower.Call) string {
 			}
 		}
 		c.Kwargs = kept
+		// axis a tuple, or None with keepdims=True: amax / amin over
+		// those dims (every dim), whose gradient is shared evenly by the
+		// ties as max()'s is.
+		d, ok := argOrKwarg(c, 1, "axis", "dim")
+		if (ok && d.Kind == framework.ArgList) || (!ok || d.Kind == framework.ArgNone) && hasTrue(c, 2, "keepdims", "keep_dims", "keepdim") {
+			if ok && d.Kind == framework.ArgNone {
+				setArgOrKwarg(c, 1, framework.Arg{Kind: framework.ArgList}, "axis", "dim")
+			}
+			c.Name = "a" + c.Name
+		}
 	}
 	return ""
+}
+
+// positionalDType moves a trailing positional dtype to the keyword dtype:
+// mint's signatures take dtype by position where PyTorch's make it
+// keyword-only (mint.cumsum(input, dim, dtype=None),
+// mint.nn.functional.softmax(input, dim=None, dtype=None), mint.eye).
+func positionalDType(c *lower.Call) {
+	n := len(c.Args)
+	if n == 0 || c.Args[n-1].Kind != framework.ArgDType || slices.ContainsFunc(c.Kwargs, func(kw framework.NamedArg) bool { return kw.Name == "dtype" }) {
+		return
+	}
+	c.Kwargs = append(slices.Clone(c.Kwargs), framework.NamedArg{Name: "dtype", Arg: c.Args[n-1]})
+	c.Args = c.Args[:n-1]
+}
+
+// argOrKwarg finds argument i of a Tensor method call (self is argument 0)
+// given by position or by one of names.
+func argOrKwarg(c *lower.Call, i int, names ...string) (framework.Arg, bool) {
+	if i < len(c.Args) {
+		return c.Args[i], true
+	}
+	for _, kw := range c.Kwargs {
+		if slices.Contains(names, kw.Name) {
+			return kw.Arg, true
+		}
+	}
+	return framework.Arg{}, false
+}
+
+func setArgOrKwarg(c *lower.Call, i int, a framework.Arg, names ...string) {
+	if i < len(c.Args) {
+		c.Args = slices.Clone(c.Args)
+		c.Args[i] = a
+		return
+	}
+	c.Kwargs = slices.Clone(c.Kwargs)
+	for k, kw := range c.Kwargs {
+		if slices.Contains(names, kw.Name) {
+			c.Kwargs[k].Arg = a
+		}
+	}
+}
+
+// hasTrue reports that argument i (or a keyword of names) is True.
+func hasTrue(c *lower.Call, i int, names ...string) bool {
+	a, ok := argOrKwarg(c, i, names...)
+	return ok && a.Kind == framework.ArgBool && a.Bool
+}
+
+// dropNone removes a keyword argument name given as None; a positional
+// None at i (the last one given) goes too.
+func dropNone(c *lower.Call, i int, name string) {
+	if i == len(c.Args)-1 && c.Args[i].Kind == framework.ArgNone {
+		c.Args = c.Args[:i]
+	}
+	c.Kwargs = slices.DeleteFunc(slices.Clone(c.Kwargs), func(kw framework.NamedArg) bool { return kw.Name == name && kw.Arg.Kind == framework.ArgNone })
 }

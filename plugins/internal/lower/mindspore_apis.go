@@ -13,7 +13,8 @@ import (
 // MindSpore APIs of msprobe's MindSpore lists (mindspore-precheck.md
 // Appendices A and B) that have no PyTorch lowering of the same name:
 // mint.ones/zeros and mint.trace, and the Tensor methods to, copy_ and
-// zero_, lowered with MindSpore's signatures and defaults. They live apart
+// zero_ — and the Tensor methods whose MindSpore signature PyTorch's rule
+// cannot take (all, any) — lowered with MindSpore's signatures and defaults. They live apart
 // from the PyTorch rules so that the PyTorch plugin's API set (and run_ut's
 // black list for Tensor.to) does not change.
 
@@ -56,6 +57,31 @@ func init() {
 	defMindSpore(msCopy, "input, src, non_blocking=False", []string{"cast", "expand"}, "Tensor.copy_")
 	// mindspore.Tensor.zero_(): self filled with zeros.
 	defMindSpore(msZero, "input", []string{"fill"}, "Tensor.zero_")
+	// mindspore.Tensor.all/any(axis=None, keep_dims=False): axis None or
+	// () reduces every axis, a tuple several; keep_dims applies either way
+	// (PyTorch 1.13's all(dim) takes one int). The plugin maps axis and
+	// keep_dims onto dim and keepdim.
+	defMindSpore(msAllAny("all"), "input, dim=None, keepdim=False", []string{"all"}, "Tensor.all")
+	defMindSpore(msAllAny("any"), "input, dim=None, keepdim=False", []string{"any"}, "Tensor.any")
+}
+
+// msAllAny lowers MindSpore's Tensor.all / any.
+func msAllAny(op string) lowerFunc {
+	return func(b *bound) (*framework.Plan, error) {
+		x, err := b.tensor("input")
+		if err != nil {
+			return nil, err
+		}
+		dim, err := b.optDims("dim", x)
+		if err != nil {
+			return nil, err
+		}
+		keep, err := b.boolean("keepdim")
+		if err != nil {
+			return nil, err
+		}
+		return newPlan(op, ops.Attrs{"dim": dim, "keepdim": ops.BoolAttr(keep)}, tensorBinding(x)), nil
+	}
 }
 
 // MindSporeAPIs lists the MindSpore-only entries ("Mint.ones", ...)

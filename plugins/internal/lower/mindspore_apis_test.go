@@ -24,6 +24,8 @@ func TestMindSporeAPIRules(t *testing.T) {
 		"Tensor.to":    {x, {Kind: framework.ArgDType, Str: "Float16"}},
 		"Tensor.copy_": {x, src},
 		"Tensor.zero_": {x},
+		"Tensor.all":   {x, {Kind: framework.ArgList}},
+		"Tensor.any":   {x, intArg(1)},
 	}
 	used := Ops()
 	for _, api := range MindSporeAPIs() {
