@@ -33,9 +33,10 @@ OUT/dump_tensor_data (bfloat16 stored as float32, as the dumper does).
 
 A name is called at float32 and bfloat16 (--dtypes) when it takes floating
 input, once at its natural dtype (int64 / bool) otherwise. Seeded per
-(type, name, dtype): --only gives the same values as a full run. A call
-PyTorch rejects (a bfloat16 kernel PyTorch 1.13 lacks, ...) is left out
-and printed; a name whose backward raises is recorded forward only.
+(type, name, dtype): --only gives the same values as a full run. A
+bfloat16 call PyTorch 1.13 has no CPU kernel for is computed in float32
+and rounded to bfloat16 (printed); a call PyTorch rejects otherwise is left
+out and printed; a name whose backward raises is recorded forward only.
 Sub-module entries of the lists (absolute_import, nn, functional, linalg,
 special) are not callables and are left out.
 
@@ -334,8 +335,7 @@ MS_DTYPE = {torch.bool: "Bool", torch.int8: "Int8", torch.uint8: "UInt8", torch.
 
 
 def _num(v):
-    v = float(v)
-    return v
+    return float(v)
 
 
 def tensor_stats(x):
