@@ -68,16 +68,7 @@ func msAPIOf(call string) string {
 }
 
 // msDumpedKnown are the calls --device dumped does not pass yet, and why.
-var msDumpedKnown = map[string]string{
-	// a Python bool output: the dumped side has no tensor to compare
-	"Tensor.allclose": "non-tensor output",
-	// the plan compares the first dumped output only (MindSpore's
-	// Tensor.max/min(axis) return values only, flash_attention_score
-	// attention_out only), but the dumped-outputs structure check counts
-	// every bench output
-	"Tensor.max": "fewer dumped outputs than the op's", "Tensor.min": "fewer dumped outputs than the op's",
-	"Functional.flash_attention_score": "fewer dumped outputs than the op's",
-}
+var msDumpedKnown = map[string]string{}
 
 // msDumpedBF16Known are the bfloat16 calls whose PyTorch gradient probe's
 // emulation does not reproduce within MindSpore's 0.001 (a bfloat16 ULP

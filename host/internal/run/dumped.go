@@ -24,7 +24,18 @@ func (w *worker) dumpedResult(e *dump.Entry, u *unit) (*device.ExecResult, error
 	var outs []framework.Arg
 	flattenArgs(e.Forward.Outputs, &outs)
 	for i, a := range outs {
-		if a.Kind != framework.ArgTensor {
+		switch a.Kind {
+		case framework.ArgBool: // a Python scalar output (Tensor.allclose): a 0-d tensor
+			res.Outputs = append(res.Outputs, tensor.FromInt64s(tensor.Bool, []int{}, []int64{int64(b2i64(a.Bool))}))
+			continue
+		case framework.ArgInt:
+			res.Outputs = append(res.Outputs, tensor.FromInt64s(tensor.Int64, []int{}, []int64{a.Int}))
+			continue
+		case framework.ArgFloat:
+			res.Outputs = append(res.Outputs, tensor.FromFloat64s(tensor.Float64, []int{}, []float64{a.Float}))
+			continue
+		case framework.ArgTensor:
+		default:
 			res.Outputs = append(res.Outputs, nil)
 			continue
 		}
@@ -130,4 +141,11 @@ func dumpedGradShapes(e *dump.Entry) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+func b2i64(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
 }
