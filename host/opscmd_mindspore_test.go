@@ -1,50 +1,20 @@
 package host
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/probe-dev/probe/host/internal/config"
-	"github.com/probe-dev/probe/plugins/cpu"
 	"github.com/probe-dev/probe/plugins/mindspore"
-	"github.com/probe-dev/probe/sdk/device"
 )
 
 // mindsporeCoverage computes the coverage of msprobe's MindSpore lists
 // (mint, mint.nn.functional, the checker's Tensor list) in process, with
 // the built-in plugins of the default probe.toml.
 func mindsporeCoverage(t *testing.T) []coverage {
-	t.Helper()
-	ctx := context.Background()
-	cfg, err := config.Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fw, err := mindspore.New().Describe(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	describe := func(name string) *device.Info {
-		p := cfg.Plugins.Device[name]
-		if p.Builtin != "cpu" {
-			t.Skipf("device %s of the default probe.toml is not the built-in cpu plugin", name)
-		}
-		d := cpu.NewConfigurable()
-		if err := d.Configure(ctx, device.Config{Options: p.Options}); err != nil {
-			t.Fatal(err)
-		}
-		info, err := d.Describe(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return info
-	}
-	lists := msprobeLists("mindspore")
-	cov := coverageOf(supportTable("mindspore", fw, describe(cfg.Run.Device), describe(cfg.Run.Bench), cfg.Run.Device, cfg.Run.Bench, lists), lists)
+	cov := listCoverage(t, "mindspore", mindspore.New())
 	return append(cov, totalCoverage("all three", cov))
 }
 

@@ -69,13 +69,20 @@ func TestSupportTable(t *testing.T) {
 // pytorchCoverage computes the coverage of msprobe's PyTorch lists in
 // process, with the built-in plugins of the default probe.toml.
 func pytorchCoverage(t *testing.T) []coverage {
+	return listCoverage(t, "pytorch", pytorch.New())
+}
+
+// listCoverage computes the coverage of msprobe's lists of the framework
+// name by the framework plugin fw in process, with the built-in plugins of
+// the default probe.toml.
+func listCoverage(t *testing.T, name string, fwp framework.Framework) []coverage {
 	t.Helper()
 	ctx := context.Background()
 	cfg, err := config.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fw, err := pytorch.New().Describe(ctx)
+	fw, err := fwp.Describe(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,8 +101,8 @@ func pytorchCoverage(t *testing.T) []coverage {
 		}
 		return info
 	}
-	lists := msprobeLists("pytorch")
-	return coverageOf(supportTable("pytorch", fw, describe(cfg.Run.Device), describe(cfg.Run.Bench), cfg.Run.Device, cfg.Run.Bench, lists), lists)
+	lists := msprobeLists(name)
+	return coverageOf(supportTable(name, fw, describe(cfg.Run.Device), describe(cfg.Run.Bench), cfg.Run.Device, cfg.Run.Bench, lists), lists)
 }
 
 // TestCoverageInREADME: the README's coverage table is what `probe ops`
