@@ -3,7 +3,6 @@ package mindspore
 import (
 	"context"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -108,43 +107,7 @@ func TestMindSporeAPIs(t *testing.T) {
 		// msprobe has no torch.gelu to bench mint.gelu with.
 		{req: framework.PlanRequest{API: "Mint.gelu.1", Args: []framework.Arg{x}, Compat: "msprobe"}, skip: "torch.gelu, which PyTorch does not have"},
 	} {
-		resp := plan(t, &c.req)
-		if c.skip != "" {
-			if !strings.Contains(resp.Skip, c.skip) {
-				t.Errorf("%s: skip %q, want it to contain %q", c.req.API, resp.Skip, c.skip)
-			}
-			continue
-		}
-		if resp.Plan == nil {
-			t.Errorf("%s: skipped: %s", c.req.API, resp.Skip)
-			continue
-		}
-		p := resp.Plan
-		if p.Op != c.op || !slices.Equal(p.GradOutputs, c.grads) {
-			t.Errorf("%s: op %s grads %v, want %s %v", c.req.API, p.Op, p.GradOutputs, c.op, c.grads)
-		}
-		for k, v := range c.attrs {
-			got := p.Attrs[k]
-			if got.Kind != v.Kind || got.Int != v.Int || got.Float != v.Float || got.Bool != v.Bool || got.String != v.String || !slices.Equal(got.Ints, v.Ints) {
-				t.Errorf("%s: attr %s = %+v, want %+v", c.req.API, k, got, v)
-			}
-		}
-		if c.in != nil {
-			var got []string
-			for _, b := range p.Inputs {
-				switch b.Kind {
-				case framework.BindTensor:
-					got = append(got, b.Path)
-				case framework.BindScalar:
-					got = append(got, "int:"+strconv.FormatInt(b.Scalar.I, 10))
-				default:
-					got = append(got, "none")
-				}
-			}
-			if !slices.Equal(got, c.in) {
-				t.Errorf("%s: inputs %v, want %v", c.req.API, got, c.in)
-			}
-		}
+		checkMCase(t, c, false)
 	}
 }
 
