@@ -86,6 +86,9 @@ var msDumpedBF16Known = map[string]string{"Mint.pow": "backward", "Mint.reciproc
 // --device dumped judges PyTorch's outputs and gradients in the tensor
 // dump to pass. About 11 s (two dumps of ~540 calls, six probe runs).
 func TestMindSporeEveryAPIDump(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: an end-to-end run on a generated dump (about 10 s)")
+	}
 	if err := exec.Command("/usr/bin/python3", "-c", "import torch").Run(); err != nil {
 		t.Skip("/usr/bin/python3 has no torch: cannot generate the MindSpore every-API dump")
 	}

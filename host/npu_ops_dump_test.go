@@ -78,6 +78,9 @@ func apiStem(api string) string {
 // (--device dumped) passes, and on the torch device plugin each row passes
 // or is a SKIP for an op the plugin runs only through torch_npu.
 func TestNPUOpsDump(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: an end-to-end run on a generated dump (about 10 s)")
+	}
 	if err := exec.Command("/usr/bin/python3", "-c", "import torch").Run(); err != nil {
 		t.Skipf("skipping: /usr/bin/python3 with torch makes the dump (%v)", err)
 	}
