@@ -16,7 +16,7 @@ func init() {
 	def(atenVJP("npu.swiglu_backward", npuSwiglu, 1, "x", "input"), "grad, x, dim=-1", "Aten.npu_swiglu_backward")
 	defMulti(atenVJP("npu.rotary_mul_backward", npuRotaryMul, 3, "self", "input"), "grad, self, r1, r2, rotary_mode='half'",
 		"Aten.npu_rotary_mul_backward")
-	defMulti(atenVJP("npu.linear_backward", npuLinear, 2, "input", "input"), "grad, input, weight, bias=None", "Aten.npu_linear_backward")
+	defMulti(atenVJP("npu.linear_backward", npuLinear, 2, "input", "input"), "grad, input, weight", "Aten.npu_linear_backward")
 	def(atenVJP("npu.scaled_masked_softmax_backward", npuScaledMaskedSoftmax, 2, "y", "x"), "y_grad, y, mask, scale=1.0, fixed_triu_mask=False",
 		"Aten.npu_scaled_masked_softmax_backward")
 	defMulti(atenRMSNormBackward, "dy, self, gamma, rstd", "Aten.npu_rms_norm_backward")
@@ -51,7 +51,7 @@ func atenVJP(op string, fwd lowerFunc, n int, from, to string) lowerFunc {
 			return nil, b.argErr(gname, "expected a floating tensor, got %s", g.DType)
 		}
 		if from != to {
-			b.vals[to], b.given[to], b.positional[to] = b.vals[from], b.given[from], b.positional[from]
+			b.alias(from, to)
 		}
 		// the forward's checks without its msprobe quirks: msprobe's
 		// backward references have signatures of their own
@@ -67,9 +67,6 @@ func atenVJP(op string, fwd lowerFunc, n int, from, to string) lowerFunc {
 		}
 		p.Op = op
 		p.Inputs = append([]framework.Binding{tensorBinding(g)}, p.Inputs[:n]...)
-		if op == "npu.linear_backward" && !b.isNone("bias") {
-			return nil, b.argErr("bias", "npu_linear_backward takes no bias")
-		}
 		return p, nil
 	}
 }

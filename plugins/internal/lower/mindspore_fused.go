@@ -74,9 +74,15 @@ func MindSporeFused(api, name string, args []framework.Arg, kwargs []framework.N
 // reads (MindSpore's x for torch_npu's self).
 func renamed(fn lowerFunc, from, to string) lowerFunc {
 	return func(b *bound) (*framework.Plan, error) {
-		b.vals[to], b.given[to], b.positional[to] = b.vals[from], b.given[from], b.positional[from]
+		b.alias(from, to)
 		return fn(b)
 	}
+}
+
+// alias binds the argument from under the name to as well, given and
+// positional as from is.
+func (b *bound) alias(from, to string) {
+	b.vals[to], b.given[to], b.positional[to] = b.vals[from], b.given[from], b.positional[from]
 }
 
 // msRotaryPositionEmbedding lowers rotary_position_embedding(x, cos, sin,
@@ -96,7 +102,7 @@ func msRotaryPositionEmbedding(b *bound) (*framework.Plan, error) {
 		return nil, b.argErr("mode", "must be 0 (rotate_half) or 1 (rotate_interleaved), got %d", mode)
 	}
 	for from, to := range map[string]string{"x": "input", "cos": "r1", "sin": "r2"} {
-		b.vals[to], b.given[to], b.positional[to] = b.vals[from], b.given[from], b.positional[from]
+		b.alias(from, to)
 	}
 	b.vals["rotary_mode"] = framework.Arg{Kind: framework.ArgString, Str: rot}
 	b.given["rotary_mode"], b.positional["rotary_mode"] = false, false

@@ -209,11 +209,8 @@ func npuGroupNormSilu(b *bound) (*framework.Plan, error) {
 			return nil, err
 		}
 	}
-	x, err := b.tensor("input")
+	x, err := b.npuTensor("input")
 	if err != nil {
-		return nil, err
-	}
-	if err := b.npuFloat("input", x); err != nil {
 		return nil, err
 	}
 	if len(x.Shape) < 2 || len(x.Shape) > 8 {
@@ -281,11 +278,8 @@ func npuMoeGating(b *bound) (*framework.Plan, error) {
 			return nil, b.errf("%s() missing 2 required positional arguments: %s and %s (--compat msprobe: msprobe's reference has no default)", b.name, q[0], q[1])
 		}
 	}
-	x, err := b.tensor("x")
+	x, err := b.npuTensor("x")
 	if err != nil {
-		return nil, err
-	}
-	if err := b.npuFloat("x", x); err != nil {
 		return nil, err
 	}
 	if len(x.Shape) < 2 || len(x.Shape) > 3 {
@@ -313,11 +307,8 @@ func npuMoeGating(b *bound) (*framework.Plan, error) {
 // npuSortV2 lowers npu_sort_v2(self, dim=-1, descending=False, out=None):
 // the sorted values only.
 func npuSortV2(b *bound) (*framework.Plan, error) {
-	x, err := b.tensor("self")
+	x, err := b.npuTensor("self")
 	if err != nil {
-		return nil, err
-	}
-	if err := b.npuFloat("self", x); err != nil {
 		return nil, err
 	}
 	dim, err := b.dimOf("dim", x)
@@ -333,6 +324,15 @@ func npuSortV2(b *bound) (*framework.Plan, error) {
 
 // npuFloat checks that a fused op's tensor is float16, bfloat16, float32
 // or float64 (the last for probe's own float64 runs).
+// npuTensor is the floating tensor argument name of a fused operator.
+func (b *bound) npuTensor(name string) (framework.Arg, error) {
+	a, err := b.tensor(name)
+	if err != nil {
+		return a, err
+	}
+	return a, b.npuFloat(name, a)
+}
+
 func (b *bound) npuFloat(name string, a framework.Arg) error {
 	if !a.DType.IsFloat() {
 		return b.argErr(name, "%s supports float16, bfloat16 and float32 tensors, got %s", b.name, a.DType)
@@ -386,11 +386,8 @@ func npuUnary(op string) lowerFunc {
 // npuSwiglu lowers npu_swiglu(input, dim=-1): the size along dim must be
 // even.
 func npuSwiglu(b *bound) (*framework.Plan, error) {
-	x, err := b.tensor("input")
+	x, err := b.npuTensor("input")
 	if err != nil {
-		return nil, err
-	}
-	if err := b.npuFloat("input", x); err != nil {
 		return nil, err
 	}
 	if len(x.Shape) == 0 {
@@ -467,11 +464,8 @@ func npuBroadcastsTo(in, out []int) bool {
 // npuScaledMaskedSoftmax lowers npu_scaled_masked_softmax(x, mask,
 // scale=1.0, fixed_triu_mask=False); mask is bool and broadcasts to x.
 func npuScaledMaskedSoftmax(b *bound) (*framework.Plan, error) {
-	x, err := b.tensor("x")
+	x, err := b.npuTensor("x")
 	if err != nil {
-		return nil, err
-	}
-	if err := b.npuFloat("x", x); err != nil {
 		return nil, err
 	}
 	mask, err := b.tensor("mask")
@@ -575,11 +569,8 @@ func npuLinear(b *bound) (*framework.Plan, error) {
 // weight=None, bias=None, eps=1e-05) with torch_npu's semantics (weight,
 // bias and eps used; msprobe's reference ignores them, fused-ops.md §17 #13).
 func npuLayerNormEval(b *bound) (*framework.Plan, error) {
-	x, err := b.tensor("input")
+	x, err := b.npuTensor("input")
 	if err != nil {
-		return nil, err
-	}
-	if err := b.npuFloat("input", x); err != nil {
 		return nil, err
 	}
 	shape, err := b.intList("normalized_shape", 0, true)
