@@ -277,6 +277,19 @@ func (c *deviceClient) Lease() *transport.Lease {
 	return c.pool.Lease()
 }
 
+// WarmBytes is how many bytes the next Lease can hand out without growing
+// its segment (faulting in fresh pages), or -1 when the connection lends
+// no shared memory.
+func (c *deviceClient) WarmBytes() int64 {
+	c.mu.Lock()
+	useShm := !c.noShm && !c.opts.DisableShm
+	c.mu.Unlock()
+	if !useShm {
+		return -1
+	}
+	return c.pool.IdleMax()
+}
+
 // ExecuteLeased is ExecuteViews in lease's segment: inputs placed with
 // lease.Alloc travel by reference, and the results stay valid until the
 // lease is released (release itself does nothing then). A lease of

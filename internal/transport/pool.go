@@ -58,6 +58,17 @@ func (p *Pool) Get() (*Segment, error) {
 	return CreateSegment()
 }
 
+// IdleMax is the size of the largest idle segment: what the next call can
+// be given without growing a segment, which faults in fresh pages.
+func (p *Pool) IdleMax() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.idle); n > 0 {
+		return p.idle[n-1].Size()
+	}
+	return 0
+}
+
 // Put gives a segment back after a call. reusable must be false when the
 // peer may still touch the segment (the call failed or timed out): the
 // segment is then closed and its id announced as retired.

@@ -495,11 +495,20 @@ func TestPoolHandsOutTheLargest(t *testing.T) {
 	if !segs[2].closed || segs[0].closed || segs[1].closed {
 		t.Fatal("the count bound should drop the smallest idle segment")
 	}
+	if got := p.IdleMax(); got != segs[1].Size() {
+		t.Fatalf("IdleMax = %d, want the largest idle segment's size %d", got, segs[1].Size())
+	}
 	if s, _ := p.Get(); s != segs[1] {
 		t.Fatalf("Get returned a %d-byte segment, want the largest (%d)", s.Size(), segs[1].Size())
 	}
+	if got := p.IdleMax(); got != segs[0].Size() {
+		t.Fatalf("IdleMax with the largest lent out = %d, want %d", got, segs[0].Size())
+	}
 	if s, _ := p.Get(); s != segs[0] {
 		t.Fatal("second Get should return the remaining idle segment")
+	}
+	if got := p.IdleMax(); got != 0 {
+		t.Fatalf("IdleMax with none idle = %d, want 0", got)
 	}
 }
 

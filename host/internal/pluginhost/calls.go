@@ -135,6 +135,19 @@ func (d *hostDevice) Lease() *transport.Lease {
 	return nil
 }
 
+// WarmBytes is how many bytes the running instance's next Lease can hand
+// out without growing shared memory, or -1 when it lends none.
+func (d *hostDevice) WarmBytes() int64 {
+	in := d.p.current()
+	if in == nil {
+		return -1
+	}
+	if w, ok := in.dev.(interface{ WarmBytes() int64 }); ok {
+		return w.WarmBytes()
+	}
+	return -1
+}
+
 // ExecuteLeased is ExecuteViews with the inputs placed in lease (Lease):
 // the results stay valid until the lease is released.
 func (d *hostDevice) ExecuteLeased(ctx context.Context, req *device.ExecRequest, lease *transport.Lease) (res *device.ExecResult, release func(), err error) {

@@ -69,6 +69,67 @@ func copiesFor(e *dump.Entry) int {
 	return CopiesForward
 }
 
+// warmSlack is how far an API prepared while another runs may grow its
+// plugin connection's idle shared memory (see fitsWarm).
+const warmSlack = 64 << 20
+
+// warmer is a device connection that says how many bytes it can lend
+// without growing shared memory (pluginhost's device).
+type warmer interface{ WarmBytes() int64 }
+
+// fitsWarm reports whether e's tensors fit, on each side, in the shared
+// memory its plugin connection holds idle (or grow it by at most
+// warmSlack). Preparing an API while another runs needs a second segment
+// per side; one that has to grow faults in fresh pages, which costs more
+// than the overlap saves (3-4 s a GiB on the VM the benchmarks ran on,
+// against under 1 s a GiB to generate inputs), and then stays that large
+// for the rest of the run. An API that does not fit is prepared once the
+// one before it is done, in the segment that one gives back.
+func (w *worker) fitsWarm(e *dump.Entry) bool {
+	for _, r := range []*role{w.device, w.bench} {
+		if r == nil || r.h == nil {
+			continue
+		}
+		wm, ok := r.h.Device().(warmer)
+		if !ok {
+			continue
+		}
+		warm := wm.WarmBytes()
+		if warm < 0 {
+			continue
+		}
+		if sideBytes(e, r == w.bench) > max(warm, warmSlack) {
+			return false
+		}
+	}
+	return true
+}
+
+// sideBytes estimates the shared memory one side's call of e takes: its
+// dumped tensors at their dtype (the bench's as float64), twice over when
+// the API has a backward (the gradients are as large).
+func sideBytes(e *dump.Entry, bench bool) int64 {
+	if e.Forward == nil {
+		return 0
+	}
+	var n float64
+	for _, d := range e.Forward.Tensors {
+		k := 1.0
+		for _, s := range d.Shape {
+			k *= float64(max(s, 0))
+		}
+		size := d.DType.Size()
+		if bench {
+			size = 8
+		}
+		n += k * float64(size)
+	}
+	if e.Backward != nil {
+		n *= 2
+	}
+	return int64(min(n, math.MaxInt64/2))
+}
+
 // AvailableBytes is the memory a run may count on: the least of the
 // kernel's MemAvailable, the cgroup's limit less its usage, and the
 // address-space limit (ulimit -v, prlimit --as) less what the process

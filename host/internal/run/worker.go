@@ -516,7 +516,8 @@ type preparedJob struct {
 // finishes them in order and sends each one's need on freed once done.
 // At most two APIs are held at once (the one finishing and the next), and
 // only while their estimates (NeedBytes) fit in the worker's share of the
-// memory budget together; otherwise the next waits. The channel closes
+// memory budget together and the next fits in the plugins' idle shared
+// memory (fitsWarm); otherwise the next waits. The channel closes
 // when jobs is exhausted or ctx is done.
 func (w *worker) prepareAhead(ctx context.Context, jobs <-chan job) (<-chan preparedJob, chan<- int64) {
 	out := make(chan preparedJob)
@@ -526,8 +527,11 @@ func (w *worker) prepareAhead(ctx context.Context, jobs <-chan job) (<-chan prep
 		defer close(out)
 		var held int64
 		for j := range jobs {
+			// The estimates read the entry's tensors, which a dump
+			// read by Open converts on demand.
+			w.o.Dump.Materialize(j.entry)
 			need := min(NeedBytes(j.entry), share)
-			for held > 0 && held+need > share {
+			for held > 0 && (held+need > share || !w.fitsWarm(j.entry)) {
 				select {
 				case n := <-freed:
 					held -= n
