@@ -119,6 +119,9 @@ type Entry struct {
 	// loaded says that Materialize converted them.
 	fwd, bwd body
 	loaded   bool
+	// dialect is the PlanRequest.Dialect of the entry's calls: "mindtorch"
+	// in a MindSpore dump written by MsAdapter, else "".
+	dialect string
 }
 
 // HasForward reports whether the dump has a forward key for the entry
@@ -627,14 +630,16 @@ func newRawEntry(key string, off, at int) *rawEntry {
 func isModuleType(t string) bool { return t == "Module" || t == "Cell" }
 
 // PlanRequest is what a framework plugin is asked to plan for the entry:
-// its forward call, whether a backward entry exists, and the run's compat
-// mode ("msprobe" or ""). It is nil when the forward body was not parsed.
+// its forward call, whether a backward entry exists, the run's compat
+// mode ("msprobe" or "") and the dump's dialect ("mindtorch" for a
+// MindSpore dump whose "framework" is "mindtorch"). It is nil when the
+// forward body was not parsed.
 func (e *Entry) PlanRequest(compat string) *framework.PlanRequest {
 	if e.Forward == nil {
 		return nil
 	}
 	return &framework.PlanRequest{API: e.Name, Args: e.Forward.Args, Kwargs: e.Forward.Kwargs, Outputs: e.Forward.Outputs,
-		HasBackward: e.Backward != nil, Compat: compat}
+		HasBackward: e.Backward != nil, Compat: compat, Dialect: e.dialect}
 }
 
 // PlanRequests is the PlanRequest of every entry with a parsed forward

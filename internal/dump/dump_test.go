@@ -534,6 +534,9 @@ func TestMindSporeNames(t *testing.T) {
 	if e := entry(t, d, "Mint.a.b.0"); e.API != "a.b" || e.Type != "Mint" {
 		t.Errorf("Mint.a.b.0: %+v", e)
 	}
+	if r := entry(t, d, "Tensor.__add__.0").PlanRequest(""); r == nil || r.Dialect != "" {
+		t.Errorf("mindspore plan request: %+v", r)
+	}
 	// MindTorch dumps check Torch, Functional and Tensor entries.
 	mt := strings.Replace(string(doc("mindtorch")), `"fake api"`, `"Torch.matmul.0.forward"`, 1)
 	d, err = Parse([]byte(mt), testPath, MindSpore)
@@ -543,6 +546,10 @@ func TestMindSporeNames(t *testing.T) {
 	for _, n := range []string{"Torch.matmul.0", "Functional.relu.0", "Tensor.__add__.0"} {
 		if e := entry(t, d, n); e.Skip != "" {
 			t.Errorf("mindtorch %s: %q", n, e.Skip)
+		}
+		// The framework plugin learns the dialect from the plan request.
+		if r := entry(t, d, n).PlanRequest("msprobe"); r == nil || r.Dialect != "mindtorch" || r.Compat != "msprobe" {
+			t.Errorf("mindtorch %s plan request: %+v", n, r)
 		}
 	}
 	if e := entry(t, d, "NPU.npu_x.0"); !e.Silent || !strings.Contains(e.Skip, "MindTorch") {

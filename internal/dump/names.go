@@ -63,6 +63,9 @@ func classify(d *Dump, raws []*rawEntry) []*Entry {
 				classifyPyTorch(e, segs)
 			} else {
 				classifyMindSpore(e, segs, mindtorch)
+				if mindtorch {
+					e.dialect = "mindtorch"
+				}
 			}
 			// Checked whatever else is wrong with the name: such an
 			// entry gets no row, so the warning is all the user sees.

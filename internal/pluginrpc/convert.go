@@ -411,7 +411,7 @@ func argsFromPB(ps []*pb.Arg) ([]framework.Arg, error) {
 }
 
 func planRequestToPB(r *framework.PlanRequest) *pb.PlanRequest {
-	out := &pb.PlanRequest{Api: r.API, Args: argsToPB(r.Args), Outputs: argsToPB(r.Outputs), HasBackward: r.HasBackward, Compat: r.Compat}
+	out := &pb.PlanRequest{Api: r.API, Args: argsToPB(r.Args), Outputs: argsToPB(r.Outputs), HasBackward: r.HasBackward, Compat: r.Compat, Dialect: r.Dialect}
 	if len(r.Kwargs) > 0 {
 		out.Kwargs = make([]*pb.NamedArg, len(r.Kwargs))
 		for i := range r.Kwargs {
@@ -430,7 +430,7 @@ func planRequestFromPB(p *pb.PlanRequest) (*framework.PlanRequest, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &framework.PlanRequest{API: p.GetApi(), Args: args, Outputs: outs, HasBackward: p.GetHasBackward(), Compat: p.GetCompat()}
+	out := &framework.PlanRequest{API: p.GetApi(), Args: args, Outputs: outs, HasBackward: p.GetHasBackward(), Compat: p.GetCompat(), Dialect: p.GetDialect()}
 	if len(p.GetKwargs()) > 0 {
 		out.Kwargs = make([]framework.NamedArg, len(p.GetKwargs()))
 		for i, kw := range p.GetKwargs() {

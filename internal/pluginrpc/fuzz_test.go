@@ -403,7 +403,7 @@ func fuzzSeedMessages() []proto.Message {
 		&pb.ExecuteResponse{Outputs: []*pb.OptionalTensor{{Tensor: f32}, {}, {Tensor: empty}}, InputGrads: []*pb.OptionalTensor{{Tensor: shm}}},
 		&pb.ExecuteResponse{Error: unsupported},
 		&pb.PlanRequest{Api: "Functional.linear.0", Args: []*pb.Arg{arg, list}, Outputs: []*pb.Arg{arg},
-			Kwargs: []*pb.NamedArg{{Name: "bias", Arg: &pb.Arg{}}, {Name: "w", Arg: arg}}, HasBackward: true, Compat: "msprobe"},
+			Kwargs: []*pb.NamedArg{{Name: "bias", Arg: &pb.Arg{}}, {Name: "w", Arg: arg}}, HasBackward: true, Compat: "msprobe", Dialect: "mindtorch"},
 		&pb.PlanResponse{Plan: &pb.Plan{Op: "linear", Attrs: attrs, HasCompare: true, Compare: []int64{0}, GradOutput: -1, GradOutputs: []int64{0, 2},
 			BackwardMessage: "no backward", Precision: &pb.Precision{Hf32: true}, GradRows: []string{"input_args.0"},
 			CompareMode: pb.CompareMode_COMPARE_MODE_ZERO_SHARE, Generator: pb.InputGenerator_INPUT_GENERATOR_MSPROBE_MINDSPORE,

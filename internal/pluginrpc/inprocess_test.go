@@ -403,6 +403,7 @@ func TestFrameworkRoundTripInProcess(t *testing.T) {
 		Outputs:     []framework.Arg{{Kind: framework.ArgTensor, Path: "output.0", DType: tensor.Float16, Shape: []int{1, 4, 4, 4}}},
 		HasBackward: true,
 		Compat:      "msprobe",
+		Dialect:     "mindtorch",
 	}
 	for _, plan := range []*framework.Plan{
 		{Op: "conv2d", Attrs: ops.Attrs{"stride": ops.IntsAttr(1, 1), "groups": ops.IntAttr(1)},

@@ -42,7 +42,8 @@ const (
 	// precision modes, and the framework rules of a plan (requires_grad per
 	// binding, grad rows, bench policy, compare mode, synthetic inputs,
 	// input generator, descriptor rewrites; hf32_inputs retired).
-	ProtocolMinor = 2
+	// 3: PlanRequest.dialect (MsAdapter "mindtorch" dumps).
+	ProtocolMinor = 3
 	// SDKVersion is the version of this SDK, reported by Describe.
 	SDKVersion = "0.1.0"
 

@@ -72,6 +72,12 @@ type PlanRequest struct {
 	// (probe run --compat msprobe), or "" for probe's own behaviour. It
 	// changes the bench policy and input generation a plugin plans.
 	Compat string
+	// Dialect names the API dialect of the dump, for a framework plugin
+	// that reads more than one: "mindtorch" for a MindSpore dump written by
+	// MsAdapter ("framework": "mindtorch" in dump.json), whose Torch.*,
+	// Functional.* and Tensor.* calls have PyTorch's semantics; "" for
+	// the framework's own (protocol minor 3: older hosts leave it empty).
+	Dialect string
 }
 
 // BindingKind says where an op input comes from.

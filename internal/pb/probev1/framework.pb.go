@@ -672,7 +672,12 @@ type PlanRequest struct {
 	HasBackward bool                   `protobuf:"varint,5,opt,name=has_backward,json=hasBackward,proto3" json:"has_backward,omitempty"`
 	// compat names the tool whose output the run reproduces ("msprobe"),
 	// empty for probe's own behaviour (minor 2).
-	Compat        string `protobuf:"bytes,6,opt,name=compat,proto3" json:"compat,omitempty"`
+	Compat string `protobuf:"bytes,6,opt,name=compat,proto3" json:"compat,omitempty"`
+	// dialect names the API dialect of a dump a framework plugin reads in
+	// more than one: "mindtorch" for a MindSpore dump written by MsAdapter
+	// (its Torch., Functional. and Tensor. names have PyTorch's semantics),
+	// empty for the framework's own (minor 3).
+	Dialect       string `protobuf:"bytes,7,opt,name=dialect,proto3" json:"dialect,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -745,6 +750,13 @@ func (x *PlanRequest) GetHasBackward() bool {
 func (x *PlanRequest) GetCompat() string {
 	if x != nil {
 		return x.Compat
+	}
+	return ""
+}
+
+func (x *PlanRequest) GetDialect() string {
+	if x != nil {
+		return x.Dialect
 	}
 	return ""
 }
@@ -1265,14 +1277,15 @@ const file_probe_v1_framework_proto_rawDesc = "" +
 	"\x05elems\x18\r \x03(\v2\r.probe.v1.ArgR\x05elems\"?\n" +
 	"\bNamedArg\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
-	"\x03arg\x18\x02 \x01(\v2\r.probe.v1.ArgR\x03arg\"\xd2\x01\n" +
+	"\x03arg\x18\x02 \x01(\v2\r.probe.v1.ArgR\x03arg\"\xec\x01\n" +
 	"\vPlanRequest\x12\x10\n" +
 	"\x03api\x18\x01 \x01(\tR\x03api\x12!\n" +
 	"\x04args\x18\x02 \x03(\v2\r.probe.v1.ArgR\x04args\x12*\n" +
 	"\x06kwargs\x18\x03 \x03(\v2\x12.probe.v1.NamedArgR\x06kwargs\x12'\n" +
 	"\aoutputs\x18\x04 \x03(\v2\r.probe.v1.ArgR\aoutputs\x12!\n" +
 	"\fhas_backward\x18\x05 \x01(\bR\vhasBackward\x12\x16\n" +
-	"\x06compat\x18\x06 \x01(\tR\x06compat\"\xca\x01\n" +
+	"\x06compat\x18\x06 \x01(\tR\x06compat\x12\x18\n" +
+	"\adialect\x18\a \x01(\tR\adialect\"\xca\x01\n" +
 	"\aBinding\x12)\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x15.probe.v1.BindingKindR\x04kind\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12(\n" +
