@@ -119,6 +119,9 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 		return skip("API name %q is not of the form <type>.<api>.<count>", req.API), nil
 	}
 	typ, name := parts[0], parts[1]
+	if req.Dialect == DialectMindTorch {
+		return planMindTorch(req, typ, name), nil
+	}
 	_, ok := namespaces[typ]
 	switch {
 	case typ == "Functional" && fusionAPIs[name]:
@@ -166,6 +169,13 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 	if err != nil {
 		return skip("%v", err), nil
 	}
+	return finish(comparePlan(l, req), req), nil
+}
+
+// comparePlan sets the comparison and backward of a lowered call the way
+// the MindSpore checker pairs them: outputs zipped with the dumped ones,
+// one sens per output.
+func comparePlan(l *lower.Lowered, req *framework.PlanRequest) *framework.PlanResponse {
 	p := l.Plan
 	p.GradOutput = 0
 	n := lower.OutputCount(p)
@@ -189,7 +199,7 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 			p.GradOutputs = append(p.GradOutputs, i)
 		}
 	}
-	return finish(&framework.PlanResponse{Plan: p}, req), nil
+	return &framework.PlanResponse{Plan: p}
 }
 
 // finish adds the checker's rules to a plan: MindSpore differentiates every
