@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/probe-dev/probe/sdk/device"
@@ -91,21 +92,36 @@ func TestFastPathMatchesGeneral(t *testing.T) {
 						in = append(in, ops.T(tensor.FromFloat64s(dt, nil, []float64{-2.7182818})))
 					}
 				}
-				req := &device.ExecRequest{Op: f.op, Attrs: f.attrs, Inputs: in}
+				// each call gets its own inputs: an in-place op
+				// writes into self
+				req := func() *device.ExecRequest {
+					vs := slices.Clone(in)
+					for i, v := range vs {
+						if v.Kind == ops.KindTensor {
+							vs[i].Tensor = v.Tensor.Clone()
+						}
+					}
+					return &device.ExecRequest{Op: f.op, Attrs: f.attrs, Inputs: vs}
+				}
 				for _, mode := range []Mode{Bench, Emulated} {
 					name := fmt.Sprintf("%s/%s/%v/%s/%v/%v", f.op, dt, shape, f.second, f.attrs, mode)
 					opts := Options{Mode: mode}
 					fastDisabled = false
-					if _, ok := fastExecute(opts, req); !ok {
+					if _, ok := fastExecute(opts, req()); !ok {
 						t.Errorf("%s: the direct path did not take it", name)
 						continue
 					}
-					fast, err := execute(opts, req)
+					fastReq := req()
+					fast, err := execute(opts, fastReq)
 					if err != nil {
 						t.Fatalf("%s: direct: %v", name, err)
 					}
+					inplace := f.attrs["inplace"].Bool && f.op != "clone"
+					if self := fastReq.Inputs[0].Tensor; inplace && len(self.Data) > 0 && &fast.Outputs[0].Data[0] != &self.Data[0] {
+						t.Errorf("%s: the in-place result is not written into self", name)
+					}
 					fastDisabled = true
-					slow, err := execute(opts, req)
+					slow, err := execute(opts, req())
 					fastDisabled = false
 					if err != nil {
 						t.Fatalf("%s: general: %v", name, err)
