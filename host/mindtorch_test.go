@@ -11,8 +11,10 @@ import (
 // "mindtorch") in examples/mindspore has its Torch., Functional. and
 // Tensor. calls checked with PyTorch's semantics, forward and backward, in
 // MindSpore's result format; they pass on the emulated device, and a
-// planted 1% defect in matmul turns Torch.matmul into an error. Its NPU.
-// call is not checked (no row with --compat msprobe). The same dump marked
+// planted 1% defect in matmul turns Torch.matmul into an error.
+// Torch.linalg.vector_norm is checked too; with --compat msprobe it SKIPs,
+// as msprobe resolves only <type>.<api>.<index>. Its NPU. call is not
+// checked (no row with --compat msprobe). The same dump marked
 // "framework": "mindspore" keeps msprobe's MindSpore rules: Torch.* and
 // Functional.gelu are not checkable, Tensor.add (in the checker's list) is
 // checked.
@@ -35,6 +37,12 @@ func TestMindTorchExample(t *testing.T) {
 				t.Errorf("compat %v: %s %v, want forward pass, backward %q", compat, api, r, bwd)
 			}
 		}
+		switch r := rows["Torch.linalg.vector_norm.0"]; {
+		case compat && (len(r) < 4 || r[1] != "SKIP" || !strings.Contains(r[3], "exactly three segments")):
+			t.Errorf("compat: Torch.linalg.vector_norm.0 %v, want SKIP", r)
+		case !compat && (len(r) < 3 || r[1] != "pass" || r[2] != "pass"):
+			t.Errorf("Torch.linalg.vector_norm.0 %v, want pass", r)
+		}
 		npu, ok := rows["NPU.npu_rms_norm.0"]
 		switch {
 		case compat && ok:
@@ -42,7 +50,7 @@ func TestMindTorchExample(t *testing.T) {
 		case !compat && (len(npu) < 4 || npu[1] != "SKIP" || !strings.Contains(npu[3], "not checked in MindTorch dumps")):
 			t.Errorf("NPU row %v", npu)
 		}
-		if len(rows) != len(checked)+map[bool]int{false: 1, true: 0}[compat] {
+		if len(rows) != len(checked)+map[bool]int{false: 2, true: 1}[compat] {
 			t.Errorf("compat %v: rows %v", compat, rows)
 		}
 	}
@@ -64,7 +72,7 @@ func TestMindTorchExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := run(msDump)
-	for _, api := range []string{"Torch.matmul.0", "Functional.gelu.0", "Torch.sum.0"} {
+	for _, api := range []string{"Torch.matmul.0", "Functional.gelu.0", "Torch.sum.0", "Torch.linalg.vector_norm.0"} {
 		if r := rows[api]; len(r) < 4 || r[1] != "SKIP" || !strings.Contains(r[3], "not checked") {
 			t.Errorf("framework mindspore: %s %v, want SKIP (not checkable)", api, r)
 		}

@@ -114,14 +114,14 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if req.Dialect == DialectMindTorch {
+		return planMindTorch(req), nil
+	}
 	parts := strings.Split(req.API, ".")
 	if len(parts) != 3 || parts[0] == "" || parts[1] == "" {
 		return skip("API name %q is not of the form <type>.<api>.<count>", req.API), nil
 	}
 	typ, name := parts[0], parts[1]
-	if req.Dialect == DialectMindTorch {
-		return planMindTorch(req, typ, name), nil
-	}
 	_, ok := namespaces[typ]
 	switch {
 	case typ == "Functional" && fusionAPIs[name]:

@@ -1,6 +1,8 @@
 package mindspore
 
 import (
+	"strings"
+
 	"github.com/probe-dev/probe/plugins/internal/lower"
 	"github.com/probe-dev/probe/sdk/framework"
 )
@@ -25,8 +27,18 @@ var mindTorchNamespaces = map[string]lower.Namespace{
 // spellings, every Torch.*, Functional.* and Tensor.* name, not only the
 // checker's lists), its MindSpore dtype objects read as dtype names; the
 // rest is MindSpore's checker: every top-level positional tensor
-// differentiated, one sens per output, the MindSpore standard.
-func planMindTorch(req *framework.PlanRequest, typ, name string) *framework.PlanResponse {
+// differentiated, one sens per output, the MindSpore standard. Names of a
+// sub-module (Torch.linalg.det.0) are checked too; with --compat msprobe
+// they SKIP, as msprobe resolves only <type>.<api>.<index> (§4.1).
+func planMindTorch(req *framework.PlanRequest) *framework.PlanResponse {
+	parts := strings.Split(req.API, ".")
+	if len(parts) < 3 || parts[0] == "" || parts[1] == "" || parts[len(parts)-1] == "" {
+		return skip("API name %q is not of the form <type>.<api>.<count>", req.API)
+	}
+	if len(parts) != 3 && req.Compat == "msprobe" {
+		return skip("API name %q must have exactly three segments <type>.<api>.<index> to be resolved", req.API)
+	}
+	typ, name := parts[0], strings.Join(parts[1:len(parts)-1], ".")
 	ns, ok := mindTorchNamespaces[typ]
 	switch {
 	case typ == "Functional" && fusionAPIs[name]:
