@@ -21,6 +21,9 @@ const (
 	pcgMulLo = 4865540595714422341
 	pcgIncHi = 6364136223846793005
 	pcgIncLo = 1442695040888963407
+
+	// pcgCheapMul is DXSM's multiplier.
+	pcgCheapMul = 0xda942042e4dd58b5
 )
 
 func newPCG(seed uint64) pcg { return pcg{seed, mix(seed ^ 0x6a09e667f3bcc909)} }
@@ -42,9 +45,8 @@ func (p *pcg) uint64() uint64 {
 	hi, lo := mul128(p.hi, p.lo, pcgMulHi, pcgMulLo)
 	hi, lo = add128(hi, lo, pcgIncHi, pcgIncLo)
 	p.hi, p.lo = hi, lo
-	const cheapMul = 0xda942042e4dd58b5
 	hi ^= hi >> 32
-	hi *= cheapMul
+	hi *= pcgCheapMul
 	hi ^= hi >> 48
 	hi *= lo | 1
 	return hi
@@ -147,9 +149,8 @@ func pcgStep(hi, lo uint64) (uint64, uint64) {
 
 // pcgOut is the DXSM output of a state as a float64 in [0, 1).
 func pcgOut(hi, lo uint64) float64 {
-	const cheapMul = 0xda942042e4dd58b5
 	hi ^= hi >> 32
-	hi *= cheapMul
+	hi *= pcgCheapMul
 	hi ^= hi >> 48
 	hi *= lo | 1
 	return float64(hi<<11>>11) / (1 << 53)
@@ -191,17 +192,7 @@ func fillRange(dt tensor.DType, data []byte, from, to int, p *pcg, lowS, highS, 
 		p.draws(u)
 		if dt == tensor.Float32 && !wide {
 			if f := float32View(data[off*4:], len(u)); f != nil {
-				// the loops below in one, for the common dtype: the
-				// same expressions, stored through a typed view
-				for i, x := range u {
-					v := float32(max(lowS, min(highS, lowS+x*d)))
-					if float64(v) < lo {
-						v = float32(lo)
-					} else if float64(v) > hi {
-						v = float32(hi)
-					}
-					f[i] = v
-				}
+				storeF32(f, u, lowS, highS, d, lo, hi)
 				continue
 			}
 		}
@@ -212,11 +203,32 @@ func fillRange(dt tensor.DType, data []byte, from, to int, p *pcg, lowS, highS, 
 				u[i] = max(lowS, min(highS, lowS*(1-x)+highS*x))
 			}
 		} else {
-			for i, x := range u {
-				u[i] = max(lowS, min(highS, lowS+x*d))
-			}
+			lerpClamped(u, lowS, highS, d)
 		}
 		storeClamped(dt, data[off*dt.Size():], u, lo, hi)
+	}
+}
+
+// lerpGo is fillRange's lerp: u becomes lowS + u·d kept inside [lowS,
+// highS].
+func lerpGo(u []float64, lowS, highS, d float64) {
+	for i, x := range u {
+		u[i] = max(lowS, min(highS, lowS+x*d))
+	}
+}
+
+// storeF32Go is the loops below in one, for the common dtype: the same
+// expressions, stored through a typed view.
+func storeF32Go(f []float32, u []float64, lowS, highS, d, lo, hi float64) {
+	f = f[:len(u)]
+	for i, x := range u {
+		v := float32(max(lowS, min(highS, lowS+x*d)))
+		if float64(v) < lo {
+			v = float32(lo)
+		} else if float64(v) > hi {
+			v = float32(hi)
+		}
+		f[i] = v
 	}
 }
 
