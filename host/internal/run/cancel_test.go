@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,18 +19,15 @@ import (
 )
 
 // blockingDevice runs until its context ends, like a slow kernel
-// interrupted by Ctrl-C; started is closed on the first call.
+// interrupted by Ctrl-C; start is called on every call (the device and
+// the bench share one that closes a channel once).
 type blockingDevice struct {
 	fakeDevice
-	started chan struct{}
+	start func()
 }
 
 func (d *blockingDevice) Execute(ctx context.Context, _ *device.ExecRequest) (*device.ExecResult, error) {
-	select {
-	case <-d.started:
-	default:
-		close(d.started)
-	}
+	d.start()
 	<-ctx.Done()
 	return nil, ctx.Err()
 }
@@ -62,8 +60,9 @@ func TestInterruptedAPIHasNoRow(t *testing.T) {
 			t.Fatal(err)
 		}
 		started := make(chan struct{})
-		dev := &blockingDevice{fakeDevice{info: device.Info{Name: "npu-x", Ops: sup}}, started}
-		bench := &blockingDevice{fakeDevice{info: device.Info{Name: "ref", Ops: sup}}, started}
+		start := sync.OnceFunc(func() { close(started) })
+		dev := &blockingDevice{fakeDevice{info: device.Info{Name: "npu-x", Ops: sup}}, start}
+		bench := &blockingDevice{fakeDevice{info: device.Info{Name: "ref", Ops: sup}}, start}
 		o := Options{Dump: d, Framework: fakeFramework{plan}, Standard: standard.PyTorch{}, Style: report.Style{Flavor: report.PyTorch},
 			Device: func(context.Context, int) (Handle, error) { return blockingHandle{dev}, nil }, DeviceName: "npu-x",
 			Bench: func(context.Context, int) (Handle, error) { return blockingHandle{bench}, nil }, BenchName: "ref",
