@@ -15,10 +15,11 @@ import (
 // cost a third of the plugin's time on a real training step (about 20 µs a
 // 4 KiB page on the machines we measured). The arena of one Execute takes
 // its big arrays (kernel outputs, converted inputs, result tensors) from
-// the pool; when the call ends they go back, except those a result tensor
-// shares, which go back when the plugin server releases the result
-// (device.Releaser) — or never, for a caller that does not: they are then
-// ordinary garbage.
+// the region (region.go), or the pool where there is none; when the call
+// ends they go back, except those a result tensor shares, which go back
+// when the plugin server releases the result (device.Releaser) — or
+// never, for a caller that does not: they are then ordinary garbage (and
+// the region does not start over while any is held).
 
 // arenaMin is the smallest buffer worth pooling (bytes); tests lower it.
 var arenaMin = 1 << 20
@@ -54,7 +55,9 @@ func (p *bufPool) put(bs []buffer) {
 				b[i] = 0xff
 			}
 		}
-		p.Put(b)
+		if !reg.owns(b) { // the region's are free once it starts over
+			p.Put(b)
+		}
 	}
 }
 
@@ -78,11 +81,33 @@ func bytesFor(n int) []byte {
 	if a == nil || n < arenaMin {
 		return make([]byte, n)
 	}
-	b := pool.Get(n)
 	a.mu.Lock()
+	defer a.mu.Unlock()
+	var b []byte
+	if reg != nil {
+		b = reg.take(n)
+	}
+	if b == nil {
+		b = pool.Get(n)
+	}
 	a.bufs = append(a.bufs, b)
-	a.mu.Unlock()
 	return b[:n:n]
+}
+
+// startArena makes a the current call's arena, the region starting over
+// when no result of an earlier call still holds a buffer of it. The
+// caller holds execMu exclusively.
+func startArena(a *arena) {
+	cur = a
+	if reg == nil {
+		return
+	}
+	pool.mu.Lock()
+	held := len(pool.lent)
+	pool.mu.Unlock()
+	if held == 0 {
+		reg.reset()
+	}
 }
 
 // float64sFor returns n float64s (not zeroed) for the current call.
@@ -117,15 +142,17 @@ func scratchDone(v []float64) {
 	}
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(v)))
 	a.mu.Lock()
+	defer a.mu.Unlock()
 	for i, b := range a.bufs {
 		if b.start() == p {
 			a.bufs = append(a.bufs[:i], a.bufs[i+1:]...)
-			a.mu.Unlock()
 			pool.put([]buffer{b})
+			if reg.owns(b) {
+				reg.giveBack(b)
+			}
 			return
 		}
 	}
-	a.mu.Unlock()
 }
 
 // finish ends the call's arena: buffers shared by a tensor of res move to

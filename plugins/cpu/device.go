@@ -223,7 +223,7 @@ func (d *cpuDevice) Execute(ctx context.Context, req *device.ExecRequest) (res *
 	} else {
 		execMu.Lock()
 		a := &arena{}
-		cur = a
+		startArena(a)
 		defer func() {
 			cur = nil
 			if err != nil {
