@@ -136,6 +136,20 @@ func gemmPackB(bp, b []float64, transB bool, pc, jc, kc, nc, n, k, sFrom, sTo in
 		dst := bp[s*gemmNR*kc : (s+1)*gemmNR*kc]
 		j0 := jc + s*gemmNR
 		cols := min(gemmNR, nc-s*gemmNR)
+		if cols == gemmNR && transB {
+			// a full strip of Bᵀ, without the per-element branch: eight
+			// rows read together
+			var r [gemmNR][]float64
+			for j := range r {
+				r[j] = b[(j0+j)*k+pc : (j0+j)*k+pc+kc]
+			}
+			r0, r1, r2, r3, r4, r5, r6, r7 := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
+			for l := range r0 {
+				d := dst[l*gemmNR : l*gemmNR+gemmNR : l*gemmNR+gemmNR]
+				d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = r0[l], r1[l], r2[l], r3[l], r4[l], r5[l], r6[l], r7[l]
+			}
+			continue
+		}
 		for l := 0; l < kc; l++ {
 			d := dst[l*gemmNR : (l+1)*gemmNR]
 			if transB { // B is n×k
@@ -157,6 +171,27 @@ func gemmPackA(ap, a []float64, transA bool, ic, pc, mc, kc, m, k int) {
 		dst := ap[s*gemmMR*kc : (s+1)*gemmMR*kc]
 		i0 := ic + s*gemmMR
 		rows := min(gemmMR, mc-s*gemmMR)
+		if rows == gemmMR {
+			// a full strip, without the per-element branch: six rows
+			// of A read together, or six values of each row of Aᵀ
+			if transA {
+				for l := 0; l < kc; l++ {
+					copy(dst[l*gemmMR:(l+1)*gemmMR], a[(pc+l)*m+i0:(pc+l)*m+i0+gemmMR])
+				}
+				continue
+			}
+			r0 := a[i0*k+pc : i0*k+pc+kc]
+			r1 := a[(i0+1)*k+pc : (i0+1)*k+pc+kc]
+			r2 := a[(i0+2)*k+pc : (i0+2)*k+pc+kc]
+			r3 := a[(i0+3)*k+pc : (i0+3)*k+pc+kc]
+			r4 := a[(i0+4)*k+pc : (i0+4)*k+pc+kc]
+			r5 := a[(i0+5)*k+pc : (i0+5)*k+pc+kc]
+			for l := range r0 {
+				d := dst[l*gemmMR : l*gemmMR+gemmMR : l*gemmMR+gemmMR]
+				d[0], d[1], d[2], d[3], d[4], d[5] = r0[l], r1[l], r2[l], r3[l], r4[l], r5[l]
+			}
+			continue
+		}
 		for l := 0; l < kc; l++ {
 			d := dst[l*gemmMR : (l+1)*gemmMR]
 			for i := 0; i < rows; i++ {

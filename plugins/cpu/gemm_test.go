@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -127,5 +128,35 @@ func TestGemmPackedSameAtAnyCoreCount(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkGemmPackA packs a 96×256 block of A, stored as it is and
+// transposed, as one row-block task of gemmPacked does.
+func BenchmarkGemmPackA(b *testing.B) {
+	const m, k = 960, 1024
+	a := make([]float64, m*k)
+	ap := make([]float64, gemmMC*gemmKC)
+	for _, trans := range []bool{false, true} {
+		b.Run(fmt.Sprintf("transA=%v", trans), func(b *testing.B) {
+			for b.Loop() {
+				gemmPackA(ap, a, trans, 96, 256, gemmMC, gemmKC, m, k)
+			}
+		})
+	}
+}
+
+// BenchmarkGemmPackB packs a 256×4096 block of B, stored as it is and
+// transposed.
+func BenchmarkGemmPackB(b *testing.B) {
+	const n, k = 4096, 1024
+	x := make([]float64, n*k)
+	bp := make([]float64, gemmKC*gemmNC)
+	for _, trans := range []bool{false, true} {
+		b.Run(fmt.Sprintf("transB=%v", trans), func(b *testing.B) {
+			for b.Loop() {
+				gemmPackB(bp, x, trans, 256, 0, gemmKC, gemmNC, n, k, 0, gemmNC/gemmNR)
+			}
+		})
 	}
 }
