@@ -150,6 +150,15 @@ func gemmPackB(bp, b []float64, transB bool, pc, jc, kc, nc, n, k, sFrom, sTo in
 			}
 			continue
 		}
+		if cols == gemmNR {
+			// a full strip of B: eight contiguous values a row, moved
+			// as one array (copy would call memmove for 64 bytes)
+			for l := 0; l < kc; l++ {
+				o := (pc+l)*n + j0
+				*(*[gemmNR]float64)(dst[l*gemmNR:]) = *(*[gemmNR]float64)(b[o : o+gemmNR])
+			}
+			continue
+		}
 		for l := 0; l < kc; l++ {
 			d := dst[l*gemmNR : (l+1)*gemmNR]
 			if transB { // B is n×k
@@ -176,7 +185,8 @@ func gemmPackA(ap, a []float64, transA bool, ic, pc, mc, kc, m, k int) {
 			// of A read together, or six values of each row of Aᵀ
 			if transA {
 				for l := 0; l < kc; l++ {
-					copy(dst[l*gemmMR:(l+1)*gemmMR], a[(pc+l)*m+i0:(pc+l)*m+i0+gemmMR])
+					o := (pc+l)*m + i0
+					*(*[gemmMR]float64)(dst[l*gemmMR:]) = *(*[gemmMR]float64)(a[o : o+gemmMR])
 				}
 				continue
 			}
