@@ -29,6 +29,9 @@ type nnConv struct {
 	dt          tensor.DType
 	outShape    []int
 	tab         []int // tab[kk*oS+o]: input spatial offset, -1 for padding
+	// identity: the table is o ↦ o (one kernel position, stride 1, no
+	// padding: a 1×1 convolution), so the columns are the input itself
+	identity bool
 }
 
 func nnIntsStr(v []int) string {
@@ -178,6 +181,10 @@ func (cv *nnConv) buildTable(stride, pad, dil []int) {
 		}
 		nnIncr(kPos, cv.kSp)
 	}
+	cv.identity = cv.kS == 1 && cv.oS == cv.inS
+	for o := 0; cv.identity && o < cv.oS; o++ {
+		cv.identity = cv.tab[o] == o
+	}
 }
 
 // nnIncr advances a row-major multi-index.
@@ -189,6 +196,21 @@ func nnIncr(pos, shape []int) {
 		}
 		pos[d] = 0
 	}
+}
+
+// convNoDirectColumns makes columns always copy (tests compare both).
+var convNoDirectColumns bool
+
+// columns returns the columns ((cg*kS) × oS) of batch element n and group
+// g: the input's own values where the table is the identity, else col
+// filled by im2col.
+func (cv *nnConv) columns(n, g int, col []float64) []float64 {
+	if cv.identity && !convNoDirectColumns {
+		cg := cv.cin / cv.groups
+		return cv.x.data[(n*cv.cin+g*cg)*cv.inS : (n*cv.cin+(g+1)*cg)*cv.inS]
+	}
+	cv.im2col(n, g, col)
+	return col
 }
 
 // im2col fills col ((cg*kS) × oS) for batch element n and group g.
@@ -226,10 +248,9 @@ func convForward(c *call) ([]*array, error) {
 	defer scratchDone(col)
 	for n := 0; n < cv.batch; n++ {
 		for g := 0; g < cv.groups; g++ {
-			cv.im2col(n, g, col)
 			wg := cv.w.data[g*cog*rowsK:]
 			og := out.data[(n*cv.cout+g*cog)*cv.oS:]
-			nnGemm(false, false, cog, cv.oS, rowsK, wg, col, og, false)
+			nnGemm(false, false, cog, cv.oS, rowsK, wg, cv.columns(n, g, col), og, false)
 		}
 	}
 	for n := 0; n < cv.batch; n++ {
@@ -295,8 +316,7 @@ func convBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		for gr := 0; gr < cv.groups; gr++ {
 			gog := g.data[(n*cv.cout+gr*cog)*cv.oS:]
 			if gw != nil {
-				cv.im2col(n, gr, col)
-				nnGemm(false, true, cog, rowsK, cv.oS, gog, col, gw.data[gr*cog*rowsK:], true)
+				nnGemm(false, true, cog, rowsK, cv.oS, gog, cv.columns(n, gr, col), gw.data[gr*cog*rowsK:], true)
 			}
 		}
 		if gb != nil {
