@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/probe-dev/probe/internal/dump"
+	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 // NeedBytes estimates the memory one API takes while it is checked, on the
@@ -18,17 +19,7 @@ import (
 // CopiesForward times when it has none. It errs high rather than low: a
 // SKIP with a size is better than a run killed for memory.
 func NeedBytes(e *dump.Entry) int64 {
-	if e.Forward == nil {
-		return 0
-	}
-	var need float64
-	for _, d := range e.Forward.Tensors {
-		n := 1.0
-		for _, s := range d.Shape {
-			n *= float64(max(s, 0))
-		}
-		need += n * float64(d.DType.Size()+8)
-	}
+	need := dumpedBytes(e, func(d tensor.DType) int { return d.Size() + 8 })
 	need *= float64(copiesFor(e))
 	if need > math.MaxInt64/2 {
 		return math.MaxInt64 / 2
@@ -105,10 +96,9 @@ func (w *worker) fitsWarm(e *dump.Entry) bool {
 	return true
 }
 
-// sideBytes estimates the shared memory one side's call of e takes: its
-// dumped tensors at their dtype (the bench's as float64), twice over when
-// the API has a backward (the gradients are as large).
-func sideBytes(e *dump.Entry, bench bool) int64 {
+// dumpedBytes sums e's forward tensors (inputs and outputs), each element
+// counted size(its dtype) bytes; 0 when e has no forward.
+func dumpedBytes(e *dump.Entry, size func(tensor.DType) int) float64 {
 	if e.Forward == nil {
 		return 0
 	}
@@ -118,12 +108,21 @@ func sideBytes(e *dump.Entry, bench bool) int64 {
 		for _, s := range d.Shape {
 			k *= float64(max(s, 0))
 		}
-		size := d.DType.Size()
-		if bench {
-			size = 8
-		}
-		n += k * float64(size)
+		n += k * float64(size(d.DType))
 	}
+	return n
+}
+
+// sideBytes estimates the shared memory one side's call of e takes: its
+// dumped tensors at their dtype (the bench's as float64), twice over when
+// the API has a backward (the gradients are as large).
+func sideBytes(e *dump.Entry, bench bool) int64 {
+	n := dumpedBytes(e, func(d tensor.DType) int {
+		if bench {
+			return 8
+		}
+		return d.Size()
+	})
 	if e.Backward != nil {
 		n *= 2
 	}

@@ -32,12 +32,6 @@ func (d *blockingDevice) Execute(ctx context.Context, _ *device.ExecRequest) (*d
 	return nil, ctx.Err()
 }
 
-type blockingHandle struct{ d *blockingDevice }
-
-func (h blockingHandle) Device() device.Device         { return h.d }
-func (h blockingHandle) Restart(context.Context) error { return nil }
-func (h blockingHandle) Close() error                  { return nil }
-
 // An API that is running when the run is interrupted gets no row at all
 // (not "SKIP, context canceled"), so that --resume runs it again. The old
 // worker chose at random between sending the cancelled API's row and
@@ -64,8 +58,8 @@ func TestInterruptedAPIHasNoRow(t *testing.T) {
 		dev := &blockingDevice{fakeDevice{info: device.Info{Name: "npu-x", Ops: sup}}, start}
 		bench := &blockingDevice{fakeDevice{info: device.Info{Name: "ref", Ops: sup}}, start}
 		o := Options{Dump: d, Framework: fakeFramework{plan}, Standard: standard.PyTorch{}, Style: report.Style{Flavor: report.PyTorch},
-			Device: func(context.Context, int) (Handle, error) { return blockingHandle{dev}, nil }, DeviceName: "npu-x",
-			Bench: func(context.Context, int) (Handle, error) { return blockingHandle{bench}, nil }, BenchName: "ref",
+			Device: func(context.Context, int) (Handle, error) { return fakeHandle{dev}, nil }, DeviceName: "npu-x",
+			Bench: func(context.Context, int) (Handle, error) { return fakeHandle{bench}, nil }, BenchName: "ref",
 			APITimeout: time.Minute, Writer: w}
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { <-started; cancel() }()

@@ -33,12 +33,6 @@ func (d *warmDevice) WarmBytes() int64 {
 	return d.warm
 }
 
-type warmHandle struct{ d *warmDevice }
-
-func (h warmHandle) Device() device.Device         { return h.d }
-func (h warmHandle) Restart(context.Context) error { return nil }
-func (h warmHandle) Close() error                  { return nil }
-
 // preparingWorker returns a worker over two relu calls of n float32
 // elements each, in a dump read by Open (entries converted on demand),
 // whose plugins say they hold warm bytes idle, with a memory budget of
@@ -63,7 +57,7 @@ func preparingWorker(t *testing.T, n int, warm, budget int64) (*worker, *dump.Du
 		Inputs: []framework.Binding{{Kind: framework.BindTensor, Path: "args.0"}}}
 	sup := []device.OpSupport{{Op: "relu", DTypes: []tensor.DType{tensor.Float32, tensor.Float64}}}
 	open := func(context.Context, int) (Handle, error) {
-		return warmHandle{&warmDevice{fakeDevice: fakeDevice{info: device.Info{Name: "x", Ops: sup}}, warm: warm, asked: make(chan struct{}, 1)}}, nil
+		return fakeHandle{&warmDevice{fakeDevice: fakeDevice{info: device.Info{Name: "x", Ops: sup}}, warm: warm, asked: make(chan struct{}, 1)}}, nil
 	}
 	o := &Options{Dump: d, Framework: fakeFramework{plan}, Standard: standard.PyTorch{}, Style: report.Style{Flavor: report.PyTorch},
 		Device: open, Bench: open, DeviceName: "x", BenchName: "x", APITimeout: time.Minute, Workers: 1, MemoryBudget: budget}

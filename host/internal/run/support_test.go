@@ -38,7 +38,8 @@ func (d *fakeDevice) Execute(_ context.Context, req *device.ExecRequest) (*devic
 	return res, nil
 }
 
-type fakeHandle struct{ d *fakeDevice }
+// fakeHandle is a plugin handle over any device of the tests.
+type fakeHandle struct{ d device.Device }
 
 func (h fakeHandle) Device() device.Device         { return h.d }
 func (h fakeHandle) Restart(context.Context) error { return nil }
