@@ -1,5 +1,27 @@
 #include "textflag.h"
 
+// LERP loads four float64 draws u from (SI) and leaves in Y0
+// max(lowS, min(highS, lowS + u·d)) with Go's min and max (−0 below +0;
+// lowS, highS and the lerp are never NaN here). Y10: lowS, Y11: d, Y12:
+// highS; clobbers Y1-Y3. v = lowS + u·d; m = min(highS, v) is v where
+// v < highS, highS | v where they are equal (−0 wins), else highS; then
+// max(lowS, m) is m where lowS < m, lowS & m where equal (+0 wins), else
+// lowS.
+#define LERP \
+	VMOVUPD   (SI), Y0        \
+	VMULPD    Y11, Y0, Y0     \
+	VADDPD    Y0, Y10, Y0     \
+	VCMPPD    $1, Y12, Y0, Y1 \
+	VCMPPD    $0, Y12, Y0, Y2 \
+	VANDPD    Y0, Y2, Y2      \
+	VORPD     Y12, Y2, Y2     \
+	VBLENDVPD Y1, Y0, Y2, Y0  \
+	VCMPPD    $1, Y0, Y10, Y1 \
+	VCMPPD    $0, Y0, Y10, Y2 \
+	VANDPD    Y0, Y10, Y3     \
+	VBLENDVPD Y2, Y3, Y10, Y3 \
+	VBLENDVPD Y1, Y0, Y3, Y0
+
 // func fillF32AVX2(dst *float32, u *float64, n int, c *fillConsts)
 //
 // The float32 loop of fillRange over n elements (a multiple of 4), four at
@@ -24,19 +46,7 @@ TEXT ·fillF32AVX2(SB), NOSPLIT, $0-32
 	JZ      fdone
 
 floop:
-	VMOVUPD   (SI), Y0
-	VMULPD    Y11, Y0, Y0
-	VADDPD    Y0, Y10, Y0     // v = lowS + u·d
-	VCMPPD    $1, Y12, Y0, Y1 // v < highS
-	VCMPPD    $0, Y12, Y0, Y2 // v == highS
-	VANDPD    Y0, Y2, Y2
-	VORPD     Y12, Y2, Y2     // equal: highS | v (−0 wins), else highS
-	VBLENDVPD Y1, Y0, Y2, Y0  // m = min(highS, v)
-	VCMPPD    $1, Y0, Y10, Y1 // lowS < m
-	VCMPPD    $0, Y0, Y10, Y2 // lowS == m
-	VANDPD    Y0, Y10, Y3
-	VBLENDVPD Y2, Y3, Y10, Y3 // equal: lowS & m (+0 wins), else lowS
-	VBLENDVPD Y1, Y0, Y3, Y0  // max(lowS, m)
+	LERP
 	VCVTPD2PSY Y0, X0         // f
 	VCVTPS2PD X0, Y1          // float64(f)
 	VCMPPD    $14, Y14, Y1, Y2 // > hi
@@ -69,19 +79,7 @@ TEXT ·lerpAVX2(SB), NOSPLIT, $0-24
 	JZ      ldone
 
 lloop:
-	VMOVUPD   (SI), Y0
-	VMULPD    Y11, Y0, Y0
-	VADDPD    Y0, Y10, Y0
-	VCMPPD    $1, Y12, Y0, Y1
-	VCMPPD    $0, Y12, Y0, Y2
-	VANDPD    Y0, Y2, Y2
-	VORPD     Y12, Y2, Y2
-	VBLENDVPD Y1, Y0, Y2, Y0
-	VCMPPD    $1, Y0, Y10, Y1
-	VCMPPD    $0, Y0, Y10, Y2
-	VANDPD    Y0, Y10, Y3
-	VBLENDVPD Y2, Y3, Y10, Y3
-	VBLENDVPD Y1, Y0, Y3, Y0
+	LERP
 	VMOVUPD   Y0, (SI)
 	ADDQ      $32, SI
 	DECQ      CX
