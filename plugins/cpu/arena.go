@@ -99,6 +99,7 @@ func bytesFor(n int) []byte {
 // caller holds execMu exclusively.
 func startArena(a *arena) {
 	cur = a
+	regOnce.Do(reserveReg)
 	if reg == nil {
 		return
 	}

@@ -1,6 +1,9 @@
 package cpu
 
-import "unsafe"
+import (
+	"sync"
+	"unsafe"
+)
 
 // The region: one large anonymous mapping, reserved once (address space,
 // no memory) and made resident as calls reach into it, from which a call
@@ -33,14 +36,19 @@ type region struct {
 	free map[int][]int // offsets of buffers given back in this call, by length
 }
 
-// reg is the process's region, nil where none could be reserved.
-var reg = func() *region {
-	mem := reserveRegion(regionBytes)
-	if mem == nil {
-		return nil
+// reg is the process's region, reserved by the first call that has an
+// arena (a process that only links the package, as the host does, maps
+// nothing); nil before and where none could be reserved.
+var (
+	reg     *region
+	regOnce sync.Once
+)
+
+func reserveReg() {
+	if mem := reserveRegion(regionBytes); mem != nil {
+		reg = &region{mem: mem}
 	}
-	return &region{mem: mem}
-}()
+}
 
 // reset starts the region over: every buffer of the calls before is free.
 func (r *region) reset() {

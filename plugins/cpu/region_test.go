@@ -40,14 +40,14 @@ func TestRegionReuse(t *testing.T) {
 // memory back once the results are released; while a result is held, the
 // region does not start over.
 func TestRegionAcrossCalls(t *testing.T) {
-	if reg == nil {
-		t.Skip("no region on this system")
-	}
 	execMu.Lock()
 	defer execMu.Unlock()
 	defer func() { cur = nil }()
 	a := &arena{}
 	startArena(a)
+	if reg == nil {
+		t.Skip("no region on this system")
+	}
 	x := bytesFor(arenaMin)
 	if !reg.owns(x) {
 		t.Fatal("a large buffer did not come from the region")
