@@ -553,7 +553,8 @@ func runBackward(opts Options, k *kernel, c *call, specs []ops.InputSpec, outs [
 			return nil, fmt.Errorf("gradient of output %d: %v", i, err)
 		}
 		if !slices.Equal(g.Shape, o.shape) {
-			return nil, fmt.Errorf("gradient of output %d has shape %s, the output has %s", i, ops.ShapeList(g.Shape), ops.ShapeList(o.shape))
+			// autograd's error: the framework rejects the call
+			return nil, ops.Errorf("Mismatch in shape: grad_output[%d] has a shape of %s and output[%d] has a shape of %s.", i, lossSize(g.Shape), i, lossSize(o.shape))
 		}
 		if !o.dtype.IsFloat() {
 			continue // integer outputs (indices) take no gradient

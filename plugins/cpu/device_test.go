@@ -124,7 +124,12 @@ func TestExecuteValidation(t *testing.T) {
 	execErr(t, &device.ExecRequest{Op: "sum", Inputs: []ops.Value{ops.T(&tensor.Tensor{DType: tensor.Float64, Shape: []int{3}, Data: make([]byte, 8)})}}, "input self")
 	execErr(t, &device.ExecRequest{Op: "add", Inputs: []ops.Value{ops.T(x), ops.T(x)}, RequiresGrad: []bool{true}}, "requires_grad")
 	execErr(t, &device.ExecRequest{Op: "neg", Inputs: []ops.Value{ops.T(x)}, RequiresGrad: []bool{true}, Backward: true,
-		GradOutputs: []*tensor.Tensor{f64([]int{3}, 1, 2, 3)}}, "gradient of output 0 has shape [3]")
+		GradOutputs: []*tensor.Tensor{f64([]int{3}, 1, 2, 3)}}, "grad_output[0] has a shape of torch.Size([3]) and output[0] has a shape of torch.Size([2])")
+	_, err = New(Options{}).Execute(context.Background(), &device.ExecRequest{Op: "neg", Inputs: []ops.Value{ops.T(x)}, RequiresGrad: []bool{true}, Backward: true,
+		GradOutputs: []*tensor.Tensor{f64([]int{3}, 1, 2, 3)}})
+	if device.KindOf(err) != device.InvalidArgument {
+		t.Errorf("a gradient of another shape than its output: %v is a %v, want what the framework would reject (autograd raises)", err, device.KindOf(err))
+	}
 	execErr(t, &device.ExecRequest{Op: "sum", Inputs: []ops.Value{ops.T(x)}, Attrs: ops.Attrs{"dtype": ops.StringAttr("complex64")}}, "dtype")
 	// Every error names the op.
 	execErr(t, &device.ExecRequest{Op: "reshape", Inputs: []ops.Value{ops.T(x)}, Attrs: ops.Attrs{"shape": ops.IntsAttr(3)}}, "reshape: shape '[3]' is invalid for input of size 2")

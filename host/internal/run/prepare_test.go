@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -179,4 +180,61 @@ func TestPrepareAheadCountsLazyEntries(t *testing.T) {
 func materialized(d *dump.Dump, e *dump.Entry) *dump.Entry {
 	d.Materialize(e)
 	return e
+}
+
+// rejectingDevice is fakeDevice rejecting every call with a backward as
+// the framework would (an *ops.ArgumentError).
+type rejectingDevice struct{ fakeDevice }
+
+func (d *rejectingDevice) Execute(ctx context.Context, req *device.ExecRequest) (*device.ExecResult, error) {
+	if req.Backward {
+		return nil, ops.Errorf("Mismatch in shape: grad_output[0] has a shape of torch.Size([3]) and output[0] has a shape of torch.Size([8]).")
+	}
+	return d.fakeDevice.Execute(ctx, req)
+}
+
+// A call the framework rejects only with its backward (a statistics-mode
+// masked_select whose generated mask selects another count than the
+// dumped gradient holds) keeps its forward row: the forward runs alone
+// and the backward is a SKIP saying why.
+func TestBackwardRejectedForwardChecked(t *testing.T) {
+	const js = `{"task": "statistics", "data": {
+ "Functional.relu.0.forward": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [8], "Max": 1, "Min": -1, "requires_grad": true}],
+   "input_kwargs": {}, "output": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [8], "Max": 1, "Min": 0}]},
+ "Functional.relu.0.backward": {"input": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [8], "Max": 1, "Min": -1}],
+   "output": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [8], "Max": 1, "Min": -1}]}}}`
+	d, err := dump.Parse([]byte(js), "relu.json", "pytorch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := &framework.Plan{Op: "relu", Attrs: ops.Attrs{"inplace": ops.BoolAttr(false)},
+		Inputs: []framework.Binding{{Kind: framework.BindTensor, Path: "args.0", RequiresGrad: true}}}
+	sup := []device.OpSupport{{Op: "relu", DTypes: []tensor.DType{tensor.Float32, tensor.Float64}, Backward: true}}
+	w, err := report.Create(t.TempDir(), report.PyTorch, time.Unix(0, 0), 14)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	open := func(context.Context, int) (Handle, error) {
+		return fakeHandle{&rejectingDevice{fakeDevice{info: device.Info{Name: "x", Ops: sup}}}}, nil
+	}
+	sum, err := Run(context.Background(), Options{Dump: d, Framework: fakeFramework{plan}, Standard: standard.PyTorch{},
+		Style: report.Style{Flavor: report.PyTorch}, Device: open, Bench: open, DeviceName: "x", BenchName: "x",
+		APITimeout: time.Minute, Writer: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := report.ReadCSV(w.ResultPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Total != 1 || len(rows) != 2 {
+		t.Fatalf("%d APIs, rows %q; want one API", sum.Total, rows)
+	}
+	if r := rows[1]; r[1] != "pass" || r[2] != "SKIP" || !strings.Contains(r[3], "Mismatch in shape") {
+		t.Errorf("row %q: want the forward passed and the backward a SKIP naming the rejection", r)
+	}
 }

@@ -275,14 +275,28 @@ func (w *worker) finish(ctx context.Context, p *prepared) *report.API {
 	}
 	// Copies, the memory estimate every API is held to, was measured with
 	// both sides running at once.
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		runDevice()
-	}()
-	runBench()
-	<-done
-	w.dead = errors.Join(w.bench.dead, w.device.dead)
+	runBoth := func() {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			runDevice()
+		}()
+		runBench()
+		<-done
+		w.dead = errors.Join(w.bench.dead, w.device.dead)
+	}
+	runBoth()
+	if msg := backwardRejected(u, benchErr, devErr); msg != "" && w.dead == nil {
+		// The framework rejects the call with its backward (a
+		// statistics-mode masked_select whose generated mask selects
+		// another count than the dumped gradient holds): the forward is
+		// checked on its own and the backward is a SKIP saying why.
+		benchRelease()
+		devRelease()
+		benchRelease, devRelease = func() {}, func() {}
+		u.skipBackward(msg)
+		runBoth()
+	}
 	if benchErr != nil {
 		return w.failed(e, u, w.bench, benchErr)
 	}
@@ -306,6 +320,23 @@ func (w *worker) finish(ctx context.Context, p *prepared) *report.API {
 	killpoint.Hit(killpoint.Judged, e.Name)
 	w.saveErrorData(api, u, benchRes, devRes)
 	return api
+}
+
+// backwardRejected returns why the backward is a SKIP when a call with a
+// backward failed as the framework itself would reject it (an
+// *ops.ArgumentError), so that the forward may be checked alone; "" when
+// there is no backward or no such failure. A forward the framework
+// rejects fails again without the backward and SKIPs the API as before.
+func backwardRejected(u *unit, errs ...error) string {
+	if !u.backward {
+		return ""
+	}
+	for _, err := range errs {
+		if err != nil && !isCrash(err) && device.KindOf(err) == device.InvalidArgument {
+			return "the call with its backward is rejected: " + err.Error()
+		}
+	}
+	return ""
 }
 
 // failed makes the rows of an API whose run on role r returned err, by the
