@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/probe-dev/probe/internal/parallel"
-
 	"github.com/probe-dev/probe/sdk/ops"
 )
 
@@ -144,26 +142,9 @@ func scaledMaskedSoftmaxBackwardForward(c *call) ([]*array, error) {
 			ops.TypeName(g.dtype), ops.ShapeList(g.shape), ops.ShapeList(s.x.shape))
 	}
 	y := s.x.data
-	dx := nnNew(s.x.shape, g.dtype)
-	err = parallel.Chunks(s.rows, npuRowChunk(s.w), func(from, to int) error {
-		it := newBcastIter(s.mask.shape, s.x.shape)
-		m := make([]bool, s.w)
-		for r := from; r < to; r++ {
-			s.masked(r, it, m)
-			o := r * s.w
-			dot := 0.0
-			for j := 0; j < s.w; j++ {
-				dot += g.data[o+j] * y[o+j]
-			}
-			for j := 0; j < s.w; j++ {
-				if !m[j] {
-					dx.data[o+j] = s.scale * y[o+j] * (g.data[o+j] - dot)
-				}
-			}
-		}
-		return nil
-	})
-	return []*array{dx}, err
+	dx := &array{shape: slices.Clone(s.x.shape), data: float64sFor(len(y)), dtype: g.dtype}
+	s.grad(g.data, y, dx.data)
+	return []*array{dx}, nil
 }
 
 // matmulBackwardForward is aten matmul_backward(grad, self, other, mask):

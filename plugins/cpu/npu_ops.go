@@ -450,6 +450,13 @@ func scaledMaskedSoftmaxBackward(c *call, outs, gos []*array) ([]*array, error) 
 	g := gradData(nnGradOut(gos, 0), n)
 	y := s.softmax()
 	dx := float64sFor(n)
+	s.grad(g, y, dx)
+	return []*array{gradForOwned(c, 0, dx, s.x.shape), nil}, nil
+}
+
+// grad writes into dx the gradient of the softmax y for the output
+// gradient g: scale·y·(g − Σ g·y) per row, 0 where masked.
+func (s *npuSMS) grad(g, y, dx []float64) {
 	parallel.Chunks(s.rows, npuRowChunk(s.w), func(from, to int) error {
 		it := newBcastIter(s.mask.shape, s.x.shape)
 		m := make([]bool, s.w)
@@ -470,7 +477,6 @@ func scaledMaskedSoftmaxBackward(c *call, outs, gos []*array) ([]*array, error) 
 		}
 		return nil
 	})
-	return []*array{gradForOwned(c, 0, dx, s.x.shape), nil}, nil
 }
 
 // ---- npu.confusion_transpose ----
@@ -1064,22 +1070,10 @@ func moeGatingForward(c *call) ([]*array, error) {
 	ri := &array{shape: slices.Clone(shape), data: float64sFor(rows * k), dtype: tensor.Int32}
 	parallel.Chunks(rows, npuRowChunk(e), func(from, to int) error {
 		s := make([]float64, e)
+		var mx, sum [1]float64
 		for r := from; r < to; r++ {
-			xr := x.data[r*e : (r+1)*e]
-			mx := math.Inf(-1)
-			for _, v := range xr {
-				if v > mx || math.IsNaN(v) {
-					mx = v
-				}
-			}
-			sum := 0.0
-			for j, v := range xr {
-				s[j] = math.Exp(v - mx)
-				sum += s[j]
-			}
-			for j := range s {
-				s[j] /= sum
-			}
+			copy(s, x.data[r*e:(r+1)*e])
+			attnSoftmaxRows(s, e, mx[:], sum[:])
 			done := fin != nil && fin.data[r] != 0
 			for j, p := range sortLine(s, 0, 1, e, true)[:k] {
 				o := r*k + j

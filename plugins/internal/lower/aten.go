@@ -75,16 +75,9 @@ func atenVJP(op string, fwd lowerFunc, n int, from, to string) lowerFunc {
 // → (dx, dgamma) with the given rstd; msprobe's reference leaves dgamma
 // unreduced, of x's shape (fused-ops.md §17 #10, --compat msprobe).
 func atenRMSNormBackward(b *bound) (*framework.Plan, error) {
-	var in [4]framework.Arg
-	for i, name := range []string{"dy", "self", "gamma", "rstd"} {
-		a, err := b.tensor(name)
-		if err != nil {
-			return nil, err
-		}
-		if !a.DType.IsFloat() {
-			return nil, b.argErr(name, "expected a floating tensor, got %s", a.DType)
-		}
-		in[i] = a
+	in, err := b.floatTensors("dy", "self", "gamma", "rstd")
+	if err != nil {
+		return nil, err
 	}
 	tail := make([]int64, len(in[2].Shape))
 	for i, v := range in[2].Shape {
@@ -143,14 +136,10 @@ func atenConfusionTransposeBackward(b *bound) (*framework.Plan, error) {
 	return newPlan("npu.confusion_transpose", attrs, tensorBinding(g)), nil
 }
 
-// atenMatmulBackward lowers matmul_backward(grad, self, other, mask) →
-// (grad_self, grad_other), the backward of torch.matmul(self, other)
-// (fused-ops.md §16), with autograd's reduction of broadcast batch
-// dimensions. A gradient whose mask entry is False is not computed and not
-// compared (msprobe's reference crashes on it).
-func atenMatmulBackward(b *bound) (*framework.Plan, error) {
-	var in [3]framework.Arg
-	for i, name := range []string{"grad", "self", "other"} {
+// floatTensors binds each named argument as a floating tensor.
+func (b *bound) floatTensors(names ...string) ([]framework.Arg, error) {
+	in := make([]framework.Arg, len(names))
+	for i, name := range names {
 		a, err := b.tensor(name)
 		if err != nil {
 			return nil, err
@@ -159,6 +148,19 @@ func atenMatmulBackward(b *bound) (*framework.Plan, error) {
 			return nil, b.argErr(name, "expected a floating tensor, got %s", a.DType)
 		}
 		in[i] = a
+	}
+	return in, nil
+}
+
+// atenMatmulBackward lowers matmul_backward(grad, self, other, mask) →
+// (grad_self, grad_other), the backward of torch.matmul(self, other)
+// (fused-ops.md §16), with autograd's reduction of broadcast batch
+// dimensions. A gradient whose mask entry is False is not computed and not
+// compared (msprobe's reference crashes on it).
+func atenMatmulBackward(b *bound) (*framework.Plan, error) {
+	in, err := b.floatTensors("grad", "self", "other")
+	if err != nil {
+		return nil, err
 	}
 	m := b.arg("mask")
 	if m.Kind != framework.ArgList || len(m.Elems) < 2 || m.Elems[0].Kind != framework.ArgBool || m.Elems[1].Kind != framework.ArgBool {

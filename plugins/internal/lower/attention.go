@@ -125,16 +125,9 @@ func fusionAttention(n attnNames) lowerFunc {
 		// given reports whether an option takes the caller's value:
 		// msprobe's reference reads options from keywords only (§17 #3).
 		given := func(name string) bool { return b.given[name] && !(ref && b.positional[name]) }
-		var in [3]framework.Arg
-		for i, name := range []string{"query", "key", "value"} {
-			a, err := b.tensor(name)
-			if err != nil {
-				return nil, err
-			}
-			if !a.DType.IsFloat() {
-				return nil, b.argErr(name, "expected a floating tensor, got %s", a.DType)
-			}
-			in[i] = a
+		in, err := b.floatTensors("query", "key", "value")
+		if err != nil {
+			return nil, err
 		}
 		if !b.isNone("padding_mask") {
 			return nil, b.argErr("padding_mask", "padding_mask is not supported (torch_npu documents it as unsupported)")
