@@ -96,12 +96,20 @@ func swigluForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
+	ref, err := npuMsprobe(c, "npu_swiglu")
+	if err != nil {
+		return nil, err
+	}
 	y := &array{shape: s.outShape, data: float64sFor(tensor.NumElements(s.outShape)), dtype: s.x.dtype}
 	xd := s.x.data
 	forChunks(len(y.data), func(from, to int) error {
 		for k := from; k < to; k++ {
 			ia, ib := s.pos(k)
 			a := xd[ia]
+			if ref {
+				y.data[k] = swigluMsprobe(s.x.dtype, a, xd[ib])
+				continue
+			}
 			y.data[k] = a * npuSigmoid(a) * xd[ib]
 		}
 		return nil
@@ -112,6 +120,10 @@ func swigluForward(c *call) ([]*array, error) {
 // swigluBackward: dA = g·B·swish'(A), dB = g·silu(A) (fused-ops.md §11).
 func swigluBackward(c *call, outs, gos []*array) ([]*array, error) {
 	s, err := swigluSetup(c)
+	if err != nil {
+		return nil, err
+	}
+	ref, err := npuMsprobe(c, "npu_swiglu")
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +138,10 @@ func swigluBackward(c *call, outs, gos []*array) ([]*array, error) {
 		for k := from; k < to; k++ {
 			ia, ib := s.pos(k)
 			a, b := xd[ia], xd[ib]
+			if ref {
+				dx[ia], dx[ib] = swigluMsprobeGrad(s.x.dtype, a, b, g[k])
+				continue
+			}
 			sg := npuSigmoid(a)
 			dx[ia] = g[k] * b * (sg + a*sg*(1-sg))
 			dx[ib] = g[k] * a * sg
@@ -395,7 +411,15 @@ func scaledMaskedSoftmaxForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []*array{{shape: slices.Clone(s.x.shape), data: s.softmax(), dtype: s.x.dtype}}, nil
+	ref, err := npuMsprobe(c, "npu_scaled_masked_softmax")
+	if err != nil {
+		return nil, err
+	}
+	y := s.softmax
+	if ref {
+		y = s.softmaxMsprobe
+	}
+	return []*array{{shape: slices.Clone(s.x.shape), data: y(), dtype: s.x.dtype}}, nil
 }
 
 // softmax returns y in float64.
@@ -443,14 +467,21 @@ func scaledMaskedSoftmaxBackward(c *call, outs, gos []*array) ([]*array, error) 
 	if err != nil {
 		return nil, err
 	}
+	ref, err := npuMsprobe(c, "npu_scaled_masked_softmax")
+	if err != nil {
+		return nil, err
+	}
 	if !nnWantsGrad(c, 0) {
 		return []*array{nil, nil}, nil
 	}
 	n := len(s.x.data)
 	g := gradData(nnGradOut(gos, 0), n)
-	y := s.softmax()
 	dx := float64sFor(n)
-	s.grad(g, y, dx)
+	if ref {
+		s.gradMsprobe(g, dx)
+	} else {
+		s.grad(g, s.softmax(), dx)
+	}
 	return []*array{gradForOwned(c, 0, dx, s.x.shape), nil}, nil
 }
 
@@ -696,6 +727,8 @@ type npuLN struct {
 	x, w, b    *array
 	rows, cols int
 	eps        float64
+	// ref: msprobe's reference, whose weight and bias take no gradient
+	ref bool
 }
 
 func layerNormEvalSetup(c *call) (*npuLN, error) {
@@ -729,7 +762,17 @@ func layerNormEvalSetup(c *call) (*npuLN, error) {
 	if cols > 0 {
 		rows = x.len() / cols
 	}
-	return &npuLN{x: x, w: w, b: b, rows: rows, cols: cols, eps: c.attrs.Float("eps", 1e-5)}, nil
+	l := &npuLN{x: x, w: w, b: b, rows: rows, cols: cols, eps: c.attrs.Float("eps", 1e-5)}
+	ref, err := npuMsprobe(c, "npu_layer_norm_eval")
+	if err != nil {
+		return nil, err
+	}
+	if ref {
+		// msprobe's reference is layer_norm(x, normalized_shape): weight,
+		// bias and eps ignored, PyTorch's default eps (§17 #13)
+		l.w, l.b, l.eps, l.ref = nil, nil, 1e-5, true
+	}
+	return l, nil
 }
 
 // npuInts converts attribute ints for messages.
@@ -831,7 +874,7 @@ func layerNormEvalBackward(c *call, outs, gos []*array) ([]*array, error) {
 		res[0] = gradForOwned(c, 0, dx, l.x.shape)
 	}
 	for i := 1; i <= 2; i++ {
-		if !nnWantsGrad(c, i) {
+		if !nnWantsGrad(c, i) || l.ref {
 			continue
 		}
 		d := zeros(l.cols)
@@ -1063,6 +1106,10 @@ func moeGatingForward(c *call) ([]*array, error) {
 		return nil, fmt.Errorf("npu_moe_gating_top_k_softmax: finished must be a bool tensor of shape %s, got %s of shape %s",
 			ops.ShapeList(lead), fin.dtype, ops.ShapeList(fin.shape))
 	}
+	ref, err := npuMsprobe(c, "npu_moe_gating_top_k_softmax")
+	if err != nil {
+		return nil, err
+	}
 	rows := tensor.NumElements(lead)
 	shape := append(slices.Clone(lead), k)
 	y := &array{shape: shape, data: float64sFor(rows * k), dtype: x.dtype}
@@ -1073,7 +1120,11 @@ func moeGatingForward(c *call) ([]*array, error) {
 		var mx, sum [1]float64
 		for r := from; r < to; r++ {
 			copy(s, x.data[r*e:(r+1)*e])
-			attnSoftmaxRows(s, e, mx[:], sum[:])
+			if ref {
+				softmaxRow32(s) // msprobe's reference: in float32 (§17 #18)
+			} else {
+				attnSoftmaxRows(s, e, mx[:], sum[:])
+			}
 			done := fin != nil && fin.data[r] != 0
 			for j, p := range sortLine(s, 0, 1, e, true)[:k] {
 				o := r*k + j

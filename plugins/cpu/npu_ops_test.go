@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/probe-dev/probe/sdk/ops"
@@ -54,6 +55,10 @@ func TestNPUOpsCoreCount(t *testing.T) {
 		{op: "npu.group_norm_silu", attrs: ops.Attrs{"group": ops.IntAttr(4), "eps": ops.FloatAttr(1e-5)},
 			in: []*array{nnRandArray(r, 6, 16, 40, 40), nnRandArray(r, 16), nnRandArray(r, 16)}},
 		{op: "npu.moe_gating_top_k_softmax", attrs: ops.Attrs{"k": ops.IntAttr(4)}, in: []*array{nnRandArray(r, 4, 2000, 64), finished}},
+		{op: "npu.swiglu", attrs: ops.Attrs{"dim": ops.IntAttr(-1), "semantics": ops.StringAttr("msprobe")}, in: []*array{nnRandArray(r, 96, 1024)}},
+		{op: "npu.scaled_masked_softmax", attrs: ops.Attrs{"scale": ops.FloatAttr(0.5), "fixed_triu_mask": ops.BoolAttr(false), "semantics": ops.StringAttr("msprobe")},
+			in: []*array{nnRandArray(r, 2, 8, 64, 64), mask}},
+		{op: "npu.moe_gating_top_k_softmax", attrs: ops.Attrs{"k": ops.IntAttr(4), "semantics": ops.StringAttr("msprobe")}, in: []*array{nnRandArray(r, 4, 2000, 64), finished}},
 		{op: "npu.sort_v2", attrs: ops.Attrs{"dim": ops.IntAttr(-1), "descending": ops.BoolAttr(true)}, in: []*array{nnRandArray(r, 600, 257)}},
 		{op: "npu.sort_v2", attrs: ops.Attrs{"dim": ops.IntAttr(0), "descending": ops.BoolAttr(false)}, in: []*array{nnRandArray(r, 257, 600)}},
 	}
@@ -132,4 +137,110 @@ func npuAbs(a *array) *array {
 		a.data[i] = math.Abs(v)
 	}
 	return a
+}
+
+// Semantics "msprobe" (the bench of --compat msprobe, fused-ops.md §17 #13,
+// #17, #18): on float64 inputs holding float32 values (a float32 original
+// raised by run_ut), swiglu, scaled_masked_softmax and the moe gating's
+// softmax give float32 values (swiglu's gradient too), where the official
+// float64 formula does not; layer_norm_eval ignores weight, bias and eps
+// and gives their gradients none. (PyTorch's values: the golden group npu,
+// cases msprobe_*.)
+func TestNPUMsprobeSemantics(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	f32vals := func(shape ...int) *array {
+		a := nnRandArray(r, shape...)
+		for i, v := range a.data {
+			a.data[i] = float64(float32(2 * v))
+		}
+		return a
+	}
+	mask := nnRandArray(r, 6, 16)
+	for i, v := range mask.data {
+		mask.data[i] = float64(npuB2I(v > 0.7))
+	}
+	mask.dtype = tensor.Bool
+	isF32 := func(v []float64) bool {
+		for _, x := range v {
+			if x != float64(float32(x)) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, c := range []*call{
+		{op: "npu.swiglu", attrs: ops.Attrs{"dim": ops.IntAttr(-1)}, in: []*array{f32vals(6, 16)}},
+		{op: "npu.scaled_masked_softmax", attrs: ops.Attrs{"scale": ops.FloatAttr(0.3), "fixed_triu_mask": ops.BoolAttr(false)}, in: []*array{f32vals(6, 16), mask}},
+		{op: "npu.moe_gating_top_k_softmax", attrs: ops.Attrs{"k": ops.IntAttr(3)}, in: []*array{f32vals(6, 16), nil}},
+	} {
+		k := kernels[c.op]
+		c.requiresGrad = []bool{true, false}[:len(c.in)]
+		var official []float64
+		for _, sem := range []string{"official", "msprobe"} {
+			c.attrs["semantics"] = ops.StringAttr(sem)
+			outs, err := k.forward(c)
+			if err != nil {
+				t.Fatalf("%s %s: %v", c.op, sem, err)
+			}
+			y := outs[0].data
+			if sem == "official" {
+				official = slices.Clone(y)
+				if isF32(y) {
+					t.Errorf("%s: the official float64 outputs are all float32 values", c.op)
+				}
+				continue
+			}
+			if !isF32(y) {
+				t.Errorf("%s: msprobe's outputs are not float32 values", c.op)
+			}
+			if slices.Equal(y, official) {
+				t.Errorf("%s: msprobe's outputs equal the official ones", c.op)
+			}
+			if k.backward == nil {
+				continue
+			}
+			g, err := k.backward(c, outs, []*array{nnRandArray(rand.New(rand.NewPCG(3, 4)), outs[0].shape...)})
+			if err != nil {
+				t.Fatalf("%s backward: %v", c.op, err)
+			}
+			// swiglu's gradient ends in float32; the softmax's goes on at
+			// float64 (the max subtracted, the scale)
+			if c.op == "npu.swiglu" && !isF32(g[0].data) {
+				t.Errorf("%s: msprobe's gradient is not float32 values", c.op)
+			}
+		}
+	}
+
+	// layer_norm_eval: weight, bias and eps ignored; no gradient for them
+	x, w, b := f32vals(4, 8), f32vals(8), f32vals(8)
+	ln := func(sem string, eps float64, in ...*array) ([]*array, []*array) {
+		c := &call{op: "npu.layer_norm_eval", attrs: ops.Attrs{"normalized_shape": ops.IntsAttr(8), "eps": ops.FloatAttr(eps), "semantics": ops.StringAttr(sem)},
+			in: in, requiresGrad: []bool{true, in[1] != nil, in[2] != nil}}
+		k := kernels[c.op]
+		outs, err := k.forward(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := k.backward(c, outs, []*array{nnRandArray(rand.New(rand.NewPCG(5, 6)), 4, 8)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return outs, g
+	}
+	refY, refG := ln("msprobe", 0.5, x, w, b)
+	plainY, plainG := ln("official", 1e-5, x, nil, nil)
+	if !slices.Equal(refY[0].data, plainY[0].data) || !slices.Equal(refG[0].data, plainG[0].data) {
+		t.Errorf("layer_norm_eval msprobe: not layer_norm(x, normalized_shape) with eps 1e-5")
+	}
+	if refG[1] != nil || refG[2] != nil {
+		t.Errorf("layer_norm_eval msprobe: weight and bias gradients %v, %v, want none", refG[1], refG[2])
+	}
+	if offY, _ := ln("official", 0.5, x, w, b); slices.Equal(offY[0].data, refY[0].data) {
+		t.Errorf("layer_norm_eval official: weight, bias and eps ignored")
+	}
+
+	c := &call{op: "npu.swiglu", attrs: ops.Attrs{"dim": ops.IntAttr(-1), "semantics": ops.StringAttr("ref")}, in: []*array{x}}
+	if _, err := kernels[c.op].forward(c); err == nil || !strings.Contains(err.Error(), `semantics must be "official" or "msprobe"`) {
+		t.Errorf("bad semantics: %v", err)
+	}
 }

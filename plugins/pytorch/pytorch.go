@@ -191,6 +191,7 @@ func (plugin) Plan(ctx context.Context, req *framework.PlanRequest) (*framework.
 	}
 	if req.Compat == "msprobe" {
 		p.Bench = lower.MsprobeBench(name, req.Args, req.Kwargs)
+		p.Bench.Attrs = lower.MsprobeBenchAttrs(p.Op)
 	}
 	return &framework.PlanResponse{Plan: p}, nil
 }

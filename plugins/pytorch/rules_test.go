@@ -144,3 +144,47 @@ func TestCompatBench(t *testing.T) {
 		t.Errorf("mixed compat bench %+v", p.Bench)
 	}
 }
+
+// --compat msprobe gives the bench of the fused ops whose msprobe reference
+// differs from torch_npu's formula semantics "msprobe" (fused-ops.md §17
+// #13, #17, #18); the device keeps the official semantics, and so does the
+// bench of every other op and of a default run.
+func TestCompatBenchSemantics(t *testing.T) {
+	f32 := tensor.Float32
+	x := tn("args.0", f32, 4, 8)
+	mask := tn("args.1", tensor.Bool, 4, 8)
+	ia := func(v []int64) framework.Arg {
+		return framework.Arg{Kind: framework.ArgList, Elems: []framework.Arg{{Kind: framework.ArgInt, Int: v[0]}}}
+	}
+	fa := func(v float64) framework.Arg { return framework.Arg{Kind: framework.ArgFloat, Float: v} }
+	ba := func(v bool) framework.Arg { return framework.Arg{Kind: framework.ArgBool, Bool: v} }
+	calls := []struct {
+		req  *framework.PlanRequest
+		want string // "" for no bench attribute
+	}{
+		{&framework.PlanRequest{API: "NPU.npu_swiglu.0", Args: []framework.Arg{x}}, "msprobe"},
+		{&framework.PlanRequest{API: "NPU.npu_layer_norm_eval.0", Args: []framework.Arg{x, ia([]int64{8})}}, "msprobe"},
+		{&framework.PlanRequest{API: "NPU.npu_scaled_masked_softmax.0", Args: []framework.Arg{x, mask, fa(0.5), ba(false)}}, "msprobe"},
+		{&framework.PlanRequest{API: "NPU.npu_moe_gating_top_k_softmax.0", Args: []framework.Arg{x, {Kind: framework.ArgNone}, {Kind: framework.ArgInt, Int: 2}}}, "msprobe"},
+		{&framework.PlanRequest{API: "NPU.npu_fast_gelu.0", Args: []framework.Arg{x}}, ""},
+		{&framework.PlanRequest{API: "Functional.silu.0", Args: []framework.Arg{x}}, ""},
+	}
+	for _, c := range calls {
+		c.req.Compat = "msprobe"
+		resp := plan(t, c.req)
+		if resp.Plan == nil {
+			t.Fatalf("%s: skipped: %s", c.req.API, resp.Skip)
+		}
+		p := resp.Plan
+		if got := p.Bench.Attrs["semantics"].String; got != c.want {
+			t.Errorf("%s: compat bench semantics %q, want %q", c.req.API, got, c.want)
+		}
+		if s, ok := p.Attrs["semantics"]; ok && s.String != "official" {
+			t.Errorf("%s: the device's semantics %q, want official", c.req.API, s.String)
+		}
+		c.req.Compat = ""
+		if p := plan(t, c.req).Plan; p.Bench != nil {
+			t.Errorf("%s: default bench %+v", c.req.API, p.Bench)
+		}
+	}
+}

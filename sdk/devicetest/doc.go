@@ -91,6 +91,8 @@
 //   - embedding with padding_idx or scale_grad_by_freq, and clamp where an
 //     input value equals a bound: PyTorch's gradient is not the derivative
 //     there, on purpose;
+//   - npu.swiglu and npu.scaled_masked_softmax with semantics "msprobe"
+//     (msprobe's reference, float32 steps);
 //   - the statistics outputs of npu.rms_norm (rstd) and
 //     npu.fusion_attention (softmax_max, softmax_sum), whose gradient the
 //     op's backward ignores.

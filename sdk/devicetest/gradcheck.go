@@ -48,6 +48,10 @@ func gradCheckSkip(c *Case) string {
 	case c.Op == "embedding" && (a.Int("padding_idx", -1) >= 0 || a.Bool("scale_grad_by_freq", false)):
 		// PyTorch's gradient is not the derivative here, on purpose.
 		return "gradient is not a derivative"
+	case (c.Op == "npu.swiglu" || c.Op == "npu.scaled_masked_softmax") && a.Str("semantics", "official") == "msprobe":
+		// msprobe's reference computes in float32 steps: differences of a
+		// float32 function cannot resolve its derivative.
+		return "float32 steps"
 	case c.Op == "clamp" && clampAtBound(c.Request.Inputs):
 		// PyTorch passes the gradient where x equals a bound, also where
 		// min == max makes the function flat: not a derivative, and no kink

@@ -9,7 +9,8 @@ func init() {
 	addSchemas(
 		Schema{Name: "npu.swiglu", Doc: "torch_npu.npu_swiglu (fused-ops.md §11): x split in halves A, B along dim (size even), silu(A)·B = A·σ(A)·B; " +
 			"the output has dim halved; floating",
-			Inputs: []InputSpec{in("x")}, Attrs: []AttrSpec{attr("dim", AttrInt, IntAttr(-1), "")}, Outputs: 1},
+			Inputs: []InputSpec{in("x")}, Attrs: []AttrSpec{attr("dim", AttrInt, IntAttr(-1), ""),
+				npuSemantics("float32 x: σ(A)·A·B in float32; wider x: silu(A) in float32 times B in float32 (§17 #17); the gradient is autograd of that")}, Outputs: 1},
 		Schema{Name: "npu.rotary_mul", Doc: "torch_npu.npu_rotary_mul (fused-ops.md §9): r1·x + r2·rot(x), r1 and r2 broadcast to x's shape; " +
 			"rot(x) = concat(−x2, x1) of the halves of the last dim (half) or (−x[2i+1], x[2i]) pairs (interleave); the last dim even; floating",
 			Inputs: []InputSpec{in("x"), in("r1"), in("r2")},
@@ -23,7 +24,8 @@ func init() {
 			"a fully masked row is uniform; the mask takes no gradient; floating x",
 			Inputs: []InputSpec{in("x"), idx("mask")},
 			Attrs: []AttrSpec{attr("scale", AttrFloat, FloatAttr(1), ""),
-				attr("fixed_triu_mask", AttrBool, BoolAttr(false), "mask the strict upper triangle of the last two dims, ignoring mask's values")}, Outputs: 1},
+				attr("fixed_triu_mask", AttrBool, BoolAttr(false), "mask the strict upper triangle of the last two dims, ignoring mask's values"),
+				npuSemantics("x·scale and z − max(z) at x's dtype, then exp, sum and quotient in float32 (§17 #18); the gradient is autograd of that")}, Outputs: 1},
 		Schema{Name: "npu.confusion_transpose", Doc: "torch_npu.npu_confusion_transpose (fused-ops.md §3): reshape(permute(x, perm), shape) with transpose_first, " +
 			"else permute(reshape(x, shape), perm); a data movement, any dtype",
 			Inputs: []InputSpec{in("x")},
@@ -34,7 +36,8 @@ func init() {
 		Schema{Name: "npu.layer_norm_eval", Doc: "torch_npu.npu_layer_norm_eval (fused-ops.md §5): layer_norm over the trailing normalized_shape dims, " +
 			"(x − μ)/sqrt(var + eps)·weight + bias with the biased variance; weight and bias of normalized_shape or None; floating",
 			Inputs: []InputSpec{in("input"), opt("weight"), opt("bias")},
-			Attrs:  []AttrSpec{req("normalized_shape", AttrInts, ""), attr("eps", AttrFloat, FloatAttr(1e-5), "")}, Outputs: 1},
+			Attrs: []AttrSpec{req("normalized_shape", AttrInts, ""), attr("eps", AttrFloat, FloatAttr(1e-5), ""),
+				npuSemantics("layer_norm(x, normalized_shape): weight, bias and eps ignored, eps 1e-5 (§17 #13); weight and bias take no gradient")}, Outputs: 1},
 		Schema{Name: "npu.apply_adam", Doc: "torch_npu.npu_apply_adam (fused-ops.md §1), TF ApplyAdam: m' = m + (β1−1)(m−g), v' = v + (β2−1)(v−g²), " +
 			"lr_t = lr·sqrt(1−beta2_power)/(1−beta1_power), var' = var − lr_t·m'/(ε+sqrt(v')) (with use_nesterov (β1·m' + (1−β1)·g) for m'); " +
 			"outputs (var', m', v'); var, m, v, grad of one shape and float dtype; the six Scalars a number or a one-element tensor; no gradient",
@@ -56,7 +59,8 @@ func init() {
 			"the k largest per row in descending order, ties to the lower index; outputs (y, expert_idx, row_idx) of shape x.shape[:-1]+[k], " +
 			"expert_idx E for a finished row, row_idx[i, j] = j·T + i, both int32; no gradient",
 			Inputs: []InputSpec{{Name: "x"}, {Name: "finished", Optional: true}},
-			Attrs:  []AttrSpec{attr("k", AttrInt, IntAttr(1), "")}, Outputs: 3},
+			Attrs: []AttrSpec{attr("k", AttrInt, IntAttr(1), ""),
+				npuSemantics("the softmax in float32 (§17 #18), so ties are decided at float32 resolution")}, Outputs: 3},
 		Schema{Name: "npu.sort_v2", Doc: "torch_npu.npu_sort_v2 (fused-ops.md §15): the values of a stable sort along dim (NaN last ascending, first descending); " +
 			"the gradient scattered back through the permutation",
 			Inputs: []InputSpec{in("self")},
@@ -72,4 +76,11 @@ func npuScalars(names ...string) []InputSpec {
 		out[i] = InputSpec{Name: n, ScalarOK: true}
 	}
 	return out
+}
+
+// npuSemantics is the semantics attribute of an op whose bench under
+// --compat msprobe computes msprobe's reference (ref says how it differs).
+func npuSemantics(ref string) AttrSpec {
+	return attr("semantics", AttrString, StringAttr("official"),
+		"\"official\": torch_npu's documented formula in float64; \"msprobe\": msprobe's reference, the bench of --compat msprobe: "+ref)
 }

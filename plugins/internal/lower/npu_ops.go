@@ -567,7 +567,8 @@ func npuLinear(b *bound) (*framework.Plan, error) {
 
 // npuLayerNormEval lowers npu_layer_norm_eval(input, normalized_shape,
 // weight=None, bias=None, eps=1e-05) with torch_npu's semantics (weight,
-// bias and eps used; msprobe's reference ignores them, fused-ops.md §17 #13).
+// bias and eps used; msprobe's reference ignores them, fused-ops.md §17 #13,
+// which --compat msprobe gives the bench: MsprobeBenchAttrs).
 func npuLayerNormEval(b *bound) (*framework.Plan, error) {
 	x, err := b.npuTensor("input")
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/probe-dev/probe/sdk/framework"
+	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
@@ -84,4 +85,24 @@ func MsprobeBench(api string, args []framework.Arg, kwargs []framework.NamedArg)
 		}
 	}
 	return p
+}
+
+// msprobeRefOps are the fused ops whose bench msprobe computes otherwise
+// than torch_npu's formula (fused-ops.md §17 #13, #17, #18): layer_norm_eval
+// ignores weight, bias and eps; swiglu, scaled_masked_softmax and the moe
+// gating's softmax drop to float32.
+var msprobeRefOps = map[string]bool{
+	"npu.layer_norm_eval": true, "npu.swiglu": true, "npu.scaled_masked_softmax": true, "npu.moe_gating_top_k_softmax": true,
+}
+
+// MsprobeBenchAttrs are the attributes the bench request of a plan for op
+// replaces under --compat msprobe (framework.BenchPolicy.Attrs), nil for
+// none: semantics "msprobe" for the fused ops whose msprobe reference
+// differs from the official formula. Only the bench changes; the device is
+// the NPU under test, which computes torch_npu's op.
+func MsprobeBenchAttrs(op string) ops.Attrs {
+	if !msprobeRefOps[op] {
+		return nil
+	}
+	return ops.Attrs{"semantics": ops.StringAttr("msprobe")}
 }

@@ -659,9 +659,160 @@ def sort_cases():
     return cs
 
 
+# ---------------------------------------------------------------- msprobe's references (--compat msprobe)
+#
+# Semantics "msprobe": what msprobe's bench functions compute (fused-ops.md
+# §17 #13, #17, #18), which --compat msprobe gives the bench. Written as
+# msprobe's bench_functions do, with the same PyTorch ops at the same
+# dtypes: float32 steps are PyTorch 1.13's float32 kernels. Inputs are
+# what run_ut hands the bench: a float32 original raised to float64
+# (float32 values in float64 cases), a float16/bfloat16 original raised to
+# float32 (float32 cases). The CPU kernels round each float32 step
+# correctly while PyTorch's float32 exp, sigmoid and sums are not always
+# correctly rounded, so these cases carry a tolerance of a few float32
+# ulps; the "overflow"/"underflow" cases (atol 0) are where a float64
+# computation would differ beyond any rounding: a float32 step overflows
+# to inf or underflows to 0.
+
+MS = {"semantics": "msprobe"}
+
+
+def f32vals(r, shape, scale=1.0):
+    """float64 values that are float32 numbers (a float32 original raised)."""
+    return (r.randn(shape) * scale).to(torch.float32).to(f64)
+
+
+def swiglu_ref(dim=-1):
+    """msprobe's bench_functions/swiglu.py npu_swiglu."""
+    def fn(x):
+        dt = x.dtype
+        a, b = torch.chunk(x, 2, dim=dim)
+        if dt == torch.float32:
+            s = torch.sigmoid(torch.mul(a, 1.0))
+            return torch.mul(torch.mul(s, a), b)
+        out = F.silu(a.type(torch.float)).type(dt).type(torch.float32) * b.type(torch.float)
+        return out.type(dt)
+    return fn
+
+
+def sms_ref(scale):
+    """msprobe's npu_scaled_masked_softmax (without fixed_triu_mask)."""
+    def fn(x, mask):
+        dt = x.dtype
+        x = (x * scale).masked_fill(mask, value=-10000)
+        x = x - torch.max(x, dim=-1, keepdims=True)[0]
+        x = torch.exp(x.float())
+        y = torch.div(x, torch.sum(x, dim=-1, keepdims=True))
+        return y.to(dt)
+    return fn
+
+
+def lne_ref(ns):
+    """msprobe's npu_layer_norm_eval: weight, bias and eps ignored."""
+    def fn(x, w, b):
+        return F.layer_norm(x, ns)
+    return fn
+
+
+def moe_ref(k):
+    """moe() with msprobe's float32 softmax cast back to x's dtype."""
+    def fn(x, fin):
+        e = x.shape[-1]
+        s = F.softmax(x.reshape(-1, e).float(), dim=-1).to(x.dtype)
+        order = torch.argsort(-s, dim=-1, stable=True)[:, :k]
+        y = torch.gather(s, -1, order)
+        ex = order.clone()
+        if fin is not None:
+            ex[fin.reshape(-1)] = e
+        rows = s.shape[0]
+        row = torch.arange(rows * k).reshape(k, rows).t()
+        shape = list(x.shape[:-1]) + [k]
+        return y.reshape(shape), ex.to(torch.int32).reshape(shape), row.to(torch.int32).reshape(shape)
+    return fn
+
+
+def differs(c, official, inputs, out=0):
+    """Assert that the msprobe case's output differs from the official
+    formula's beyond 1e-9 relative somewhere (what the case proves)."""
+    want = torch.tensor([float(v) for v in c["outputs"][out]["data"]], dtype=f64)
+    got = official(*inputs)
+    got = (got if isinstance(got, torch.Tensor) else got[out]).detach().to(f64).reshape(-1)
+    fin = torch.isfinite(want) & torch.isfinite(got)
+    rel = ((want - got).abs() / got.abs().clamp(min=1e-300))
+    assert bool((~(torch.isfinite(want) == torch.isfinite(got))).any()) or bool((rel[fin] > 1e-9).any()), c["name"]
+    return c
+
+
+def msprobe_cases():
+    cs = []
+    r = R("msprobe")
+    TOL = dict(rtol=1e-6, atol=1e-9)  # a few float32 ulps (see above)
+    EXACT = dict(rtol=1e-6, atol=0.0)
+    f32 = torch.float32
+    # §17 #17 npu_swiglu
+    op = "npu.swiglu"
+    x = f32vals(r, (3, 8), 2)
+    cs.append(differs(case(op + "/msprobe_float64", op, [x], swiglu_ref(), attrs={"dim": -1, **MS}, **TOL), swiglu, [x]))
+    x = f32vals(r, (2, 6, 3))
+    cs.append(case(op + "/msprobe_float64_dim1", op, [x], swiglu_ref(1), attrs={"dim": 1, **MS}, **TOL))
+    # silu(100)·1e37 = 1e39 overflows float32; silu(1e-20)·1e-20 is a float32 subnormal
+    x = t([100.0, 1e-20, -3.0, 0.5, 1e37, 1e-20, 2.0, -1e-30]).to(f32).to(f64)
+    cs.append(differs(case(op + "/msprobe_float64_range", op, [x], swiglu_ref(), attrs={"dim": -1, **MS}, backward=False, **EXACT),
+                      swiglu, [x]))
+    x = r.randn((4, 16), f32)
+    cs.append(case(op + "/msprobe_float32", op, [x], swiglu_ref(), attrs={"dim": -1, **MS}, ulp=4.0))
+    # §17 #18 npu_scaled_masked_softmax
+    op = "npu.scaled_masked_softmax"
+    A = lambda sc: {"scale": sc, "fixed_triu_mask": False, **MS}
+    x, m = f32vals(r, (2, 2, 4, 8), 3), r.bool((2, 1, 4, 8), 0.3)
+    # the max's gradient (minus the row's sum of float32 terms) makes the
+    # gradient at each row's maximum a difference of float32 noise: atol
+    # of a few float32 ulps of the row's terms
+    cs.append(differs(case(op + "/msprobe_float64", op, [x, m], sms_ref(0.5), attrs=A(0.5), rtol=1e-6, atol=2e-7), sms(0.5), [x, m]))
+    full = torch.tensor([[False, True, False, True, False], [True, True, True, True, True]])
+    x = f32vals(r, (2, 5))
+    cs.append(case(op + "/msprobe_float64_row_masked", op, [x, full], sms_ref(2.0), attrs=A(2.0), rtol=1e-6, atol=2e-7))
+    # exp(z − max) of −110 and −130 underflows to 0 in float32
+    x = t([[0.0, -55.0, -65.0, 1.0, 0.5], [3.0, 2.0, -100.0, -120.0, 2.5]]).to(f32).to(f64)
+    m = torch.zeros((2, 5), dtype=torch.bool)
+    cs.append(differs(case(op + "/msprobe_float64_underflow", op, [x, m], sms_ref(2.0), attrs=A(2.0), **EXACT), sms(2.0), [x, m]))
+    cs.append(case(op + "/msprobe_float32", op, [r.randn((2, 4, 16), f32) * 4, r.bool((4, 16), 0.25)], sms_ref(0.25), attrs=A(0.25),
+                   ulp=4.0, atol=2e-8))
+    # §17 #13 npu_layer_norm_eval: weight, bias and eps ignored
+    op = "npu.layer_norm_eval"
+    LA = lambda ns, eps: {"normalized_shape": list(ns), "eps": eps, **MS}
+    ins = [f32vals(r, (3, 6)), f32vals(r, (6,)), f32vals(r, (6,))]
+    cs.append(differs(case(op + "/msprobe_affine_eps", op, ins, lne_ref((6,)), attrs=LA((6,), 0.1)), lne((6,), 0.1), ins))
+    ins = [f32vals(r, (2, 3, 4)), f32vals(r, (3, 4)), None]
+    cs.append(differs(case(op + "/msprobe_weight_2d", op, ins, lne_ref((3, 4)), attrs=LA((3, 4), 1e-5)), lne((3, 4)), ins))
+    c = case(op + "/msprobe_worked", op, [t([1.0, 2, 3, 4]), t([1.0, 2, 1, 1]), t([0.0, 0, 0, 1])], lne_ref((4,)), attrs=LA((4,), 1e-5),
+             grad_outputs=[t([1.0, 0, 0, 0])])
+    close(c["outputs"][0]["data"], [-1.3416354200, -0.4472118067, 0.4472118067, 1.3416354200])
+    close(c["input_grads"][0]["data"], [0.2683303039, -0.3577683720, -0.0894434346, 0.1788815028])
+    assert c["input_grads"][1] is None and c["input_grads"][2] is None
+    cs.append(c)
+    cs.append(case(op + "/msprobe_float32", op, [r.randn((4, 16), f32), r.randn((16,), f32), r.randn((16,), f32)], lne_ref((16,)),
+                   attrs=LA((16,), 1e-3), ulp=4.0, atol=2e-7))  # PyTorch's float32 layer_norm, not emulated
+    # §17 #18 npu_moe_gating_top_k_softmax: the softmax in float32
+    op = "npu.moe_gating_top_k_softmax"
+    x, fin = f32vals(r, (5, 8), 2), r.bool((5,), 0.3)
+    cs.append(differs(case(op + "/msprobe_float64", op, [x, fin], moe_ref(3), attrs={"k": 3, **MS}, backward=False, **TOL), moe(3), [x, fin]))
+    # a 1e-9 gap is a tie in float32: stable order puts the lower index first
+    x = t([[1.0, 1.0 + 1e-9, 0.5, -2.0], [0.25, -1.0, 0.25 + 1e-12, 3.0]])
+    c = case(op + "/msprobe_float32_ties", op, [x, None], moe_ref(2), attrs={"k": 2, **MS}, backward=False, **TOL)
+    assert c["outputs"][1]["data"][:2] == [0, 1], c["outputs"][1]
+    cs.append(c)
+    x = t([[-120.0, 0.0, 1.0, -110.0]])
+    cs.append(differs(case(op + "/msprobe_float64_underflow", op, [x, None], moe_ref(4), attrs={"k": 4, **MS}, backward=False, **EXACT),
+                      moe(4), [x, None]))
+    cs.append(case(op + "/msprobe_float32", op, [(r.randn((6, 8)) * 2).to(f32), r.bool((6,), 0.3)], moe_ref(2), attrs={"k": 2, **MS},
+                   backward=False, ulp=4.0))
+    return cs
+
+
 def main():
     cs = swiglu_cases() + rotary_cases() + unary_cases() + sms_cases() + ct_cases() + linear_cases() + lne_cases()
-    cs += adam_cases() + gns_cases() + moe_cases() + sort_cases()
+    cs += adam_cases() + gns_cases() + moe_cases() + sort_cases() + msprobe_cases()
     write_group("npu", cs)
 
 

@@ -1,0 +1,190 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/probe-dev/probe/internal/parallel"
+	"github.com/probe-dev/probe/sdk/tensor"
+)
+
+// msprobe's references of the fused operators (semantics "msprobe",
+// fused-ops.md §17 #13, #17, #18): what msprobe's bench computes, which
+// --compat msprobe gives the bench (never the device, the NPU under test).
+// Where the reference drops to float32 the steps below round to float32
+// one by one, in the reference's order: float32 arithmetic is correctly
+// rounded here, so a result can differ from PyTorch's float32 kernels
+// (whose exp, sigmoid and sums are not) by an ulp or two of float32.
+
+// npuMsprobe reports whether the call asks for msprobe's reference (the
+// semantics attribute, "official" or "msprobe").
+func npuMsprobe(c *call, fn string) (bool, error) {
+	switch s := c.attrs.Str("semantics", "official"); s {
+	case "official":
+		return false, nil
+	case "msprobe":
+		return true, nil
+	default:
+		return false, fmt.Errorf("%s: semantics must be \"official\" or \"msprobe\", got %q", fn, s)
+	}
+}
+
+// f32 rounds to float32.
+func f32(v float64) float64 { return float64(float32(v)) }
+
+// sigmoid32 is a float32 sigmoid: σ of a float32 value, rounded.
+func sigmoid32(a float64) float64 { return f32(npuSigmoid(a)) }
+
+// ---- npu.swiglu (§17 #17) ----
+
+// swigluMsprobe computes y for output element k (A = a, B = b) as msprobe's
+// reference does at dtype dt: for float32 (a float16/bfloat16 original
+// raised by run_ut) σ(A)·A·B in float32; otherwise silu(A) in float32,
+// rounded to dt and back, times B in float32 (the result is then stored at
+// dt).
+func swigluMsprobe(dt tensor.DType, a, b float64) float64 {
+	if dt == tensor.Float32 {
+		return f32(f32(sigmoid32(a)*a) * b)
+	}
+	a32, b32 := f32(a), f32(b)
+	s := f32(roundTo(dt, f32(a32*npuSigmoid(a32))))
+	return f32(s * b32)
+}
+
+// swigluMsprobeGrad is autograd of swigluMsprobe for the output gradient g:
+// (dA, dB), every step of the float32 part rounded to float32.
+func swigluMsprobeGrad(dt tensor.DType, a, b, g float64) (float64, float64) {
+	if dt == tensor.Float32 {
+		sg := sigmoid32(a)
+		t := f32(sg * a)
+		gt := f32(g * b) // d(t·B)/dt
+		gb := f32(g * t)
+		gsg := f32(gt * a)
+		ga := f32(gt * sg)
+		// sigmoid's backward: g·(1 − σ)·σ
+		ga = f32(ga + f32(f32(gsg*f32(1-sg))*sg))
+		return ga, gb
+	}
+	a32, b32 := f32(a), f32(b)
+	sg := sigmoid32(a32)
+	s := f32(roundTo(dt, f32(a32*npuSigmoid(a32))))
+	gp := f32(g) // the cast of the product back to dt
+	gs := roundTo(dt, f32(gp*b32))
+	gb := f32(gp * s)
+	// silu's backward in float32: g·σ·(1 + x·(1 − σ))
+	ga := f32(f32(gs*sg) * f32(1+f32(a32*f32(1-sg))))
+	return ga, gb
+}
+
+// ---- npu.scaled_masked_softmax (§17 #18) ----
+
+// msprobeRow computes row r as msprobe's reference does at x's dtype dt:
+// m[j] whether element j is masked, z = x·scale (−10000 where masked) at
+// dt, e = exp(float32(z − max(z))) in float32 (z − max at dt); it returns
+// the float32 sum of e and the index of the first maximum of z (the
+// element the max's gradient goes to).
+func (s *npuSMS) msprobeRow(r int, it *bcastIter, m []bool, e []float64) (float64, int) {
+	dt := s.x.dtype
+	s.masked(r, it, m)
+	mx, at := math.Inf(-1), 0
+	for j, v := range s.x.data[r*s.w : (r+1)*s.w] {
+		z := scaledMaskFill
+		if !m[j] {
+			z = roundTo(dt, v*s.scale)
+		}
+		e[j] = z
+		if z > mx || (math.IsNaN(z) && !math.IsNaN(mx)) {
+			mx, at = z, j
+		}
+	}
+	sum := 0.0
+	for j, z := range e {
+		e[j] = f32(math.Exp(f32(roundTo(dt, z-mx))))
+		sum += e[j]
+	}
+	return f32(sum), at
+}
+
+// softmaxMsprobe returns y as msprobe's reference computes it: e / sum in
+// float32 (msprobeRow).
+func (s *npuSMS) softmaxMsprobe() []float64 {
+	y := float64sFor(len(s.x.data))
+	if s.w == 0 || s.rows == 0 {
+		return y
+	}
+	parallel.Chunks(s.rows, npuRowChunk(s.w), func(from, to int) error {
+		it := newBcastIter(s.mask.shape, s.x.shape)
+		m := make([]bool, s.w)
+		for r := from; r < to; r++ {
+			yr := y[r*s.w : (r+1)*s.w]
+			sum, _ := s.msprobeRow(r, it, m, yr)
+			for j := range yr {
+				yr[j] = f32(yr[j] / sum)
+			}
+		}
+		return nil
+	})
+	return y
+}
+
+// gradMsprobe writes into dx autograd of softmaxMsprobe for the output
+// gradient g: the quotient, sum and exp in float32 steps, then at dt the
+// max subtracted (its gradient, minus the sum of the row's, goes to the
+// first maximum), the masked positions (0) and the scale.
+func (s *npuSMS) gradMsprobe(g, dx []float64) {
+	dt := s.x.dtype
+	parallel.Chunks(s.rows, npuRowChunk(s.w), func(from, to int) error {
+		it := newBcastIter(s.mask.shape, s.x.shape)
+		m := make([]bool, s.w)
+		e := make([]float64, s.w)
+		for r := from; r < to; r++ {
+			o := r * s.w
+			sum, at := s.msprobeRow(r, it, m, e)
+			// div's backward: ∂/∂e_j = g_j/sum, ∂/∂sum = Σ −g_j·((e_j/sum)/sum)
+			gs := 0.0
+			for j := range e {
+				gs += f32(-f32(g[o+j]) * f32(f32(e[j]/sum)/sum))
+			}
+			gs = f32(gs)
+			tot := 0.0
+			for j := range e {
+				ge := f32(f32(f32(g[o+j])/sum) + gs)
+				dx[o+j] = roundTo(dt, f32(ge*e[j])) // exp's backward, cast back to dt
+				tot += dx[o+j]
+			}
+			dx[o+at] = roundTo(dt, dx[o+at]-roundTo(dt, tot))
+			for j := range e {
+				if m[j] {
+					dx[o+j] = 0
+				} else {
+					dx[o+j] = roundTo(dt, dx[o+j]*s.scale)
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// ---- npu.moe_gating_top_k_softmax (§17 #18) ----
+
+// softmaxRow32 is PyTorch's float32 softmax of row s in place (the values
+// rounded to float32 first): max, exp(x − max), the float32 sum, and each
+// exp times the float32 reciprocal of the sum.
+func softmaxRow32(s []float64) {
+	mx := math.Inf(-1)
+	for j, v := range s {
+		s[j] = f32(v)
+		if s[j] > mx || math.IsNaN(s[j]) {
+			mx = s[j]
+		}
+	}
+	sum := 0.0
+	for j, v := range s {
+		s[j] = f32(math.Exp(f32(v - mx)))
+		sum += s[j]
+	}
+	inv := f32(1 / f32(sum))
+	for j := range s {
+		s[j] = f32(s[j] * inv)
+	}
+}
