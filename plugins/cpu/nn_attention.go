@@ -25,8 +25,10 @@ import (
 // The mask M (1 = masked) is the given atten_mask, or one built from
 // sparse_mode and the pre/next tokens; its additive −40000 underflows to
 // an exact 0 in float64 exp, and a fully masked row shifts uniformly, so
-// such a row keeps its unmasked attention as in the reference (unless
-// zero_masked_rows). The outputs are attention_out, softmax_max and
+// such a row keeps its unmasked attention as in msprobe's reference,
+// unless torch_npu zeroes it (semantics "official" with inner_precise 2,
+// or sparse_mode 3 with S1 > S2: attnInvalidRows) or zero_masked_rows
+// asks for it. The outputs are attention_out, softmax_max and
 // softmax_sum ([B, N1, S1, 8], each row's max and exp-sum repeated 8
 // times). Dropout (keep_prob < 1) cannot be reproduced and is refused.
 //
@@ -487,6 +489,7 @@ func attnSetup(c *call) (*attention, error) {
 	switch sem := c.attrs.Str("semantics", "official"); sem {
 	case "official":
 		m, err = attnOfficialMask(mask, mode, dims.B, dims.S1, dims.S2, pre, next, anchor == "bottom_right", attnInts(c, "prefix"))
+		a.zeroMasked = a.zeroMasked || attnInvalidRows(c.attrs.Int("inner_precise", 0), mode, dims.S1, dims.S2)
 	case "msprobe":
 		m, err = attnMask(mask, mode, dims.S1, dims.S2, pre, next, anchor == "bottom_right")
 	default:
@@ -502,6 +505,17 @@ func attnSetup(c *call) (*attention, error) {
 		a.mask = nil
 	}
 	return a, nil
+}
+
+// attnInvalidRows reports whether torch_npu zeroes the fully masked query
+// rows of a call ("invalid-row computation"): with inner_precise 2, and
+// where the kernel can tell that such rows exist, as sparse_mode 3 with
+// S1 > S2 whose first S1 − S2 rows see no key (torch_npu's documentation;
+// 0 and 1 are reserved values). A zeroed row has zero probabilities, so
+// a zero output and no gradient through it; its softmax_max and
+// softmax_sum stay the statistics of its masked scores.
+func attnInvalidRows(innerPrecise int64, mode, s1, s2 int) bool {
+	return innerPrecise == 2 || (mode == 3 && s1 > s2)
 }
 
 // attnInts reads an optional ints attribute (nil when None or absent).

@@ -140,7 +140,7 @@ var schemas = []Schema{
 	{Name: "npu.rms_norm", Doc: "torch_npu.npu_rms_norm: (x*rstd*gamma, rstd), rstd = 1/sqrt(mean(x^2 over gamma's dims)+epsilon), fp32 rstd",
 		Inputs: []InputSpec{in("x"), in("gamma")}, Attrs: []AttrSpec{attr("epsilon", AttrFloat, FloatAttr(1e-6), "")}, Outputs: 2},
 	{Name: "npu.fusion_attention", Doc: "torch_npu.npu_fusion_attention / MindSpore flash_attention_score, float64 reference (fused-ops.md §7): " +
-		"softmax((Q·Kᵀ + pse)·scale − 40000·mask)·V per head, GQA kv heads shared by consecutive query heads; " +
+		"softmax((Q·Kᵀ + pse)·scale − 40000·mask)·V per head, GQA kv heads shared by consecutive query heads, fully masked query rows zero where torch_npu zeroes them (inner_precise); " +
 		"outputs (attention_out in the query's layout, softmax_max and softmax_sum of shape [B, N1, S1, 8] ([T1, N1, 8] for TND), float32 unless the query is float64)",
 		Inputs: []InputSpec{in("query"), in("key"), in("value"), opt("pse"), {Name: "atten_mask", Optional: true}},
 		Attrs:  fusionAttentionAttrs, Outputs: 3},
@@ -200,7 +200,9 @@ var fusionAttentionAttrs = []AttrSpec{
 	attr("keep_prob", AttrFloat, FloatAttr(1), "dropout keep ratio; only 1 (no dropout) is supported"),
 	attr("pre_tockens", AttrInt, IntAttr(2147483647), "band width before the diagonal (sparse_mode 0, 4, 7, 8)"),
 	attr("next_tockens", AttrInt, IntAttr(2147483647), "band width after the diagonal (sparse_mode 0, 4, 7, 8)"),
-	attr("inner_precise", AttrInt, IntAttr(0), "device precision mode; recorded, no effect on the float64 reference"),
+	attr("inner_precise", AttrInt, IntAttr(0), "torch_npu's invalid-row computation: 2 gives a query row whose every key is masked a zero output "+
+		"(zero probabilities: no gradient through it; softmax_max/sum keep the masked scores' statistics), which torch_npu also does by itself "+
+		"for sparse_mode 3 with S1 > S2; 0 and 1 are reserved (no effect); with semantics \"msprobe\" ignored (the reference keeps such a row's unmasked attention)"),
 	attr("sparse_mode", AttrInt, IntAttr(0), "0 default, 1 all, 2 left-up causal, 3 right-down causal, 4 band, 5 prefix, 6 compressed prefix, "+
 		"7/8 split variable-length right-down/left-up causal (TND)"),
 	attr("actual_seq_qlen", AttrInts, NoneAttr(), "TND: cumulative end row of each batch's queries"),
@@ -210,7 +212,7 @@ var fusionAttentionAttrs = []AttrSpec{
 		"with a mask adds the pre/next band; modes 2-4 and 6-8 build the mask from the mode, the given one being its compressed form); "+
 		"\"msprobe\": msprobe's reference (mode 0 without a mask builds the pre/next band; a given mask is used as is unless it is the compressed causal one)"),
 	attr("band_anchor", AttrString, StringAttr("top_left"), "sparse_mode 4 band: \"top_left\" (msprobe's reference) or \"bottom_right\" (torch_npu's documentation); equal when S1 = S2"),
-	attr("zero_masked_rows", AttrBool, BoolAttr(false), "give fully masked query rows a zero output (device invalid-row handling) instead of the reference's unmasked softmax"),
+	attr("zero_masked_rows", AttrBool, BoolAttr(false), "give every fully masked query row a zero output (invalid-row computation) whatever the semantics and inner_precise"),
 	attr("pse_layout", AttrString, StringAttr("full"), "\"full\": pse broadcasts to [B, N1, S1, S2]; \"alibi_compressed\": pse is [B or 1, N1, 1024, S2], the last 1024 rows "+
 		"of an alibi pse (constant along each diagonal), the rows above read along their diagonal (torch_npu's alibi compression; takes no gradient)"),
 }

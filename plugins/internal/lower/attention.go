@@ -10,21 +10,20 @@ import (
 
 // Fused attention: torch_npu.npu_fusion_attention (NPU namespace) and
 // MindSpore's flash_attention_score, both onto npu.fusion_attention
-// (fused-ops.md §7, mindspore-precheck.md §5).
+// (fused-ops.md §7, mindspore-precheck.md §5), with torch_npu's documented
+// semantics: every option is read by position as well as by keyword, the
+// scale defaults to 1.0, the masks are the sparse-mode note's, TND is
+// computed per batch, inner_precise 2 zeroes fully masked rows (the
+// kernel's attnInvalidRows), and attention_out, softmax_max and
+// softmax_sum are compared. MindSpore's own names (real_shift,
+// scalar_value, pre_tokens, next_tokens, input_layout='BSH') are honoured.
+// Under --compat msprobe the plan is msprobe's reference (semantics
+// "msprobe", docs/compat.md rows 29-33): keyword options only, scale
+// 1/√D, its masks, unmasked fully masked rows, attention_out alone.
 //
-// Deliberate departures from msprobe's bench, after the specs' suggested
-// Go behaviour: every option is read by position as well as by keyword
-// (the bench ignores positional options), the scale defaults to the
-// framework's documented 1.0 (the bench uses 1/√D), MindSpore's own names
-// (real_shift, scalar_value, pre_tokens, next_tokens, input_layout='BSH')
-// are honoured, and sparse modes 0-4 never crash. Only attention_out is
-// compared (run_ut keeps element 0 of both outputs) and the dumped gradient
-// feeds it (grad_index 0).
-//
-// Skipped, with the reason: TND layout, actual_seq_qlen/kvlen (varlen),
-// prefix, padding_mask, keep_prob < 1 (the device's dropout mask cannot be
-// reproduced), sparse_mode 6-8 (compressed prefix and varlen modes), and
-// sparse_mode 5 without an atten_mask.
+// Skipped, with the reason: padding_mask, keep_prob < 1 (the device's
+// dropout mask cannot be reproduced), and the calls torch_npu documents as
+// unsupported (pse or sparse_mode 5 with TND, ...).
 
 // npuFusionAttentionSig is torch_npu's documented signature.
 const npuFusionAttentionSig = "query, key, value, head_num, input_layout, pse=None, padding_mask=None, atten_mask=None, " +

@@ -12,7 +12,10 @@ and autograd for the gradients of attention_out (the only output run_ut
 differentiates, grad_index 0). Masks follow torch_npu's documentation
 (semantics "official": every layout x sparse_mode 0-8 x MHA/GQA, TND with
 variable-length batches) or msprobe's reference (semantics "msprobe", the
---compat msprobe cases). softmax_max / softmax_sum are
+--compat msprobe cases). Under the official semantics a fully masked query
+row gets zero probabilities with inner_precise 2 and with sparse_mode 3
+when S1 > S2 (torch_npu's invalid-row computation); msprobe's reference
+keeps their unmasked attention. softmax_max / softmax_sum are
 [B, N1, S1, 8]. Float32 cases compute in float64 and round the results,
 as the bench does.
 """
@@ -102,7 +105,11 @@ def official_mask(mask, mode, b, s1, s2, pre, nxt, prefix):
 
 
 def attend(Q, K, V, pse, M, scale, zero_rows=False):
-    """BNSD float64 attention with GQA (kv head h // G): O, row max, row sum."""
+    """BNSD float64 attention with GQA (kv head h // G): O, row max, row sum.
+    zero_rows: a query row whose every key is masked gets zero
+    probabilities (torch_npu's invalid-row computation), so a zero output
+    and no gradient through it; its max and sum stay those of the masked
+    scores."""
     g = Q.shape[1] // K.shape[1]
     K = K.repeat_interleave(g, dim=1)
     V = V.repeat_interleave(g, dim=1)
@@ -115,11 +122,23 @@ def attend(Q, K, V, pse, M, scale, zero_rows=False):
     m = s.max(dim=-1, keepdim=True).values
     e = torch.exp(s - m)
     l = e.sum(dim=-1, keepdim=True)
-    return (e / l) @ V, m, l
+    p = e / l
+    if zero_rows and M is not None:
+        full = torch.broadcast_to(M, s.shape).ne(0).all(dim=-1, keepdim=True)
+        p = p.masked_fill(full, 0.0)
+    return p @ V, m, l
+
+
+def invalid_rows(semantics, inner_precise, mode, s1, s2):
+    """Whether fully masked rows are zeroed: torch_npu's inner_precise 2
+    (invalid-row computation), and automatically where the kernel knows
+    there are such rows, sparse_mode 3 with S1 > S2 (torch_npu's
+    documentation); msprobe's reference never zeroes them (fused-ops §7.4)."""
+    return semantics == "official" and (inner_precise == 2 or (mode == 3 and s1 > s2))
 
 
 def fusion_attention(layout, head_num, scale, mode=0, pre=2147483647, nxt=2147483647, semantics="official",
-                     prefix=None, cq=None, ck=None):
+                     prefix=None, cq=None, ck=None, inner_precise=0):
     def fn(q, k, v, pse, mask):
         dt = q.dtype
         stat = torch.float64 if dt == torch.float64 else torch.float32
@@ -139,7 +158,7 @@ def fusion_attention(layout, head_num, scale, mode=0, pre=2147483647, nxt=214748
                 if mode in (7, 8):
                     bm = 4 if bi == bandb else (3 if mode == 7 else 2)
                 M = official_mask(None, bm, 1, q1 - q0, k1 - k0, pre, nxt, None if prefix is None else [prefix[bi]])
-                o, m, l = attend(Q, K, V, None, M, scale)
+                o, m, l = attend(Q, K, V, None, M, scale, invalid_rows(semantics, inner_precise, bm, q1 - q0, k1 - k0))
                 outs.append(o[0].permute(1, 0, 2))
                 ms.append(m[0].permute(1, 0, 2))
                 ls.append(l[0].permute(1, 0, 2))
@@ -160,17 +179,20 @@ def fusion_attention(layout, head_num, scale, mode=0, pre=2147483647, nxt=214748
             M = ref_mask(mask, mode, s1, s2, pre, nxt)
         else:
             M = official_mask(mask, mode, Q.shape[0], s1, s2, pre, nxt, prefix)
-        o, m, l = attend(Q, K, V, pse, M, scale)
+        o, m, l = attend(Q, K, V, pse, M, scale, invalid_rows(semantics, inner_precise, mode, s1, s2))
         return (from_bnsd(o, layout).to(dt),
                 m.detach().expand(*m.shape[:-1], 8).to(stat).contiguous(),
                 l.detach().expand(*l.shape[:-1], 8).to(stat).contiguous())
     return fn
 
 
-def attrs(layout, head_num, scale, mode=0, pre=2147483647, nxt=2147483647, semantics="official", prefix=None, cq=None, ck=None):
+def attrs(layout, head_num, scale, mode=0, pre=2147483647, nxt=2147483647, semantics="official", prefix=None, cq=None, ck=None,
+          inner_precise=0):
     a = {"head_num": head_num, "input_layout": layout, "scale": float(scale),
          "sparse_mode": mode, "pre_tockens": pre, "next_tockens": nxt, "semantics": semantics,
          "band_anchor": "top_left" if semantics == "msprobe" else "bottom_right"}
+    if inner_precise:
+        a["inner_precise"] = inner_precise
     for k, v in (("prefix", prefix), ("actual_seq_qlen", cq), ("actual_seq_kvlen", ck)):
         if v is not None:
             a[k] = list(v)
@@ -185,15 +207,17 @@ def gen():
     cs = []
 
     def add(name, layout, head_num, scale, q, k, v, pse=None, mask=None, mode=0, pre=2147483647, nxt=2147483647,
-            semantics="official", prefix=None, cq=None, ck=None, **kw):
+            semantics="official", prefix=None, cq=None, ck=None, inner_precise=0, **kw):
         r = Rand("nn_attention/" + name + "#dy")
         dy = r.randn(q.shape, q.dtype)
         if semantics == "msprobe":
             name = "msprobe_" + name
-        cs.append(case("npu.fusion_attention/" + name, "npu.fusion_attention", [q, k, v, pse, mask],
-                       fusion_attention(layout, head_num, scale, mode, pre, nxt, semantics, prefix, cq, ck),
-                       attrs=attrs(layout, head_num, scale, mode, pre, nxt, semantics, prefix, cq, ck),
-                       grad_outputs=[dy, None, None], **kw))
+        c = case("npu.fusion_attention/" + name, "npu.fusion_attention", [q, k, v, pse, mask],
+                 fusion_attention(layout, head_num, scale, mode, pre, nxt, semantics, prefix, cq, ck, inner_precise),
+                 attrs=attrs(layout, head_num, scale, mode, pre, nxt, semantics, prefix, cq, ck, inner_precise),
+                 grad_outputs=[dy, None, None], **kw)
+        cs.append(c)
+        return c
 
     r = Rand("nn_attention")
     # msprobe's reference (--compat msprobe): the cases of the first version.
@@ -250,8 +274,8 @@ def gen():
     # npu_fusion_attention_grad: (dq, dk, dv, dpse) of the forward for dy,
     # as outputs; dpse is zero-size without a pse.
     def add_grad(name, layout, head_num, scale, q, k, v, dy, pse=None, mask=None, mode=0, pre=2147483647, nxt=2147483647,
-                 prefix=None, cq=None, ck=None, emulated=False):
-        fwd = fusion_attention(layout, head_num, scale, mode, pre, nxt, "official", prefix, cq, ck)
+                 prefix=None, cq=None, ck=None, emulated=False, inner_precise=0):
+        fwd = fusion_attention(layout, head_num, scale, mode, pre, nxt, "official", prefix, cq, ck, inner_precise)
 
         def fn(q, k, v, dy, pse, mask):
             leaves = [t.detach().double().requires_grad_() for t in (q, k, v)]
@@ -263,7 +287,7 @@ def gen():
             out.append(gs[3].to(q.dtype) if p is not None else torch.zeros(0, dtype=q.dtype))
             return tuple(out)
         cs.append(case("npu.fusion_attention_grad/" + name, "npu.fusion_attention_grad", [q, k, v, dy, pse, mask], fn,
-                       attrs=attrs(layout, head_num, scale, mode, pre, nxt, "official", prefix, cq, ck), backward=False,
+                       attrs=attrs(layout, head_num, scale, mode, pre, nxt, "official", prefix, cq, ck, inner_precise), backward=False,
                        mode="emulated" if emulated else "bench"))
 
     add_grad("bsh_gqa_mode3", "BSH", 4, 0.5, r.randn((2, 4, 12)), r.randn((2, 6, 6)), r.randn((2, 6, 6)), r.randn((2, 4, 12)), mode=3)
@@ -275,6 +299,75 @@ def gen():
     for dt in (torch.float32, torch.float16, torch.bfloat16):
         add_grad("sbh_mode4_" + str(dt).split(".")[1], "SBH", 2, 0.5, r.randn((4, 1, 6), dt), r.randn((5, 1, 6), dt),
                  r.randn((5, 1, 6), dt), r.randn((4, 1, 6), dt), mode=4, pre=1, nxt=0, emulated=True)
+    # inner_precise 2 (torch_npu: "invalid-row computation"): a query row
+    # whose every key is masked gets a zero output, zero dq and no dk, dv
+    # or dpse through it; softmax_max/sum stay the masked scores'
+    # statistics. 0 and 1 are reserved values (no effect). Each layout x
+    # (MHA, GQA), a given mask with fully masked rows.
+    def with_full_rows(mask, rows):
+        mask = mask.clone()
+        for b, i in rows:
+            mask[b, ..., i, :] = True
+        return mask
+
+    def zero_rows_of(c, layout, n1, s1, d, rows):
+        """Assert that attention_out of the case is 0 on the (b, i) rows
+        of every head, and nonzero elsewhere."""
+        o = torch.tensor([float(x) for x in c["outputs"][0]["data"]]).reshape(c["outputs"][0]["shape"])
+        o = to_bnsd(o, layout, n1) if layout != "TND" else o
+        for b in range(o.shape[0]):
+            for i in range(s1):
+                zero = bool((o[b, :, i, :] == 0).all())
+                assert zero == ((b, i) in rows), (c["name"], b, i)
+        return c
+
+    # (its own random stream, after the cases above)
+    r = Rand("nn_attention/invalid_rows")
+    for layout in ("BSH", "SBH", "BSND", "BNSD"):
+        for heads, (n1, n2) in (("mha", (2, 2)), ("gqa", (4, 2))):
+            rows = [(0, 1), (1, 3)]
+            q = r.randn(shapes(layout, B, n1, S1, D))
+            k = r.randn(shapes(layout, B, n2, S2, D))
+            v = r.randn(shapes(layout, B, n2, S2, D))
+            mask = with_full_rows(r.bool((B, 1, S1, S2), 0.3), rows)
+            c = add("%s_%s_inner_precise2" % (layout.lower(), heads), layout, n1, 0.45, q, k, v, mask=mask, mode=1,
+                    pse=r.randn((1, n1, S1, S2)) if layout == "BNSD" else None, inner_precise=2)
+            zero_rows_of(c, layout, n1, S1, D, rows)
+    # mode 0: the given mask with its band; inner_precise 0 and 1 keep the
+    # unmasked attention of a fully masked row (only 2 zeroes it)
+    q, k, v = r.randn((1, 2, 4, 3)), r.randn((1, 2, 5, 3)), r.randn((1, 2, 5, 3))
+    mask = with_full_rows(r.bool((1, 1, 4, 5), 0.2), [(0, 2)])
+    for ip in (0, 1, 2):
+        c = add("bnsd_mode0_mask_inner_precise%d" % ip, "BNSD", 2, 0.5, q, k, v, mask=mask, mode=0, pre=2, nxt=1, inner_precise=ip)
+        zero_rows_of(c, "BNSD", 2, 4, 3, [(0, 2)] if ip == 2 else [])
+    # sparse_mode 3 with S1 > S2: the first S1 − S2 rows are fully masked,
+    # and torch_npu zeroes them whatever inner_precise
+    for heads, (n1, n2) in (("mha", (2, 2)), ("gqa", (4, 2))):
+        c = add("bnsd_%s_mode3_s1_gt_s2" % heads, "BNSD", n1, 0.5, r.randn((2, n1, 5, 3)), r.randn((2, n2, 3, 3)), r.randn((2, n2, 3, 3)), mode=3)
+        zero_rows_of(c, "BNSD", n1, 5, 3, [(b, i) for b in range(2) for i in range(2)])
+    add("bsh_mode3_s1_gt_s2_float32", "BSH", 2, 0.5, r.randn((1, 4, 6), torch.float32), r.randn((1, 2, 6), torch.float32),
+        r.randn((1, 2, 6), torch.float32), mode=3)
+    # TND: batches of 3, 1, 2 query rows over 1, 2, 2 keys; mode 3 (and 7's
+    # right-down causal batches) zero the rows above a short batch's keys
+    cq2, ck2 = [3, 4, 6], [1, 3, 5]
+    for mode, extra in ((3, {}), (7, {"pre": 4, "nxt": 0})):
+        for heads, (n1, n2) in (("mha", (2, 2)), ("gqa", (4, 2))):
+            add("tnd_%s_mode%d_s1_gt_s2" % (heads, mode), "TND", n1, 0.5, r.randn((6, n1, D)), r.randn((5, n2, D)), r.randn((5, n2, D)),
+                mode=mode, pre=extra.get("pre", 2147483647), nxt=extra.get("nxt", 2147483647), cq=cq2, ck=ck2)
+    # msprobe's reference ignores inner_precise: the unmasked attention of
+    # a fully masked row stays (fused-ops §7.4), S1 > S2 in mode 3 too
+    q, k, v = r.randn((1, 2, 4, 3)), r.randn((1, 2, 5, 3)), r.randn((1, 2, 5, 3))
+    c = add("bnsd_inner_precise2", "BNSD", 2, 0.5, q, k, v, mask=with_full_rows(r.bool((1, 1, 4, 5), 0.2), [(0, 1)]), mode=1,
+            inner_precise=2, **ms)
+    zero_rows_of(c, "BNSD", 2, 4, 3, [])
+    add("bnsd_mode3_s1_gt_s2", "BNSD", 2, 0.5, r.randn((1, 2, 5, 3)), r.randn((1, 2, 3, 3)), r.randn((1, 2, 3, 3)), mode=3, **ms)
+
+    mask = r.bool((1, 1, 5, 5), 0.3)
+    mask[0, 0, 2, :] = True
+    add_grad("bnsd_pse_inner_precise2", "BNSD", 2, 0.35, r.randn((1, 2, 5, 3)), r.randn((1, 2, 5, 3)), r.randn((1, 2, 5, 3)),
+             r.randn((1, 2, 5, 3)), pse=r.randn((1, 2, 5, 5)), mask=mask, mode=1, inner_precise=2)
+    add_grad("bsnd_gqa_mode3_s1_gt_s2", "BSND", 4, 0.5, r.randn((1, 5, 4, 3)), r.randn((1, 3, 2, 3)), r.randn((1, 3, 2, 3)),
+             r.randn((1, 5, 4, 3)), mode=3)
     return cs
 
 
