@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/probe-dev/probe/internal/floatconv"
 	"github.com/probe-dev/probe/internal/parallel"
 )
 
@@ -304,15 +305,9 @@ func castDirect(t, out *Tensor, from, to int) bool {
 	n := to - from
 	switch {
 	case out.DType == Float64 && t.DType == Float32:
-		d, s := viewOf[float64](dst, n), viewOf[float32](src, n)
-		for i, v := range s {
-			d[i] = float64(v)
-		}
+		floatconv.FromFloat32s(viewOf[float64](dst, n), viewOf[float32](src, n))
 	case out.DType == Float64 && t.DType == BFloat16:
-		d, s := viewOf[float64](dst, n), viewOf[uint16](src, n)
-		for i, v := range s {
-			d[i] = float64(math.Float32frombits(uint32(v) << 16))
-		}
+		floatconv.FromBFloat16s(viewOf[float64](dst, n), viewOf[uint16](src, n))
 	case out.DType == Float64 && t.DType == Float16:
 		tab := float16Table()
 		d, s := viewOf[float64](dst, n), viewOf[uint16](src, n)
@@ -320,10 +315,7 @@ func castDirect(t, out *Tensor, from, to int) bool {
 			d[i] = tab[v]
 		}
 	case out.DType == Float32 && t.DType == Float64:
-		d, s := viewOf[float32](dst, n), viewOf[float64](src, n)
-		for i, v := range s {
-			d[i] = float32(v)
-		}
+		floatconv.ToFloat32s(viewOf[float32](dst, n), viewOf[float64](src, n))
 	default:
 		return false
 	}

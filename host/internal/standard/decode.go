@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/probe-dev/probe/internal/floatconv"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
@@ -73,6 +74,10 @@ func decodeInto[T float](t *tensor.Tensor, off int, dst []T) {
 	switch t.DType {
 	case tensor.Float32:
 		if v := view[float32](t); v != nil {
+			if d64, ok := any(dst).([]float64); ok {
+				floatconv.FromFloat32s(d64, v[off:off+n])
+				return
+			}
 			for i, x := range v[off : off+n] {
 				dst[i] = T(x)
 			}
@@ -101,6 +106,10 @@ func decodeInto[T float](t *tensor.Tensor, off int, dst []T) {
 		}
 	case tensor.BFloat16:
 		s := t.Data[off*2 : (off+n)*2]
+		if d64, ok := any(dst).([]float64); ok && nativeLE && n > 0 && uintptr(unsafe.Pointer(&s[0]))%2 == 0 {
+			floatconv.FromBFloat16s(d64, unsafe.Slice((*uint16)(unsafe.Pointer(&s[0])), n))
+			return
+		}
 		for i := range dst {
 			dst[i] = T(math.Float32frombits(uint32(binary.LittleEndian.Uint16(s[2*i:])) << 16))
 		}

@@ -1,0 +1,51 @@
+// Package floatconv converts between float64 and the narrower float types
+// in bulk: the conversions every float64 bench input, every bench output
+// sent back at the device dtype and every metric pass over a float32
+// output go through. On amd64 with AVX2 the loops run eight elements at a
+// time; the values are those of Go's conversions, bit for bit (widening is
+// exact; narrowing rounds to nearest even, as Go's float32(x) does).
+package floatconv
+
+import "math"
+
+// FromFloat32s sets dst[i] = float64(src[i]) for every i < len(src); dst must
+// be at least as long as src.
+func FromFloat32s(dst []float64, src []float32) {
+	dst = dst[:len(src)]
+	i := 0
+	if useAVX2 && len(src) >= 8 {
+		i = len(src) &^ 7
+		float32sAVX2(&dst[0], &src[0], i)
+	}
+	for ; i < len(src); i++ {
+		dst[i] = float64(src[i])
+	}
+}
+
+// FromBFloat16s sets dst[i] to the value of the bfloat16 bit pattern src[i]
+// for every i < len(src); dst must be at least as long as src.
+func FromBFloat16s(dst []float64, src []uint16) {
+	dst = dst[:len(src)]
+	i := 0
+	if useAVX2 && len(src) >= 8 {
+		i = len(src) &^ 7
+		bfloat16sAVX2(&dst[0], &src[0], i)
+	}
+	for ; i < len(src); i++ {
+		dst[i] = float64(math.Float32frombits(uint32(src[i]) << 16))
+	}
+}
+
+// ToFloat32s sets dst[i] = float32(src[i]) for every i < len(src); dst must
+// be at least as long as src.
+func ToFloat32s(dst []float32, src []float64) {
+	dst = dst[:len(src)]
+	i := 0
+	if useAVX2 && len(src) >= 8 {
+		i = len(src) &^ 7
+		toFloat32sAVX2(&dst[0], &src[0], i)
+	}
+	for ; i < len(src); i++ {
+		dst[i] = float32(src[i])
+	}
+}

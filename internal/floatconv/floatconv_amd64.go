@@ -1,0 +1,20 @@
+package floatconv
+
+import "golang.org/x/sys/cpu"
+
+var useAVX2 = cpu.X86.HasAVX2
+
+// float32sAVX2 widens n float32 values (n a multiple of 8).
+//
+//go:noescape
+func float32sAVX2(dst *float64, src *float32, n int)
+
+// bfloat16sAVX2 widens n bfloat16 values (n a multiple of 8).
+//
+//go:noescape
+func bfloat16sAVX2(dst *float64, src *uint16, n int)
+
+// toFloat32sAVX2 narrows n float64 values (n a multiple of 8).
+//
+//go:noescape
+func toFloat32sAVX2(dst *float32, src *float64, n int)
