@@ -6,57 +6,92 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// legacyState is legacyPairsAVX's state and constants (legacy_amd64.s):
-// the two-lane sums, mae, the rel_err counts (int64 lanes, bit patterns in
-// float64 slots) and the constants.
+// lanes is a four-lane constant of the assembly loops.
+type lanes [4]float64
+
+func four(x float64) lanes { return lanes{x, x, x, x} }
+
+// sum4 is the total of four int64 count lanes.
+func sum4(c [4]int64) int { return int(c[0] + c[1] + c[2] + c[3]) }
+
+// pairCounts are two counts in each int64 lane, the first in the low 32
+// bits and the second in the high 32 (one register for two counts). A
+// call of the loops adds at most n/4 < 2^32 to each half.
+type pairCounts [4]int64
+
+// split returns the two totals and clears the lanes.
+func (c *pairCounts) split() (lo, hi int) {
+	for _, v := range c {
+		lo += int(v & 0xffffffff)
+		hi += int(v >> 32)
+	}
+	*c = pairCounts{}
+	return lo, hi
+}
+
+// max4 is the largest of four lanes that hold no NaN.
+func max4(v lanes) float64 { return max(v[0], v[1], v[2], v[3]) }
+
+// hiOne is 1<<32 in each lane: a compare's mask ANDed with it counts in
+// the high half of a pairCounts lane.
+var hiOne = [4]uint64{1 << 32, 1 << 32, 1 << 32, 1 << 32}
+
+// legacyState is the state and constants of legacyQuadsAVX2
+// (legacy_amd64.s): the two-chain sums, mae, the
+// rel_err counts (< 1e-4 and < 1e-3, < 1e-2 and < 2^-8, as pairCounts)
+// and the constants.
 type legacyState struct {
-	dot, nn, gg, mae         [2]float64
-	lt4, lt3, lt2, lt3bf     [2]int64
-	abs, eps, t4, t3, t2, tb [2]float64
+	dot, nn, gg              [2]float64
+	mae                      lanes
+	c43, c2b                 pairCounts
+	abs, eps, t4, t3, t2, tb lanes
+	hi                       [4]uint64
+}
+
+func newLegacyState(mae, eps float64) *legacyState {
+	return &legacyState{mae: four(mae), abs: four(math.Float64frombits(1<<63 - 1)), eps: four(eps),
+		t4: four(TenThousandThreshold), t3: four(ThousandThreshold), t2: four(HundredThreshold), tb: four(BF16ThousandThreshold), hi: hiOne}
 }
 
 //go:noescape
-func legacyPairsAVX(b, d, bd, e, r *float64, from, n int, cast bool, st *legacyState) int
+func legacyQuadsAVX2(b, d, bd, e, r *float64, from, n int, cast bool, st *legacyState) int
 
-// legacyAVX says whether legacy64 runs legacyPairsAVX.
-var legacyAVX = cpu.X86.HasAVX
+// quadsAVX2 says whether the float64 loops run their four-lane assembly
+// (legacy_amd64.s).
+var quadsAVX2 = cpu.X86.HasAVX2
 
-// legacy64 is legacy64Go with its pairs in two-lane AVX: the same
-// operations in the same order on the same two chains, so the same bits;
-// a pair that raises the maximum error or holds a NaN returns to Go.
-func legacy64(b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) {
-	n := len(b)
-	if !legacyAVX || n < 2 {
-		legacy64Go(b, d, bd, e, r, eps, castBench, a)
-		return
-	}
-	d, bd, e, r = d[:n], bd[:n], e[:n], r[:n]
-	abs := math.Float64frombits(1<<63 - 1)
-	st := legacyState{mae: [2]float64{a.mae, a.mae}, abs: [2]float64{abs, abs}, eps: [2]float64{eps, eps},
-		t4: [2]float64{TenThousandThreshold, TenThousandThreshold}, t3: [2]float64{ThousandThreshold, ThousandThreshold},
-		t2: [2]float64{HundredThreshold, HundredThreshold}, tb: [2]float64{BF16ThousandThreshold, BF16ThousandThreshold}}
-	maeNaN := a.maeNaN
-	i := 0
+// quads runs one of the legacy assembly loops (quads(i) continues from i)
+// until fewer than four elements are left, updating mae where a quad
+// stopped it (a new maximum or a NaN), and returns where it ended.
+func (st *legacyState) quads(e []float64, maeNaN *bool, quads func(i int) int) int {
+	n, i := len(e), 0
 	for {
-		i = legacyPairsAVX(&b[0], &d[0], &bd[0], &e[0], &r[0], i, n, castBench, &st)
-		if i+1 >= n {
-			break
+		i = quads(i)
+		if i+3 >= n {
+			return i
 		}
-		// a new maximum or a NaN in the pair i, i+1
 		mae := st.mae[0]
-		mae, maeNaN = maxErr(mae, maeNaN, e[i])
-		mae, maeNaN = maxErr(mae, maeNaN, e[i+1])
-		st.mae = [2]float64{mae, mae}
-		i += 2
+		for _, ev := range e[i : i+4] {
+			mae, *maeNaN = maxErr(mae, *maeNaN, ev)
+		}
+		st.mae = four(mae)
+		i += 4
 	}
+}
+
+// finish runs legacy64Go's work on the last elements, from i (a multiple
+// of 4, so element k goes to chain k%2 as in legacy64Go), and adds the
+// state to a.
+func (st *legacyState) finish(b, d, bd, e, r []float64, i int, eps float64, castBench, maeNaN bool, a *accum) {
 	mae := st.mae[0]
-	c4, c3, c2, cb := int(st.lt4[0]+st.lt4[1]), int(st.lt3[0]+st.lt3[1]), int(st.lt2[0]+st.lt2[1]), int(st.lt3bf[0]+st.lt3bf[1])
-	dot0, nn0, gg0 := st.dot[0], st.nn[0], st.gg[0]
-	if i < n { // odd length: the last element, on chain 0
+	c4, c3 := st.c43.split()
+	c2, cb := st.c2b.split()
+	for ; i < len(b); i++ {
 		b0, d0 := b[i], d[i]
-		dot0 += b0 * d0
-		nn0 += d0 * d0
-		gg0 += b0 * b0
+		c := i & 1
+		st.dot[c] += b0 * d0
+		st.nn[c] += d0 * d0
+		st.gg[c] += b0 * b0
 		if castBench {
 			bd[i] = float64(float32(b0))
 		}
@@ -69,9 +104,9 @@ func legacy64(b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) {
 		c2 += b2i(rv < HundredThreshold)
 		cb += b2i(rv < BF16ThousandThreshold)
 	}
-	a.dot += dot0 + st.dot[1]
-	a.nn += nn0 + st.nn[1]
-	a.gg += gg0 + st.gg[1]
+	a.dot += st.dot[0] + st.dot[1]
+	a.nn += st.nn[0] + st.nn[1]
+	a.gg += st.gg[0] + st.gg[1]
 	a.mae, a.maeNaN = mae, maeNaN
 	a.lt4 += c4
 	a.lt3 += c3
@@ -79,26 +114,67 @@ func legacy64(b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) {
 	a.lt3bf += cb
 }
 
+// legacy64 is legacy64Go with its quads in four-lane AVX2: the same
+// operations in the same order on the same two chains, so the same bits;
+// a quad that raises the maximum error or holds a NaN returns to Go.
+func legacy64(b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) {
+	n := len(b)
+	if !quadsAVX2 || n < 4 {
+		legacy64Go(b, d, bd, e, r, eps, castBench, a)
+		return
+	}
+	d, bd, e, r = d[:n], bd[:n], e[:n], r[:n]
+	st, maeNaN := newLegacyState(a.mae, eps), a.maeNaN
+	i := st.quads(e, &maeNaN, func(i int) int {
+		return legacyQuadsAVX2(&b[0], &d[0], &bd[0], &e[0], &r[0], i, n, castBench, st)
+	})
+	st.finish(b, d, bd, e, r, i, eps, castBench, maeNaN, a)
+}
+
 func abs64(x float64) float64 { return math.Abs(x) }
 
-// benchState is benchPairsAVX's state and constants (legacy_amd64.s).
+// benchState is the state and constants of benchQuadsAVX2
+// (legacy_amd64.s): the two sums, the maximum
+// relative error per lane, the counts (pos and neg, small and smallErr as
+// pairCounts; reCnt), then the constants.
 type benchState struct {
-	sq, reSum                      float64
-	reMax                          [2]float64
-	pos, neg, small, smallErr, cnt [2]int64
-	abs, sv, atol, minus1          [2]float64
+	sq, reSum             float64
+	reMax                 lanes
+	posNeg, small         pairCounts
+	cnt                   [4]int64
+	abs, sv, atol, minus1 lanes
+	hi                    [4]uint64
+}
+
+func newBenchState(p *plan, a *accum) *benchState {
+	return &benchState{sq: a.sq, reSum: a.reSum, reMax: four(a.reMax),
+		abs: four(math.Float64frombits(1<<63 - 1)), sv: four(p.sv), atol: four(p.atolBench), minus1: four(-1), hi: hiOne}
+}
+
+// finish adds the state of a loop that ran over `done` elements to a.
+func (sb *benchState) finish(done int, a *accum) {
+	cnt := sum4(sb.cnt)
+	pos, neg := sb.posNeg.split()
+	small, smallErr := sb.small.split()
+	a.sq, a.reSum, a.reMax = sb.sq, sb.reSum, max4(sb.reMax)
+	a.pos += pos
+	a.neg += neg
+	a.small += small
+	a.smallErr += smallErr
+	a.reCnt += cnt
+	a.masked += done - cnt
 }
 
 //go:noescape
-func benchPairsAVX(b, bd, d, e, r *float64, from, n int, st *benchState) int
+func benchQuadsAVX2(b, bd, d, e, r *float64, from, n int, st *benchState) int
 
-// benchmarkLoop64 is benchmarkLoop for float64 arrays with its pairs in
-// two-lane AVX: the sums in element order, so the same bits. The elements
-// up to the seqMax-th normal one (whose values NumPy's short sums need)
-// and an odd last element run in Go.
+// benchmarkLoop64 is benchmarkLoop for float64 arrays with its quads in
+// four-lane AVX2: the sums in element order, so the same bits. The
+// elements up to the seqMax-th normal one (whose values NumPy's short sums
+// need) and the last n mod 4 run in Go.
 func benchmarkLoop64(p *plan, b, bd, d, e, r []float64, a *accum) {
 	n := len(b)
-	if !legacyAVX {
+	if !quadsAVX2 {
 		benchmarkLoop(p, b, bd, d, e, r, a)
 		return
 	}
@@ -107,82 +183,71 @@ func benchmarkLoop64(p *plan, b, bd, d, e, r []float64, a *accum) {
 	for ; i < n && a.reCnt < seqMax; i++ {
 		benchmarkLoop(p, b[i:i+1], bd[i:i+1], d[i:i+1], e[i:i+1], r[i:i+1], a)
 	}
-	if n-i < 2 {
+	if n-i < 4 {
 		benchmarkLoop(p, b[i:], bd[i:], d[i:], e[i:], r[i:], a)
 		return
 	}
-	abs := math.Float64frombits(1<<63 - 1)
-	st := benchState{sq: a.sq, reSum: a.reSum, reMax: [2]float64{a.reMax, a.reMax},
-		abs: [2]float64{abs, abs}, sv: [2]float64{p.sv, p.sv}, atol: [2]float64{p.atolBench, p.atolBench}, minus1: [2]float64{-1, -1}}
-	j := benchPairsAVX(&b[0], &bd[0], &d[0], &e[0], &r[0], i, n, &st)
-	cnt := int(st.cnt[0] + st.cnt[1])
-	small := int(st.small[0] + st.small[1])
-	a.sq, a.reSum, a.reMax = st.sq, st.reSum, max(st.reMax[0], st.reMax[1])
-	a.pos += int(st.pos[0] + st.pos[1])
-	a.neg += int(st.neg[0] + st.neg[1])
-	a.small += small
-	a.smallErr += int(st.smallErr[0] + st.smallErr[1])
-	a.reCnt += cnt
-	a.masked += j - i - cnt
+	sb := newBenchState(p, a)
+	j := benchQuadsAVX2(&b[0], &bd[0], &d[0], &e[0], &r[0], i, n, sb)
+	sb.finish(j-i, a)
 	benchmarkLoop(p, b[j:], bd[j:], d[j:], e[j:], r[j:], a)
 }
 
-// absState is absPairsAVX's state and constants (legacy_amd64.s).
+// absState is absQuadsAVX2's state and constants (legacy_amd64.s).
 type absState struct {
-	small, smallErr, normal, normalFail [2]int64
-	abs, sv, atol, rtol                 [2]float64
+	small, smallErr, normal, normalFail [4]int64
+	abs, sv, atol, rtol                 lanes
 }
 
 //go:noescape
-func absPairsAVX(b, bd, d, e, r *float64, from, n int, st *absState) int
+func absQuadsAVX2(b, bd, d, e, r *float64, from, n int, st *absState) int
 
-// absoluteLoop64 is absoluteLoop for float64 arrays with its pairs in
-// two-lane AVX (counts only, so any order gives the same); a pair with a
-// non-finite value and an odd last element run in Go.
+// absoluteLoop64 is absoluteLoop for float64 arrays with its quads in
+// four-lane AVX2 (counts only, so any order gives the same); a quad with a
+// non-finite value and the last n mod 4 elements run in Go.
 func absoluteLoop64(p *plan, b, bd, d, e, r []float64, a *accum) {
 	n := len(b)
-	if !legacyAVX || n < 2 {
+	if !quadsAVX2 || n < 4 {
 		absoluteLoop(p, b, bd, d, e, r, a)
 		return
 	}
 	bd, d, e, r = bd[:n], d[:n], e[:n], r[:n]
-	abs := math.Float64frombits(1<<63 - 1)
-	st := absState{abs: [2]float64{abs, abs}, sv: [2]float64{p.sv, p.sv}, atol: [2]float64{p.atolAbs, p.atolAbs}, rtol: [2]float64{p.rtol, p.rtol}}
+	st := absState{abs: four(math.Float64frombits(1<<63 - 1)), sv: four(p.sv), atol: four(p.atolAbs), rtol: four(p.rtol)}
 	i := 0
 	for {
-		i = absPairsAVX(&b[0], &bd[0], &d[0], &e[0], &r[0], i, n, &st)
-		if i+1 >= n {
+		i = absQuadsAVX2(&b[0], &bd[0], &d[0], &e[0], &r[0], i, n, &st)
+		if i+3 >= n {
 			break
 		}
-		absoluteLoop(p, b[i:i+2], bd[i:i+2], d[i:i+2], e[i:i+2], r[i:i+2], a) // a non-finite value
-		i += 2
+		absoluteLoop(p, b[i:i+4], bd[i:i+4], d[i:i+4], e[i:i+4], r[i:i+4], a) // a non-finite value
+		i += 4
 	}
-	a.absSmall += int(st.small[0] + st.small[1])
-	a.absSmallErr += int(st.smallErr[0] + st.smallErr[1])
-	a.absNormal += int(st.normal[0] + st.normal[1])
-	a.absNormalFail += int(st.normalFail[0] + st.normalFail[1])
+	a.absSmall += sum4(st.small)
+	a.absSmallErr += sum4(st.smallErr)
+	a.absNormal += sum4(st.normal)
+	a.absNormalFail += sum4(st.normalFail)
 	absoluteLoop(p, b[i:], bd[i:], d[i:], e[i:], r[i:], a)
 }
 
-// ulpState is ulpPairsAVX's state and constants (legacy_amd64.s).
+// ulpState is ulpQuadsAVX2's state and constants (legacy_amd64.s).
 type ulpState struct {
 	sum                                                               float64
 	_                                                                 float64
-	max                                                               [2]float64
-	over                                                              [2]int64
-	expMask, corner, c2046, c2045, minPow, mantPow, zeroPow, thr, abs [2]uint64
+	max                                                               lanes
+	over                                                              [4]int64
+	expMask, corner, c2046, c2045, minPow, mantPow, zeroPow, thr, abs [4]uint64
 }
 
 //go:noescape
-func ulpPairsAVX(b, d *float64, from, n int, st *ulpState) int
+func ulpQuadsAVX2(b, d *float64, from, n int, st *ulpState) int
 
 // ulpLoop64 is ulpLoop for float64 arrays computed in float64 (not f32),
-// its pairs in two-lane AVX: the sum in element order, so the same bits.
-// The first seqMax elements, pairs needing ulpLoop's slow cases and an odd
-// last element run in Go.
+// its quads in four-lane AVX2: the sum in element order, so the same bits.
+// The first seqMax elements, quads needing ulpLoop's slow cases and the
+// last n mod 4 elements run in Go.
 func ulpLoop64(p *plan, b, d []float64, a *accum) {
 	n := len(b)
-	if !legacyAVX || p.ulpF32 {
+	if !quadsAVX2 || p.ulpF32 {
 		ulpLoop(p, b, d, a)
 		return
 	}
@@ -192,7 +257,7 @@ func ulpLoop64(p *plan, b, d []float64, a *accum) {
 		ulpLoop(p, b[:head], d[:head], a)
 		i = head
 	}
-	if n-i < 2 {
+	if n-i < 4 {
 		ulpLoop(p, b[i:], d[i:], a)
 		return
 	}
@@ -200,34 +265,34 @@ func ulpLoop64(p *plan, b, d []float64, a *accum) {
 	if !p.compat {
 		zeroEB = p.ulpMinEB
 	}
-	two := func(v uint64) [2]uint64 { return [2]uint64{v, v} }
-	f := func(x float64) [2]uint64 { return two(math.Float64bits(x)) }
-	st := ulpState{sum: a.ulpSum, max: [2]float64{0, 0},
+	two := func(v uint64) [4]uint64 { return [4]uint64{v, v, v, v} }
+	f := func(x float64) [4]uint64 { return two(math.Float64bits(x)) }
+	st := ulpState{sum: a.ulpSum,
 		expMask: two(0x7ff0000000000000), corner: two(0xfff0000000000), c2046: two(2046 << 52), c2045: two(2045 << 52),
 		minPow: f(pow2(-p.ulpMinEB)), mantPow: f(pow2(p.ulpMant)), zeroPow: f(pow2(p.ulpMant - max(zeroEB, p.ulpMinEB))),
 		thr: f(p.ulpThr), abs: two(1<<63 - 1)}
 	over := 0
 	flush := func(from, to int) {
 		// the lanes' maximum and count into a, the sum carried in st
-		mx := max(st.max[0], st.max[1])
+		mx := max4(st.max)
 		if mb := math.Float64bits(mx); mb > math.Float64bits(a.ulpMax) {
 			a.ulpMax = mx
 		}
-		over += int(st.over[0] + st.over[1])
-		st.max, st.over = [2]float64{}, [2]int64{}
+		over += sum4(st.over)
+		st.max, st.over = lanes{}, [4]int64{}
 		a.ulpCnt += to - from
 	}
 	for {
-		j := ulpPairsAVX(&b[0], &d[0], i, n, &st)
+		j := ulpQuadsAVX2(&b[0], &d[0], i, n, &st)
 		flush(i, j)
 		a.ulpSum = st.sum
-		if j+1 >= n {
+		if j+3 >= n {
 			i = j
 			break
 		}
-		ulpLoop(p, b[j:j+2], d[j:j+2], a) // a slow case
+		ulpLoop(p, b[j:j+4], d[j:j+4], a) // a slow case
 		st.sum = a.ulpSum
-		i = j + 2
+		i = j + 4
 	}
 	a.ulpOver += over
 	ulpLoop(p, b[i:], d[i:], a)
