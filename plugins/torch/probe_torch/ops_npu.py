@@ -7,6 +7,13 @@ documented semantics) with torch ops, so that the plugin still checks the
 lowering path end to end; float16 and bfloat16 inputs are computed in
 float32 and the result cast back once, the way a fused kernel rounds (and
 PyTorch 1.13's CPU lacks several half kernels). Conventions as in ops.py.
+
+The attribute semantics "msprobe" (the bench of --compat msprobe) asks for
+msprobe's reference instead of torch_npu's op (fused-ops.md §17 #13, #16,
+#17, #18): swiglu, scaled_masked_softmax, layer_norm_eval and the MoE
+gating compute it with torch ops at the dtype they are given, on every
+device (torch_npu included: the reference is not the NPU kernel), autograd
+of it for the gradients.
 """
 
 import math
@@ -41,15 +48,34 @@ def _wide(fn, *xs):
     return fn(*ys).to(dt)
 
 
+def _msprobe(c, fn):
+    """Whether the call asks for msprobe's reference (the semantics
+    attribute, "official" or "msprobe")."""
+    s = c.attrs.get("semantics", "official")
+    if s in ("official", "msprobe"):
+        return s == "msprobe"
+    raise ArgumentError('%s: semantics must be "official" or "msprobe", got %r' % (fn, s))
+
+
 def _swiglu(c):
     (x,) = c.inputs
     dim = c.attrs["dim"]
+    ref = _msprobe(c, "npu_swiglu")
     n = _npu(c)
-    if n is not None:
+    if n is not None and not ref:
         return n.npu_swiglu(x, dim=dim)
     d = dim % max(x.dim(), 1)
     if x.dim() == 0 or x.shape[d] % 2:
         raise ArgumentError("npu_swiglu: the size of dimension %d must be even" % dim)
+    if ref:
+        # §11, §17 #17: a float32 x (a float16/bfloat16 original raised by
+        # run_ut) σ(A)·A·B in float32; any other dtype silu(A) in float32,
+        # rounded to x's dtype and back, times B in float32, the product
+        # cast to x's dtype
+        a, b = x.chunk(2, dim=d)
+        if x.dtype == torch.float32:
+            return torch.sigmoid(a) * a * b
+        return (F.silu(a.float()).to(x.dtype).float() * b.float()).to(x.dtype)
 
     def f(x):
         a, b = x.chunk(2, dim=d)
@@ -107,12 +133,19 @@ def _scaled_masked_softmax(c):
     x, mask = c.inputs
     mask = _nograd(mask)
     scale, triu = c.attrs["scale"], c.attrs["fixed_triu_mask"]
+    ref = _msprobe(c, "npu_scaled_masked_softmax")
     n = _npu(c)
-    if n is not None:
+    if n is not None and not ref:
         return n.npu_scaled_masked_softmax(x, mask, scale, triu)
     if triu:
         s1, s2 = x.shape[-2:]
         mask = torch.ones((s1, s2), dtype=torch.bool, device=x.device).triu(1)
+    if ref:
+        # §10, §17 #18: x·scale, the fill and z − max(z) at x's dtype, then
+        # exp, sum and quotient in float32, cast back to x's dtype
+        z = (x * scale).masked_fill(mask, -10000.0)
+        e = torch.exp((z - z.max(dim=-1, keepdim=True).values).float())
+        return (e / e.sum(dim=-1, keepdim=True)).to(x.dtype)
     return _wide(lambda x: torch.softmax((x * scale).masked_fill(mask, -10000.0), -1), x)
 
 
@@ -138,6 +171,15 @@ def _linear(c):
 def _layer_norm_eval(c):
     x, w, b = c.inputs
     ns, eps = list(c.attrs["normalized_shape"]), c.attrs["eps"]
+    if _msprobe(c, "npu_layer_norm_eval"):
+        # §5, §17 #13: layer_norm(x, normalized_shape), weight, bias and eps
+        # ignored (PyTorch's eps 1e-5); weight and bias take no gradient.
+        # The shapes are still checked as torch_npu checks them.
+        for nm, p in (("weight", w), ("bias", b)):
+            if p is not None and list(p.shape) != ns:
+                raise ArgumentError("npu_layer_norm_eval: %s of shape %s must have normalized_shape %s" % (nm, list(p.shape), ns))
+        c.no_grad |= {1, 2}
+        return F.layer_norm(x, ns)
     n = _npu(c)
     if n is not None:
         return n.npu_layer_norm_eval(x, ns, weight=w, bias=b, eps=eps)
@@ -267,6 +309,8 @@ def _moe_gating(c):
         raise ArgumentError("npu_moe_gating_top_k_softmax: k must be in [1, min(%d, 1024)], got %d" % (e, k))
     if fin is not None and (fin.dtype != torch.bool or list(fin.shape) != lead):
         raise ArgumentError("npu_moe_gating_top_k_softmax: finished must be a bool tensor of shape %s" % lead)
+    if _msprobe(c, "npu_moe_gating_top_k_softmax"):
+        return _moe_msprobe(x, fin, k)
     n = _npu(c)
     if n is not None:
         return list(n.npu_moe_gating_top_k_softmax(x, finished=fin, k=k))
@@ -284,6 +328,43 @@ def _moe_gating(c):
         shape = lead + [k]
         return y.reshape(shape), ex.to(torch.int32).reshape(shape), row.to(torch.int32).reshape(shape)
     return list(_wide_all(f, x))
+
+
+def _moe_msprobe(x, fin, k):
+    """msprobe's reference (fused-ops.md §14, §17 #16, #18): the softmax in
+    float32 (max subtracted, exp, sum, quotient) cast back to x's dtype; a
+    stable descending order along the last axis whose first k are taken
+    along axis 1 — the experts of a 2-D x [T, E], but for a 3-D x [B, T, E]
+    the first min(k, T) rows of each batch with all E experts: y and
+    expert_idx [B, min(k, T), E], row_idx [B, min(k, T)]; finished is viewed
+    as [finished.shape[0], 1] (a 1-D finished; a 2-D one of more than one
+    column fails as in the reference) and expanded to k columns, where it
+    is True expert_idx is E (broadcast against expert_idx's shape); row_idx
+    is arange(y.shape[0]·y.shape[1]) laid out [y.shape[1], y.shape[0]] and
+    transposed. Indices come back as int32, as the device's (they compare
+    as integers)."""
+    e = x.shape[-1]
+    xf = x.float()
+    ex = torch.exp(xf - xf.max(dim=-1, keepdim=True).values)
+    tot = ex.sum(dim=-1, keepdim=True)
+    if bool((tot == 0).any()):
+        raise ArgumentError("npu_moe_gating_top_k_softmax: msprobe's reference fails on a softmax row whose sum is 0")
+    s = (ex / tot).to(x.dtype)
+    idx = torch.argsort(-s, dim=-1, stable=True)[:, :k]
+    y = torch.gather(s, -1, idx)
+    if fin is not None:
+        if fin.numel() != fin.shape[0]:
+            raise ArgumentError("shape '[%d, 1]' is invalid for input of size %d (msprobe's reference of npu_moe_gating_top_k_softmax "
+                                "views finished as [finished.shape[0], 1]: a 1-D finished only, fused-ops.md §17 #16)"
+                                % (fin.shape[0], fin.numel()))
+        f = fin.reshape(fin.shape[0], 1).expand(-1, k)
+        try:
+            idx = torch.where(f, e, idx)
+        except RuntimeError as err:
+            raise ArgumentError("%s (msprobe's reference of npu_moe_gating_top_k_softmax: finished [%d, k=%d] against "
+                                "expert_idx %s)" % (str(err).splitlines()[0], fin.shape[0], k, list(idx.shape)))
+    row = torch.arange(y.shape[0] * y.shape[1], device=x.device).reshape(y.shape[1], y.shape[0]).t()
+    return [y, idx.to(torch.int32), row.to(torch.int32)]
 
 
 def _sort_v2(c):

@@ -19,6 +19,10 @@ class Call:
     inputs: one entry per schema input (variadic inputs expanded): a torch
     tensor on the device, a wire.Scalar (a Python number, .value) or None.
     attrs: every attribute of the schema, defaults filled in.
+    no_grad: indices of inputs the op declares gradient-free for this call
+    (the op adds to it): their input gradient is None, not zeros, as where
+    the framework's function does not take that input at all (msprobe's
+    layer_norm_eval reference and its weight and bias).
     """
 
     def __init__(self, op, inputs, attrs, device, seed, hf32, requires_grad):
@@ -29,6 +33,7 @@ class Call:
         self.seed = seed
         self.hf32 = hf32
         self.requires_grad = requires_grad
+        self.no_grad = set()
         self._gen = None
 
     @property
@@ -119,6 +124,8 @@ def run(call, backward, grads):
         got = torch.autograd.grad(diff, [leaves[i] for i in order], gouts, allow_unused=True)
     igrads = [None] * len(call.inputs)
     for i, g in zip(order, got):
+        if i in call.no_grad:
+            continue
         igrads[i] = g if g is not None else torch.zeros_like(leaves[i])
     return [o.detach() if o is not None else None for o in outs], igrads
 
