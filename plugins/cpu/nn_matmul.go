@@ -57,7 +57,7 @@ func nnPlanBatched(aBatch, bBatch []int, n, k, p int) (*nnBatchedPlan, error) {
 
 func (pl *nnBatchedPlan) forward(a, b []float64) []float64 {
 	n, k, p := pl.n, pl.k, pl.p
-	out := make([]float64, len(pl.aIdx)*n*p)
+	out := zeros(len(pl.aIdx) * n * p)
 	for ob := range pl.aIdx {
 		ai, bi := pl.aIdx[ob], pl.bIdx[ob]
 		nnGemm(false, false, n, p, k, a[ai*n*k:], b[bi*k*p:], out[ob*n*p:], false)
@@ -70,10 +70,10 @@ func (pl *nnBatchedPlan) forward(a, b []float64) []float64 {
 func (pl *nnBatchedPlan) backward(a, b, g []float64, wantA, wantB bool) (ga, gb []float64) {
 	n, k, p := pl.n, pl.k, pl.p
 	if wantA {
-		ga = make([]float64, pl.aBatches*n*k)
+		ga = zeros(pl.aBatches * n * k)
 	}
 	if wantB {
-		gb = make([]float64, pl.bBatches*k*p)
+		gb = zeros(pl.bBatches * k * p)
 	}
 	for ob := range pl.aIdx {
 		ai, bi := pl.aIdx[ob], pl.bIdx[ob]

@@ -123,7 +123,7 @@ func dropoutMask(c *call) ([]float64, error) {
 	if p == 0 || !train || x.len() == 0 {
 		return nil, nil
 	}
-	mask := make([]float64, x.len())
+	mask := zeros(x.len())
 	if p == 1 {
 		return mask, nil
 	}

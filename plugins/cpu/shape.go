@@ -33,7 +33,7 @@ func concatAlong(parts [][]float64, sizes []int, outer, inner int) []float64 {
 	for _, s := range sizes {
 		total += s
 	}
-	out := make([]float64, outer*total*inner)
+	out := float64sFor(outer * total * inner) // every element is written
 	for o := 0; o < outer; o++ {
 		off := o * total * inner
 		for i, p := range parts {
@@ -48,7 +48,7 @@ func concatAlong(parts [][]float64, sizes []int, outer, inner int) []float64 {
 // sliceAlong returns the block [start, start+size) of the middle axis of
 // data laid out as outer × total × inner.
 func sliceAlong(data []float64, outer, total, inner, start, size int) []float64 {
-	out := make([]float64, outer*size*inner)
+	out := float64sFor(outer * size * inner) // every element is written
 	for o := 0; o < outer; o++ {
 		copy(out[o*size*inner:(o+1)*size*inner], data[(o*total+start)*inner:(o*total+start+size)*inner])
 	}
@@ -276,7 +276,7 @@ func permuteData(data []float64, shape []int, perm []int) ([]float64, []int) {
 		st[i] = inSt[p]
 	}
 	n := len(data)
-	out := make([]float64, n)
+	out := float64sFor(n) // every element is written
 	if n == 0 {
 		return out, outShape
 	}
