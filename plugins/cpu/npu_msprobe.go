@@ -3,13 +3,15 @@ package cpu
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/probe-dev/probe/internal/parallel"
+	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
 // msprobe's references of the fused operators (semantics "msprobe",
-// fused-ops.md §17 #13, #17, #18): what msprobe's bench computes, which
+// fused-ops.md §17 #13, #16, #17, #18): what msprobe's bench computes, which
 // --compat msprobe gives the bench (never the device, the NPU under test).
 // Where the reference drops to float32 the steps below round to float32
 // one by one, in the reference's order: float32 arithmetic is correctly
@@ -165,12 +167,13 @@ func (s *npuSMS) gradMsprobe(g, dx []float64) {
 	})
 }
 
-// ---- npu.moe_gating_top_k_softmax (§17 #18) ----
+// ---- npu.moe_gating_top_k_softmax (§14, §17 #16, #18) ----
 
-// softmaxRow32 is PyTorch's float32 softmax of row s in place (the values
-// rounded to float32 first): max, exp(x − max), the float32 sum, and each
-// exp times the float32 reciprocal of the sum.
-func softmaxRow32(s []float64) {
+// softmaxRow32 is the float32 softmax of msprobe's reference of row s in
+// place (the values rounded to float32 first): max, exp(x − max), the
+// float32 sum and the quotient. It reports false where the sum is 0, on
+// which the reference fails.
+func softmaxRow32(s []float64) bool {
 	mx := math.Inf(-1)
 	for j, v := range s {
 		s[j] = f32(v)
@@ -183,8 +186,116 @@ func softmaxRow32(s []float64) {
 		s[j] = f32(math.Exp(f32(v - mx)))
 		sum += s[j]
 	}
-	inv := f32(1 / f32(sum))
-	for j := range s {
-		s[j] = f32(s[j] * inv)
+	sum = f32(sum)
+	if sum == 0 {
+		return false
 	}
+	for j := range s {
+		s[j] = f32(s[j] / sum)
+	}
+	return true
+}
+
+// moeGatingMsprobe is msprobe's reference of npu_moe_gating_top_k_softmax
+// for x of 2 or 3 dims and finished (nil when absent) of x.shape[:-1]:
+//
+//   - s: the float32 softmax of each row of the last axis (softmaxRow32),
+//     cast to x's dtype;
+//   - order: each row's indices in a stable ascending sort of −s (the
+//     largest first, ties to the lower index, NaN last), of x's shape;
+//   - idx = order[:, :k]: the first k along axis 1, the experts of a 2-D x
+//     [T, E] but the first min(k, T) rows of each batch of a 3-D x [B, T, E]
+//     with all E experts (§17 #16);
+//   - y = gather(s, −1, idx), of idx's shape;
+//   - finished is viewed as [n, 1] with n = finished.shape[0] (so it must
+//     hold n elements: 1-D, or a 2-D one of one column), expanded to
+//     [n, k], and where it is True expert_idx is E: broadcast against idx's
+//     shape, which may widen expert_idx or fail as torch.where does;
+//   - row_idx = arange(y.shape[0]·y.shape[1]) laid out [y.shape[1],
+//     y.shape[0]] and transposed: row_idx[a, b] = b·y.shape[0] + a.
+//
+// The indices come back as int32 like the device's (msprobe's are int64;
+// both compare as integers).
+func moeGatingMsprobe(x, fin *array, k int) ([]*array, error) {
+	const fn = "npu_moe_gating_top_k_softmax"
+	e := x.shape[x.rank()-1]
+	rows := len(x.data) / max(e, 1)
+	s := float64sFor(len(x.data))
+	order := make([]int, len(x.data))
+	bad := make([]bool, rows)
+	parallel.Chunks(rows, npuRowChunk(e), func(from, to int) error {
+		neg := make([]float64, e)
+		for r := from; r < to; r++ {
+			row := s[r*e : (r+1)*e]
+			copy(row, x.data[r*e:(r+1)*e])
+			bad[r] = !softmaxRow32(row)
+			for j, v := range row {
+				row[j] = roundTo(x.dtype, v)
+				neg[j] = -row[j]
+			}
+			copy(order[r*e:(r+1)*e], sortLine(neg, 0, 1, e, false))
+		}
+		return nil
+	})
+	for _, b := range bad {
+		if b {
+			return nil, fmt.Errorf("%s: msprobe's reference fails on a softmax row whose sum is 0", fn)
+		}
+	}
+	// idx and y: x's shape with axis 1 cut to k
+	shape := slices.Clone(x.shape)
+	shape[1] = min(k, shape[1])
+	last := shape[len(shape)-1]
+	outer := tensor.NumElements(shape[:len(shape)-1])
+	idx := make([]int, outer*last)
+	y := &array{shape: shape, data: float64sFor(outer * last), dtype: x.dtype}
+	for o := range outer {
+		src := o // the row of x (and of order) that position o of idx reads
+		if x.rank() == 3 {
+			src = o/shape[1]*x.shape[1] + o%shape[1]
+		}
+		for j := range last {
+			p := order[src*e+j]
+			idx[o*last+j] = p
+			y.data[o*last+j] = s[src*e+p]
+		}
+	}
+	ex := &array{shape: slices.Clone(shape), data: float64sFor(len(idx)), dtype: tensor.Int32}
+	for i, p := range idx {
+		ex.data[i] = float64(p)
+	}
+	if fin != nil {
+		n := 0
+		if fin.rank() > 0 {
+			n = fin.shape[0]
+		}
+		if len(fin.data) != n {
+			return nil, fmt.Errorf("shape '[%d, 1]' is invalid for input of size %d (msprobe's reference of %s views finished as "+
+				"[finished.shape[0], 1]: a 1-D finished only, fused-ops.md §17 #16)", n, len(fin.data), fn)
+		}
+		fshape := []int{n, k}
+		out, err := ops.BroadcastShapes(fshape, shape)
+		if err != nil {
+			return nil, fmt.Errorf("%v (msprobe's reference of %s: finished [%d, k=%d] against expert_idx %s)", err, fn, n, k, ops.ShapeList(shape))
+		}
+		fi, xi := newBcastIter(fshape, out), newBcastIter(shape, out)
+		w := &array{shape: out, data: float64sFor(tensor.NumElements(out)), dtype: tensor.Int32}
+		for i := range w.data {
+			if fi.seek(i); fin.data[fi.pos/k] != 0 {
+				w.data[i] = float64(e)
+			} else {
+				xi.seek(i)
+				w.data[i] = ex.data[xi.pos]
+			}
+		}
+		ex = w
+	}
+	y0, y1 := shape[0], shape[1]
+	ri := &array{shape: []int{y0, y1}, data: float64sFor(y0 * y1), dtype: tensor.Int32}
+	for a := range y0 {
+		for b := range y1 {
+			ri.data[a*y1+b] = float64(b*y0 + a)
+		}
+	}
+	return []*array{y, ex, ri}, nil
 }

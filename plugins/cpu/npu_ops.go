@@ -1110,6 +1110,9 @@ func moeGatingForward(c *call) ([]*array, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ref {
+		return moeGatingMsprobe(x, fin, k)
+	}
 	rows := tensor.NumElements(lead)
 	shape := append(slices.Clone(lead), k)
 	y := &array{shape: shape, data: float64sFor(rows * k), dtype: x.dtype}
@@ -1120,11 +1123,7 @@ func moeGatingForward(c *call) ([]*array, error) {
 		var mx, sum [1]float64
 		for r := from; r < to; r++ {
 			copy(s, x.data[r*e:(r+1)*e])
-			if ref {
-				softmaxRow32(s) // msprobe's reference: in float32 (§17 #18)
-			} else {
-				attnSoftmaxRows(s, e, mx[:], sum[:])
-			}
+			attnSoftmaxRows(s, e, mx[:], sum[:])
 			done := fin != nil && fin.data[r] != 0
 			for j, p := range sortLine(s, 0, 1, e, true)[:k] {
 				o := r*k + j

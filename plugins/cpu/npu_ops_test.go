@@ -58,7 +58,9 @@ func TestNPUOpsCoreCount(t *testing.T) {
 		{op: "npu.swiglu", attrs: ops.Attrs{"dim": ops.IntAttr(-1), "semantics": ops.StringAttr("msprobe")}, in: []*array{nnRandArray(r, 96, 1024)}},
 		{op: "npu.scaled_masked_softmax", attrs: ops.Attrs{"scale": ops.FloatAttr(0.5), "fixed_triu_mask": ops.BoolAttr(false), "semantics": ops.StringAttr("msprobe")},
 			in: []*array{nnRandArray(r, 2, 8, 64, 64), mask}},
-		{op: "npu.moe_gating_top_k_softmax", attrs: ops.Attrs{"k": ops.IntAttr(4), "semantics": ops.StringAttr("msprobe")}, in: []*array{nnRandArray(r, 4, 2000, 64), finished}},
+		// msprobe's reference takes a 1-D finished (of a 2-D x; §17 #16)
+		{op: "npu.moe_gating_top_k_softmax", attrs: ops.Attrs{"k": ops.IntAttr(4), "semantics": ops.StringAttr("msprobe")},
+			in: []*array{nnRandArray(r, 8000, 64), {shape: []int{8000}, data: finished.data, dtype: tensor.Bool}}},
 		{op: "npu.sort_v2", attrs: ops.Attrs{"dim": ops.IntAttr(-1), "descending": ops.BoolAttr(true)}, in: []*array{nnRandArray(r, 600, 257)}},
 		{op: "npu.sort_v2", attrs: ops.Attrs{"dim": ops.IntAttr(0), "descending": ops.BoolAttr(false)}, in: []*array{nnRandArray(r, 257, 600)}},
 	}

@@ -715,19 +715,28 @@ def lne_ref(ns):
 
 
 def moe_ref(k):
-    """moe() with msprobe's float32 softmax cast back to x's dtype."""
+    """msprobe's npu_moe_gating_top_k_softmax (fused-ops.md §14, §17 #16,
+    #18): the softmax in float32 (max subtracted, exp, sum, quotient) cast
+    back to x's dtype, a stable ascending argsort of its negation, whose
+    first k are taken along axis 1 ([:, :k]: the experts of a 2-D x, the
+    rows of each batch of a 3-D one), y gathered along the last axis;
+    finished viewed as [finished.shape[0], 1] and expanded to k columns
+    puts E where True (torch.where broadcasting); row_idx is arange of
+    y.shape[0]·y.shape[1] laid out [y.shape[1], y.shape[0]] and
+    transposed. Indices as int32, the device's dtype (they compare as
+    integers)."""
     def fn(x, fin):
         e = x.shape[-1]
-        s = F.softmax(x.reshape(-1, e).float(), dim=-1).to(x.dtype)
-        order = torch.argsort(-s, dim=-1, stable=True)[:, :k]
-        y = torch.gather(s, -1, order)
-        ex = order.clone()
+        xf = x.float()
+        ex = torch.exp(xf - xf.max(dim=-1, keepdim=True).values)
+        s = (ex / ex.sum(dim=-1, keepdim=True)).to(x.dtype)
+        idx = torch.argsort(-s, dim=-1, stable=True)[:, :k]
+        y = torch.gather(s, -1, idx)
         if fin is not None:
-            ex[fin.reshape(-1)] = e
-        rows = s.shape[0]
-        row = torch.arange(rows * k).reshape(k, rows).t()
-        shape = list(x.shape[:-1]) + [k]
-        return y.reshape(shape), ex.to(torch.int32).reshape(shape), row.to(torch.int32).reshape(shape)
+            f = fin.view(fin.shape[0], 1).expand(-1, k)
+            idx = torch.where(f, e, idx)
+        row = torch.arange(y.shape[0] * y.shape[1]).reshape(y.shape[1], y.shape[0]).t()
+        return y, idx.to(torch.int32), row.to(torch.int32)
     return fn
 
 
@@ -807,6 +816,24 @@ def msprobe_cases():
                       moe(4), [x, None]))
     cs.append(case(op + "/msprobe_float32", op, [(r.randn((6, 8)) * 2).to(f32), r.bool((6,), 0.3)], moe_ref(2), attrs={"k": 2, **MS},
                    backward=False, ulp=4.0))
+    # §17 #16: a 3-D x [B, T, E] takes its first k along axis 1, the rows:
+    # y and expert_idx [B, min(k, T), E] (each row's experts all sorted),
+    # row_idx [B, min(k, T)]; finished must hold finished.shape[0] elements
+    x = f32vals(r, (2, 3, 5))
+    c = case(op + "/msprobe_3d", op, [x, None], moe_ref(2), attrs={"k": 2, **MS}, backward=False, **TOL)
+    assert [o["shape"] for o in c["outputs"]] == [[2, 2, 5], [2, 2, 5], [2, 2]], c["outputs"]
+    cs.append(c)
+    c = case(op + "/msprobe_3d_k_over_t", op, [f32vals(r, (2, 2, 6)), None], moe_ref(4), attrs={"k": 4, **MS}, backward=False, **TOL)
+    assert [o["shape"] for o in c["outputs"]] == [[2, 2, 6], [2, 2, 6], [2, 2]], c["outputs"]
+    cs.append(c)
+    # T = 1: finished [B, 1] views as [B, 1]; with k = E its [B, k] broadcasts
+    # against expert_idx [B, 1, E] to [B, B, E]
+    fin = torch.tensor([[True], [False]])
+    c = case(op + "/msprobe_3d_finished_t1", op, [f32vals(r, (2, 1, 4)), fin], moe_ref(4), attrs={"k": 4, **MS}, backward=False, **TOL)
+    assert c["outputs"][1]["shape"] == [2, 2, 4], c["outputs"][1]
+    cs.append(c)
+    cs.append(error_case(op + "/msprobe_3d_finished", op, [f32vals(r, (2, 3, 4)), r.bool((2, 3), 0.5)], moe_ref(2), attrs={"k": 2, **MS}))
+    cs.append(error_case(op + "/msprobe_3d_finished_t1_k", op, [f32vals(r, (2, 1, 4)), fin], moe_ref(2), attrs={"k": 2, **MS}))
     return cs
 
 
