@@ -119,7 +119,9 @@ func fillUniform(dt tensor.DType, data []byte, n int, seed uint64, lowS, highS, 
 // chain of dependent 128-bit multiplications.
 func (p *pcg) draws(u []float64) {
 	if len(u) == drawLanes*laneLen {
-		p.drawLanes(u)
+		if !p.drawBlock(u) {
+			p.drawLanes(u)
+		}
 		return
 	}
 	shi, slo := p.hi, p.lo

@@ -1,0 +1,54 @@
+package inputgen
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestDrawBlockMatchesLanes holds the AVX-512 block of draws to the Go
+// one, value for value and in the state it leaves, from random states
+// (whose 128-bit steps carry from the low half in about half the lanes).
+func TestDrawBlockMatchesLanes(t *testing.T) {
+	if !pcgAVX512 {
+		t.Skip("no AVX-512 (F, DQ) on this machine: draws16AVX512 never runs")
+	}
+	r := rand.New(rand.NewPCG(21, 22))
+	for trial := range 200 {
+		start := pcg{r.Uint64(), r.Uint64()}
+		if trial == 0 {
+			start = pcg{^uint64(0), ^uint64(0)}
+		}
+		want, got := make([]float64, drawLanes*laneLen), make([]float64, drawLanes*laneLen)
+		pw, pg := start, start
+		pw.drawLanes(want)
+		if !pg.drawBlock(got) {
+			t.Fatal("drawBlock did not run")
+		}
+		for i := range want {
+			if want[i] != got[i] {
+				t.Fatalf("trial %d draw %d: %v, want %v", trial, i, got[i], want[i])
+			}
+		}
+		if pw != pg {
+			t.Fatalf("trial %d: state after the block %#x, want %#x", trial, pg, pw)
+		}
+	}
+}
+
+func BenchmarkDrawBlock(b *testing.B) {
+	u := make([]float64, drawLanes*laneLen)
+	b.Run("lanes", func(b *testing.B) {
+		p := newPCG(1)
+		for b.Loop() {
+			p.drawLanes(u)
+		}
+	})
+	if pcgAVX512 {
+		b.Run("avx512", func(b *testing.B) {
+			p := newPCG(1)
+			for b.Loop() {
+				p.drawBlock(u)
+			}
+		})
+	}
+}
