@@ -30,7 +30,11 @@ autograd formulas do, not merely return the correctly rounded result.
     bfloat16 and float16;
   - gelu's tanh approximation, forward and backward, every product, sum
     and the tanh rounded to bfloat16 (Vectorized<BFloat16>), with bfloat16
-    constants; silu's x / (1 + exp(-x)) and its backward likewise.
+    constants; silu's x / (1 + exp(-x)) and its backward likewise;
+  - pow's backward in its three forms (number exponent, tensor exponent,
+    number base) and reciprocal's, at bfloat16 and float16 (reciprocal at
+    float32 too): each tensor op of the autograd formula rounded, the pow
+    and log inside it computed in float and rounded.
 """
 
 import torch
@@ -317,6 +321,48 @@ def conv_cases():
        fn=lambda x, w, b: F.conv2d(x, w, b, 1, 1))
 
 
+def pow_reciprocal_cases():
+    """pow's three forms and reciprocal, backward, at bfloat16 and float16
+    (reciprocal at float32 too): autograd's formulas evaluated as tensor
+    ops of the dtype, each rounded, e.g. grad * (e * self.pow(e - 1)) with
+    e cast to the dtype for the product, -grad * (result * result).
+    Tensors of 64 elements: torch's vectorized loop (two vectors of 16 or
+    32 elements a step) takes them all; a shorter remainder goes through
+    c10's scalar operators, whose bfloat16 std::sqrt rounds before rsqrt's
+    division (the emulated device follows the vectorized path)."""
+    f16 = torch.float16
+    for tag, d in (("bf16", bf16), ("f16", f16)):
+        def nm(s):
+            return "pow/%s_rounded_steps/%s" % (tag, s)
+        x = Rand(nm("base")).rand([64], f64, 0.5, 2.0).to(d)
+        for e in (0.3, 2.5, -1.7, 3, 0.5, -1.0):
+            add(nm("scalar_exp_%g" % e), "pow", [x, e], torch.pow)
+        r = Rand(nm("tensor_exp"))
+        b = r.rand([64], f64, 0.25, 3.0)
+        e = r.rand([64], f64, -3.0, 3.0)
+        # a zero base takes exponents 0..3 (finite gradients; the
+        # exponent's is 0 there), exponent 0 zeroes the base's gradient
+        b[:4] = 0.0
+        e[:4] = torch.tensor([0.0, 1.0, 2.0, 3.0])
+        e[4:6] = 0.0
+        b, e = b.to(d), e.to(d)
+        # PyTorch 1.13 has no float16 log kernel: at float16 only the
+        # base takes a gradient
+        add(nm("tensor_exp"), "pow", [b, e], torch.pow, requires_grad=[True, d == bf16])
+        for base in (2.5, 0.7, 0.0):
+            ex = e.clone()
+            if base == 0.0:
+                ex = ex.abs()  # 0 ** negative is inf
+                ex[6:9] = torch.tensor([-0.5, -1.0, -2.0]).to(d)
+            add(nm("scalar_base_%g" % base), "pow", [base, ex], torch.pow)
+    for tag, d in (("bf16", bf16), ("f16", f16), ("f32", torch.float32)):
+        nm = "reciprocal/%s_rounded_steps/signed" % tag
+        r = Rand(nm)
+        mag = r.rand([64], f64, 0.25, 4.0)
+        sign = torch.where(r.bool([64]), 1.0, -1.0)
+        add(nm, "reciprocal", [(mag * sign).to(d)], torch.reciprocal)
+
+
 def main():
     torch.set_num_threads(1)
     layer_norm_cases()
@@ -325,7 +371,11 @@ def main():
     rest_cases()
     loss_pool_cases()
     linear_cases()
-    conv_cases()
+    # The convolution goldens are slow_conv2d/slow_conv3d's bfloat16
+    # (cc09922): oneDNN would take them on a CPU with AVX-512 bf16.
+    with torch.backends.mkldnn.flags(enabled=False):
+        conv_cases()
+    pow_reciprocal_cases()
     write_group("bf16_nn", CASES)
 
 
