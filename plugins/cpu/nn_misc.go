@@ -2,8 +2,8 @@ package cpu
 
 import (
 	"fmt"
-	"math/rand/v2"
 
+	"github.com/probe-dev/probe/internal/pcg"
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
@@ -130,11 +130,17 @@ func dropoutMask(c *call) ([]float64, error) {
 	if !x.dtype.IsFloat() {
 		return nil, fmt.Errorf("result type Float can't be cast to the desired output type %s", ops.TypeName(x.dtype))
 	}
-	rng := rand.New(rand.NewPCG(c.seed, 0x6a09e667f3bcc909))
+	// rand.New(rand.NewPCG(c.seed, …)).Float64()'s draws, in blocks
+	rng := pcg.New(c.seed, 0x6a09e667f3bcc909)
 	keep, scale := 1-p, 1/(1-p)
-	for i := range mask {
-		if rng.Float64() < keep {
-			mask[i] = scale
+	var u [pcg.BlockLen]float64
+	for off := 0; off < len(mask); off += len(u) {
+		m := mask[off:min(len(mask), off+len(u))]
+		rng.Floats(u[:len(m)])
+		for i, x := range u[:len(m)] {
+			if x < keep {
+				m[i] = scale
+			}
 		}
 	}
 	return mask, nil

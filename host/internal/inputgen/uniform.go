@@ -3,91 +3,16 @@ package inputgen
 import (
 	"encoding/binary"
 	"math"
-	"math/bits"
 	"unsafe"
 
 	"github.com/probe-dev/probe/internal/parallel"
+	"github.com/probe-dev/probe/internal/pcg"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
-// pcg is math/rand/v2's PCG (128-bit LCG, DXSM output), bit for bit — the
-// generator newRand returns — with a jump ahead, so that the chunks of one
-// tensor are drawn in parallel and still give exactly the values of one
-// sequential stream. TestPCGMatchesMathRand holds it to math/rand/v2.
-type pcg struct{ hi, lo uint64 }
-
-const (
-	pcgMulHi = 2549297995355413924
-	pcgMulLo = 4865540595714422341
-	pcgIncHi = 6364136223846793005
-	pcgIncLo = 1442695040888963407
-
-	// pcgCheapMul is DXSM's multiplier.
-	pcgCheapMul = 0xda942042e4dd58b5
-)
-
-func newPCG(seed uint64) pcg { return pcg{seed, mix(seed ^ 0x6a09e667f3bcc909)} }
-
-// mul128 and add128 are arithmetic modulo 2^128.
-func mul128(ahi, alo, bhi, blo uint64) (hi, lo uint64) {
-	hi, lo = bits.Mul64(alo, blo)
-	hi += ahi*blo + alo*bhi
-	return hi, lo
-}
-
-func add128(ahi, alo, bhi, blo uint64) (hi, lo uint64) {
-	lo, c := bits.Add64(alo, blo, 0)
-	hi, _ = bits.Add64(ahi, bhi, c)
-	return hi, lo
-}
-
-func (p *pcg) uint64() uint64 {
-	hi, lo := mul128(p.hi, p.lo, pcgMulHi, pcgMulLo)
-	hi, lo = add128(hi, lo, pcgIncHi, pcgIncLo)
-	p.hi, p.lo = hi, lo
-	hi ^= hi >> 32
-	hi *= pcgCheapMul
-	hi ^= hi >> 48
-	hi *= lo | 1
-	return hi
-}
-
-// float64 is rand.Rand.Float64: 53 random bits in [0, 1).
-func (p *pcg) float64() float64 { return float64(p.uint64()<<11>>11) / (1 << 53) }
-
-// advance moves the generator n steps ahead in O(log n) (Brown, "Random
-// number generation with arbitrary strides", 1994).
-func (p *pcg) advance(n uint64) {
-	j := jumpOf(n)
-	j.apply(p)
-}
-
-// jump is the affine map of n steps of the LCG: state' = mul·state + plus.
-type jump struct{ mulHi, mulLo, plusHi, plusLo uint64 }
-
-func jumpOf(n uint64) jump {
-	accHi, accLo := uint64(0), uint64(1) // multiplier
-	plusHi, plusLo := uint64(0), uint64(0)
-	curHi, curLo := uint64(pcgMulHi), uint64(pcgMulLo)
-	incHi, incLo := uint64(pcgIncHi), uint64(pcgIncLo)
-	for ; n > 0; n >>= 1 {
-		if n&1 != 0 {
-			accHi, accLo = mul128(accHi, accLo, curHi, curLo)
-			plusHi, plusLo = mul128(plusHi, plusLo, curHi, curLo)
-			plusHi, plusLo = add128(plusHi, plusLo, incHi, incLo)
-		}
-		// inc' = (cur+1)·inc, cur' = cur²
-		c1Hi, c1Lo := add128(curHi, curLo, 0, 1)
-		incHi, incLo = mul128(c1Hi, c1Lo, incHi, incLo)
-		curHi, curLo = mul128(curHi, curLo, curHi, curLo)
-	}
-	return jump{accHi, accLo, plusHi, plusLo}
-}
-
-func (j jump) apply(p *pcg) {
-	p.hi, p.lo = mul128(j.mulHi, j.mulLo, p.hi, p.lo)
-	p.hi, p.lo = add128(p.hi, p.lo, j.plusHi, j.plusLo)
-}
+// newPCG returns the generator newRand returns, as a pcg.PCG: the bulk
+// draws of a float tensor.
+func newPCG(seed uint64) pcg.PCG { return pcg.New(seed, mix(seed^0x6a09e667f3bcc909)) }
 
 // uniformChunk is the number of elements one goroutine draws at a time. It
 // only shapes the work: every element i is the stream's draw i whatever
@@ -105,93 +30,22 @@ func fillUniform(dt tensor.DType, data []byte, n int, seed uint64, lowS, highS, 
 	base := newPCG(seed)
 	parallel.Chunks(n, uniformChunk, func(from, to int) error {
 		p := base
-		p.advance(uint64(from))
+		p.Advance(uint64(from))
 		fillRange(dt, data, from, to, &p, lowS, highS, lo, hi)
 		return nil
 	})
 }
 
-// draws fills u with the next len(u) values of float64, the state kept in
-// registers. A block of drawLanes·laneLen values is drawn as drawLanes
-// interleaved streams, lane j starting laneLen·j draws in (a jump ahead),
-// so that the steps of the lanes, which do not depend on each other,
-// overlap in the processor: the same values, about twice as fast as one
-// chain of dependent 128-bit multiplications.
-func (p *pcg) draws(u []float64) {
-	if len(u) == drawLanes*laneLen {
-		if !p.drawBlock(u) {
-			p.drawLanes(u)
-		}
-		return
-	}
-	shi, slo := p.hi, p.lo
-	for i := range u {
-		shi, slo = pcgStep(shi, slo)
-		u[i] = pcgOut(shi, slo)
-	}
-	p.hi, p.lo = shi, slo
-}
-
-const (
-	drawLanes = 4
-	laneLen   = 128
-)
-
-// laneJump is laneLen steps of the LCG.
-var laneJump = jumpOf(laneLen)
-
-// pcgStep is one step of the LCG.
-func pcgStep(hi, lo uint64) (uint64, uint64) {
-	h, l := bits.Mul64(lo, pcgMulLo)
-	h += hi*pcgMulLo + lo*pcgMulHi
-	l, c := bits.Add64(l, pcgIncLo, 0)
-	h, _ = bits.Add64(h, pcgIncHi, c)
-	return h, l
-}
-
-// pcgOut is the DXSM output of a state as a float64 in [0, 1).
-func pcgOut(hi, lo uint64) float64 {
-	hi ^= hi >> 32
-	hi *= pcgCheapMul
-	hi ^= hi >> 48
-	hi *= lo | 1
-	return float64(hi<<11>>11) / (1 << 53)
-}
-
-func (p *pcg) drawLanes(u []float64) {
-	s0 := *p
-	s1 := s0
-	laneJump.apply(&s1)
-	s2 := s1
-	laneJump.apply(&s2)
-	s3 := s2
-	laneJump.apply(&s3)
-	h0, l0, h1, l1, h2, l2, h3, l3 := s0.hi, s0.lo, s1.hi, s1.lo, s2.hi, s2.lo, s3.hi, s3.lo
-	u0, u1, u2, u3 := u[:laneLen], u[laneLen:2*laneLen], u[2*laneLen:3*laneLen], u[3*laneLen:4*laneLen]
-	for i := range u0 {
-		h0, l0 = pcgStep(h0, l0)
-		h1, l1 = pcgStep(h1, l1)
-		h2, l2 = pcgStep(h2, l2)
-		h3, l3 = pcgStep(h3, l3)
-		u0[i] = pcgOut(h0, l0)
-		u1[i] = pcgOut(h1, l1)
-		u2[i] = pcgOut(h2, l2)
-		u3[i] = pcgOut(h3, l3)
-	}
-	// the last lane ends where the block ends
-	p.hi, p.lo = h3, l3
-}
-
 // fillRange draws elements [from, to) with p positioned at draw from, in
 // blocks: the draws, then one loop per dtype that scales, clamps and
 // stores them.
-func fillRange(dt tensor.DType, data []byte, from, to int, p *pcg, lowS, highS, lo, hi float64) {
+func fillRange(dt tensor.DType, data []byte, from, to int, p *pcg.PCG, lowS, highS, lo, hi float64) {
 	d := highS - lowS
 	wide := math.IsInf(d, 0)
-	var buf [512]float64
+	var buf [pcg.BlockLen]float64
 	for off := from; off < to; off += len(buf) {
 		u := buf[:min(len(buf), to-off)]
-		p.draws(u)
+		p.Floats(u)
 		if dt == tensor.Float32 && !wide {
 			if f := float32View(data[off*4:], len(u)); f != nil {
 				storeF32(f, u, lowS, highS, d, lo, hi)

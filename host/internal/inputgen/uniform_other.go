@@ -9,6 +9,3 @@ func lerpClamped(u []float64, lowS, highS, d float64) { lerpGo(u, lowS, highS, d
 func storeF32(f []float32, u []float64, lowS, highS, d, lo, hi float64) {
 	storeF32Go(f, u, lowS, highS, d, lo, hi)
 }
-
-// drawBlock has no assembly version here.
-func (p *pcg) drawBlock(u []float64) bool { return false }

@@ -1,28 +1,28 @@
-package inputgen
+package pcg
 
 import (
 	"math/rand/v2"
 	"testing"
 )
 
-// TestDrawBlockMatchesLanes holds the AVX-512 block of draws to the Go
+// TestBlockMatchesLanes holds the AVX-512 block of draws to the Go
 // one, value for value and in the state it leaves, from random states
 // (whose 128-bit steps carry from the low half in about half the lanes).
-func TestDrawBlockMatchesLanes(t *testing.T) {
-	if !pcgAVX512 {
+func TestBlockMatchesLanes(t *testing.T) {
+	if !useAVX512 {
 		t.Skip("no AVX-512 (F, DQ) on this machine: draws16AVX512 never runs")
 	}
 	r := rand.New(rand.NewPCG(21, 22))
 	for trial := range 200 {
-		start := pcg{r.Uint64(), r.Uint64()}
+		start := PCG{r.Uint64(), r.Uint64()}
 		if trial == 0 {
-			start = pcg{^uint64(0), ^uint64(0)}
+			start = PCG{^uint64(0), ^uint64(0)}
 		}
-		want, got := make([]float64, drawLanes*laneLen), make([]float64, drawLanes*laneLen)
+		want, got := make([]float64, BlockLen), make([]float64, BlockLen)
 		pw, pg := start, start
-		pw.drawLanes(want)
-		if !pg.drawBlock(got) {
-			t.Fatal("drawBlock did not run")
+		pw.lanes(want)
+		if !pg.block(got) {
+			t.Fatal("block did not run")
 		}
 		for i := range want {
 			if want[i] != got[i] {
@@ -35,19 +35,19 @@ func TestDrawBlockMatchesLanes(t *testing.T) {
 	}
 }
 
-func BenchmarkDrawBlock(b *testing.B) {
-	u := make([]float64, drawLanes*laneLen)
+func BenchmarkBlock(b *testing.B) {
+	u := make([]float64, BlockLen)
 	b.Run("lanes", func(b *testing.B) {
-		p := newPCG(1)
+		p := New(1, 2)
 		for b.Loop() {
-			p.drawLanes(u)
+			p.lanes(u)
 		}
 	})
-	if pcgAVX512 {
+	if useAVX512 {
 		b.Run("avx512", func(b *testing.B) {
-			p := newPCG(1)
+			p := New(1, 2)
 			for b.Loop() {
-				p.drawBlock(u)
+				p.block(u)
 			}
 		})
 	}
