@@ -99,6 +99,15 @@ func init() {
 	because("returns a Python list, not a tensor: its elements are copies with nothing computed to check", "Tensor.tolist")
 }
 
+// MintFunctional.softmax called without dim keeps PyTorch's implicit dim
+// (0 for 0-, 1- and 3-D inputs, else 1), the rule of msprobe's bench
+// torch.nn.functional.softmax: MindSpore's documentation of
+// mindspore.mint.nn.functional.softmax(input, dim=None, dtype=None)
+// (r2.3.1 to r2.5.0) gives the default None without saying which axis it
+// means; its one example is 1-D, where every rule agrees, and the Ascend
+// kernel itself refuses a None dim (pyboost SoftmaxExtAscendCustomize: "In
+// SoftmaxExt, dim should not be None").
+
 // namespaceOf maps the prefix of a target entry to its namespace.
 var namespaceOf = map[string]lower.Namespace{"Functional": lower.Functional, "Torch": lower.Torch, "Tensor": lower.TensorMethod, "Mint": lower.Torch, "MintFunctional": lower.Functional}
 
