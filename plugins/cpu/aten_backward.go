@@ -127,7 +127,7 @@ func rmsNormBackwardForward(c *call) ([]*array, error) {
 // scaledMaskedSoftmaxBackwardForward is aten
 // npu_scaled_masked_softmax_backward(y_grad, y, mask, scale,
 // fixed_triu_mask): scale·y·(dy − Σ dy·y) over the last dim, 0 where
-// masked.
+// masked; in float32 steps with semantics "msprobe" (gradAtenMsprobe).
 func scaledMaskedSoftmaxBackwardForward(c *call) ([]*array, error) {
 	g, err := nnNeed(c, 0, "y_grad")
 	if err != nil {
@@ -141,9 +141,17 @@ func scaledMaskedSoftmaxBackwardForward(c *call) ([]*array, error) {
 		return nil, fmt.Errorf("npu_scaled_masked_softmax_backward: y_grad %s %s must be a floating tensor of y's shape %s",
 			ops.TypeName(g.dtype), ops.ShapeList(g.shape), ops.ShapeList(s.x.shape))
 	}
+	ref, err := npuMsprobe(c, "npu_scaled_masked_softmax_backward")
+	if err != nil {
+		return nil, err
+	}
 	y := s.x.data
 	dx := &array{shape: slices.Clone(s.x.shape), data: float64sFor(len(y)), dtype: g.dtype}
-	s.grad(g.data, y, dx.data)
+	if ref {
+		s.gradAtenMsprobe(g.data, y, dx.data, g.dtype)
+	} else {
+		s.grad(g.data, y, dx.data)
+	}
 	return []*array{dx}, nil
 }
 

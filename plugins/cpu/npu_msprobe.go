@@ -167,6 +167,38 @@ func (s *npuSMS) gradMsprobe(g, dx []float64) {
 	})
 }
 
+// gradAtenMsprobe writes into dx msprobe's reference of the aten record
+// npu_scaled_masked_softmax_backward(y_grad, y, mask, scale,
+// fixed_triu_mask) (§10): g and y raised to float32, t = g·y, d = g − Σ t,
+// d·y, d·scale (scale a float32 scalar, as torch multiplies a float32
+// tensor by a number), each step rounded to float32, 0 where masked, the
+// result cast to g's dtype dt.
+func (s *npuSMS) gradAtenMsprobe(g, y, dx []float64, dt tensor.DType) {
+	sc := f32(s.scale)
+	parallel.Chunks(s.rows, npuRowChunk(s.w), func(from, to int) error {
+		it := newBcastIter(s.mask.shape, s.x.shape)
+		m := make([]bool, s.w)
+		for r := from; r < to; r++ {
+			s.masked(r, it, m)
+			o := r * s.w
+			sum := 0.0
+			for j := range s.w {
+				sum += f32(f32(g[o+j]) * f32(y[o+j]))
+			}
+			sum = f32(sum)
+			for j := range s.w {
+				if m[j] {
+					dx[o+j] = 0
+					continue
+				}
+				d := f32(f32(f32(g[o+j])-sum) * f32(y[o+j]))
+				dx[o+j] = roundTo(dt, f32(d*sc))
+			}
+		}
+		return nil
+	})
+}
+
 // ---- npu.moe_gating_top_k_softmax (§14, §17 #16, #18) ----
 
 // softmaxRow32 is the float32 softmax of msprobe's reference of row s in

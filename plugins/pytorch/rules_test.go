@@ -147,7 +147,7 @@ func TestCompatBench(t *testing.T) {
 
 // --compat msprobe gives the bench of the fused ops whose msprobe reference
 // differs from torch_npu's formula semantics "msprobe" (fused-ops.md §17
-// #13, #17, #18); the device keeps the official semantics, and so does the
+// #13, #16, #17, #18, and the aten record of §10); the device keeps the official semantics, and so does the
 // bench of every other op and of a default run.
 func TestCompatBenchSemantics(t *testing.T) {
 	f32 := tensor.Float32
@@ -166,6 +166,7 @@ func TestCompatBenchSemantics(t *testing.T) {
 		{&framework.PlanRequest{API: "NPU.npu_layer_norm_eval.0", Args: []framework.Arg{x, ia([]int64{8})}}, "msprobe"},
 		{&framework.PlanRequest{API: "NPU.npu_scaled_masked_softmax.0", Args: []framework.Arg{x, mask, fa(0.5), ba(false)}}, "msprobe"},
 		{&framework.PlanRequest{API: "NPU.npu_moe_gating_top_k_softmax.0", Args: []framework.Arg{x, {Kind: framework.ArgNone}, {Kind: framework.ArgInt, Int: 2}}}, "msprobe"},
+		{&framework.PlanRequest{API: "Aten.npu_scaled_masked_softmax_backward.0", Args: []framework.Arg{x, x, mask, fa(0.5), ba(false)}}, "msprobe"},
 		{&framework.PlanRequest{API: "NPU.npu_fast_gelu.0", Args: []framework.Arg{x}}, ""},
 		{&framework.PlanRequest{API: "Functional.silu.0", Args: []framework.Arg{x}}, ""},
 	}

@@ -26,6 +26,7 @@ func init() {
 			"scale·y·(dy − Σ dy·y) over the last dim, 0 where masked (fused-ops.md §10)",
 			Inputs: []InputSpec{idx("y_grad"), idx("y"), idx("mask")},
 			Attrs: []AttrSpec{attr("scale", AttrFloat, FloatAttr(1), ""),
-				attr("fixed_triu_mask", AttrBool, BoolAttr(false), "mask the strict upper triangle of the last two dims, ignoring mask's values")}, Outputs: 1},
+				attr("fixed_triu_mask", AttrBool, BoolAttr(false), "mask the strict upper triangle of the last two dims, ignoring mask's values"),
+				npuSemantics("y_grad and y raised to float32, y_grad·y, its sum, the difference, ·y and ·scale in float32, 0 where masked, cast to y_grad's dtype (§10)")}, Outputs: 1},
 	)
 }

@@ -88,11 +88,13 @@ func MsprobeBench(api string, args []framework.Arg, kwargs []framework.NamedArg)
 }
 
 // msprobeRefOps are the fused ops whose bench msprobe computes otherwise
-// than torch_npu's formula (fused-ops.md §17 #13, #17, #18): layer_norm_eval
-// ignores weight, bias and eps; swiglu, scaled_masked_softmax and the moe
-// gating's softmax drop to float32.
+// than torch_npu's formula (fused-ops.md §17 #13, #16, #17, #18, §10):
+// layer_norm_eval ignores weight, bias and eps; swiglu, scaled_masked_softmax
+// and its aten backward record drop to float32; the moe gating's softmax
+// drops to float32 and a 3-D x takes its top-k along axis 1.
 var msprobeRefOps = map[string]bool{
 	"npu.layer_norm_eval": true, "npu.swiglu": true, "npu.scaled_masked_softmax": true, "npu.moe_gating_top_k_softmax": true,
+	"npu.scaled_masked_softmax_backward": true,
 }
 
 // MsprobeBenchAttrs are the attributes the bench request of a plan for op

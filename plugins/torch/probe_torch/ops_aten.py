@@ -13,7 +13,7 @@ import torch
 
 from .ops import _npu_fusion_attention_args, _torch_npu
 from .ops_npu import OPS as _NPU_OPS
-from .ops_npu import _npu, _wide
+from .ops_npu import _msprobe, _npu, _wide
 
 
 def _matmul_backward(c):
@@ -88,12 +88,19 @@ def _wide_pair(f, *xs):
 
 def _scaled_masked_softmax_backward(c):
     g, y, mask = c.inputs
+    ref = _msprobe(c, "npu_scaled_masked_softmax_backward")
     n = _npu(c)
-    if n is not None:
+    if n is not None and not ref:
         return [n.npu_scaled_masked_softmax_backward(g, y, mask, c.attrs["scale"], c.attrs["fixed_triu_mask"])]
     if c.attrs["fixed_triu_mask"]:
         s = y.shape[-2:]
         mask = torch.ones(s, dtype=torch.bool, device=y.device).triu(1)
+    if ref:
+        # msprobe's reference (fused-ops.md §10): in float32, cast to
+        # y_grad's dtype
+        g32, y32 = g.float(), y.float()
+        d = (g32 - (g32 * y32).sum(-1, keepdim=True)) * y32 * c.attrs["scale"]
+        return [d.masked_fill(mask, 0.0).to(g.dtype)]
 
     def f(g, y):
         return (c.attrs["scale"] * y * (g - (g * y).sum(-1, keepdim=True))).masked_fill(mask, 0.0)

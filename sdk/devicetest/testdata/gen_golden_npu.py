@@ -707,6 +707,25 @@ def sms_ref(scale):
     return fn
 
 
+def sms_bwd_ref(scale):
+    """msprobe's aten npu_scaled_masked_softmax_backward (fused-ops.md §10,
+    without fixed_triu_mask): in float32, cast to y_grad's dtype."""
+    def fn(g, y, mask):
+        dt = g.dtype
+        g, y = g.float(), y.float()
+        d = g - torch.sum(g * y, dim=-1, keepdims=True)
+        d = d * y * scale
+        return d.masked_fill(mask, value=0).to(dt)
+    return fn
+
+
+def sms_bwd(scale):
+    """The aten record's official formula, float64."""
+    def fn(g, y, mask):
+        return (scale * y * (g - (g * y).sum(-1, keepdim=True))).masked_fill(mask, 0.0)
+    return fn
+
+
 def lne_ref(ns):
     """msprobe's npu_layer_norm_eval: weight, bias and eps ignored."""
     def fn(x, w, b):
@@ -834,6 +853,27 @@ def msprobe_cases():
     cs.append(c)
     cs.append(error_case(op + "/msprobe_3d_finished", op, [f32vals(r, (2, 3, 4)), r.bool((2, 3), 0.5)], moe_ref(2), attrs={"k": 2, **MS}))
     cs.append(error_case(op + "/msprobe_3d_finished_t1_k", op, [f32vals(r, (2, 1, 4)), fin], moe_ref(2), attrs={"k": 2, **MS}))
+    # §10 the aten record npu_scaled_masked_softmax_backward(y_grad, y,
+    # mask, scale, fixed_triu_mask): the reference computes in float32; y is
+    # the forward's output (a float32 original raised to float64)
+    op = "npu.scaled_masked_softmax_backward"
+    SA = lambda sc: {"scale": sc, "fixed_triu_mask": False, **MS}
+    x, m = f32vals(r, (2, 3, 8), 3), r.bool((2, 1, 8), 0.3)
+    y = sms(0.5)(x, m).to(f32).to(f64)
+    g = f32vals(r, (2, 3, 8))
+    cs.append(differs(case(op + "/msprobe_float64", op, [g, y, m], sms_bwd_ref(0.5), attrs=SA(0.5), backward=False, rtol=1e-6, atol=2e-7),
+                      sms_bwd(0.5), [g, y, m]))
+    # float32 steps: 3e38 − (−3e38) overflows to inf, and inf·0 is NaN where
+    # float64 gives 0; (1 − Σ)·1e-38·0.7 is a float32 subnormal
+    g = t([[3e38, -3e38, 1.0, 0.5], [1.0, 2.0, 3.0, 4.0]]).to(f32).to(f64)
+    y = t([[0.0, 1.0, 0.0, 0.0], [1e-38, 0.25, 0.25, 0.5]]).to(f32).to(f64)
+    m = torch.zeros((2, 4), dtype=torch.bool)
+    cs.append(differs(case(op + "/msprobe_float64_overflow", op, [g, y, m], sms_bwd_ref(0.7), attrs=SA(0.7), backward=False, **EXACT),
+                      sms_bwd(0.7), [g, y, m]))
+    x, m = r.randn((2, 4, 16), f32) * 4, r.bool((4, 16), 0.25)
+    y = sms(0.25)(x.double(), m).to(f32)
+    cs.append(case(op + "/msprobe_float32", op, [r.randn((2, 4, 16), f32), y, m], sms_bwd_ref(0.25), attrs=SA(0.25), backward=False,
+                   ulp=4.0, atol=2e-8))
     return cs
 
 
