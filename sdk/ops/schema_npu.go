@@ -60,7 +60,8 @@ func init() {
 			"expert_idx E for a finished row, row_idx[i, j] = j·T + i, both int32; no gradient",
 			Inputs: []InputSpec{{Name: "x"}, {Name: "finished", Optional: true}},
 			Attrs: []AttrSpec{attr("k", AttrInt, IntAttr(1), ""),
-				npuSemantics("the softmax in float32 (§17 #18), so ties are decided at float32 resolution")}, Outputs: 3},
+				npuSemantics("the softmax in float32 (§17 #18), so ties are decided at float32 resolution; the top-k taken along axis 1, so a 3-D x [B, T, E] " +
+					"gives y and expert_idx [B, min(k, T), E] and row_idx [B, min(k, T)], and finished viewed as [finished.shape[0], 1] (§17 #16)")}, Outputs: 3},
 		Schema{Name: "npu.sort_v2", Doc: "torch_npu.npu_sort_v2 (fused-ops.md §15): the values of a stable sort along dim (NaN last ascending, first descending); " +
 			"the gradient scattered back through the permutation",
 			Inputs: []InputSpec{in("self")},
