@@ -45,6 +45,12 @@ sys.path.insert(0, os.path.join(HERE, "..", "bench"))
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
+# The native CPU kernels, whatever the machine: on a CPU with AVX-512 BF16,
+# PyTorch 1.13 sends bfloat16 convolutions to oneDNN, whose accumulation
+# differs from the native kernels the emulated device reproduces (and from
+# what the same script gives on any other CPU).
+torch.backends.mkldnn.enabled = False
+
 import make_dumps as md  # noqa: E402  (msprobe-style recorder and API lists)
 
 DEFAULT_OUT = "/tmp/probe-every-api-dump"
