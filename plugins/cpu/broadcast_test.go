@@ -54,3 +54,58 @@ func TestBcastIterMatchesIndexMap(t *testing.T) {
 		}
 	}
 }
+
+// TestOperandsGetMatchesBroadcastIndex checks operands.get, whose inputs
+// broadcast along leading dimensions read k mod their size instead of an
+// index map, against ops.BroadcastIndex on every pair of small shapes
+// that broadcast (ranks 0 to 4, dimensions 1 to 3).
+func TestOperandsGetMatchesBroadcastIndex(t *testing.T) {
+	var shapes [][]int
+	var gen func(prefix []int)
+	gen = func(prefix []int) {
+		shapes = append(shapes, append([]int(nil), prefix...))
+		if len(prefix) == 4 {
+			return
+		}
+		for d := 1; d <= 3; d++ {
+			gen(append(prefix, d))
+		}
+	}
+	gen(nil)
+	suffixes := 0
+	for _, in := range shapes {
+		for _, out := range shapes {
+			if bs, err := ops.BroadcastShapes(in, out); err != nil || !reflect.DeepEqual(bs, out) {
+				continue
+			}
+			n, m := tensor.NumElements(out), tensor.NumElements(in)
+			x := &array{shape: in, data: make([]float64, m), dtype: tensor.Float64}
+			for i := range x.data {
+				x.data[i] = float64(i + 1)
+			}
+			y := &array{shape: out, data: make([]float64, n), dtype: tensor.Float64}
+			o, err := broadcastOperands(tensor.Float64, x, y)
+			if err != nil {
+				t.Fatalf("%v to %v: %v", in, out, err)
+			}
+			if o.mods[0] > 0 {
+				suffixes++
+			}
+			idx := ops.BroadcastIndex(in, out)
+			for k := range n {
+				want := x.data[0]
+				if idx != nil {
+					want = x.data[idx[k]]
+				} else if m == n {
+					want = x.data[k]
+				}
+				if got := o.get(0, k); got != want {
+					t.Fatalf("%v broadcast to %v, position %d: %v, want %v", in, out, k, got, want)
+				}
+			}
+		}
+	}
+	if suffixes == 0 {
+		t.Fatal("no pair took the k mod size path")
+	}
+}

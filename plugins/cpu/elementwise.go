@@ -31,8 +31,13 @@ func castValues(a *array, d tensor.DType) []float64 {
 type operands struct {
 	shape []int
 	vals  [][]float64 // per input, cast to the compute dtype
-	maps  [][]int     // per input, broadcast map (nil: identity or one)
+	maps  [][]int     // per input, broadcast map (nil: identity, one or a suffix)
 	one   []bool      // per input: a single element broadcast to all
+	// per input broadcast along leading dimensions only (its shape a suffix
+	// of the output's after leading 1s): its element count, the value at
+	// output position k being k mod that count; 0 otherwise. Such inputs
+	// (attention masks, biases) need no index map of the output's size.
+	mods []int
 }
 
 // broadcastOperands broadcasts the inputs (nil entries allowed and left
@@ -48,7 +53,7 @@ func broadcastOperands(compute tensor.DType, in ...*array) (*operands, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &operands{shape: shape, vals: make([][]float64, len(in)), maps: make([][]int, len(in)), one: make([]bool, len(in))}
+	o := &operands{shape: shape, vals: make([][]float64, len(in)), maps: make([][]int, len(in)), one: make([]bool, len(in)), mods: make([]int, len(in))}
 	n := tensor.NumElements(shape)
 	for i, a := range in {
 		if a == nil {
@@ -57,6 +62,10 @@ func broadcastOperands(compute tensor.DType, in ...*array) (*operands, error) {
 		o.vals[i] = castValues(a, compute)
 		if len(a.data) == 1 && n != 1 {
 			o.one[i] = true // no index map of n zeros
+			continue
+		}
+		if m := len(a.data); m > 0 && m < n && suffixBroadcast(a.shape, shape) {
+			o.mods[i] = m
 			continue
 		}
 		o.maps[i] = ops.BroadcastIndex(a.shape, shape)
@@ -69,7 +78,31 @@ func (o *operands) get(i, k int) float64 {
 	if o.one[i] {
 		return o.vals[i][0]
 	}
+	if m := o.mods[i]; m > 0 {
+		return o.vals[i][k%m]
+	}
 	return at(o.vals[i], o.maps[i], k)
+}
+
+// suffixBroadcast reports whether shape in broadcasts to out along leading
+// dimensions only: after in's leading 1s (and the dimensions out adds in
+// front), every dimension equals out's, so that in's elements repeat in
+// order every len(in) output elements.
+func suffixBroadcast(in, out []int) bool {
+	off := len(out) - len(in)
+	if off < 0 {
+		return false
+	}
+	j := 0
+	for j < len(in) && in[j] == 1 {
+		j++
+	}
+	for ; j < len(in); j++ {
+		if in[j] != out[off+j] {
+			return false
+		}
+	}
+	return true
 }
 
 // gradFor reduces an output-shaped gradient to input i's shape, or returns
@@ -385,7 +418,7 @@ func geluKernel() *kernel {
 			}
 			x := c.in[0]
 			g := gradData(gos[0], len(x.data))
-			res := make([]float64, len(g))
+			res := zeros(len(g))
 			if t && x.dtype == tensor.BFloat16 {
 				for i := range res {
 					res[i] = geluTanhGradBF16(x.data[i], g[i])
@@ -546,7 +579,7 @@ func mulKernel() *kernel {
 				return nil, err
 			}
 			g := gradData(gos[0], len(out.data))
-			ga, gb := make([]float64, len(g)), make([]float64, len(g))
+			ga, gb := zeros(len(g)), zeros(len(g))
 			for k, v := range g {
 				ga[k] = v * o.get(1, k)
 				gb[k] = v * o.get(0, k)
@@ -631,7 +664,7 @@ func divKernel() *kernel {
 		backward: func(c *call, outs, gos []*array) ([]*array, error) {
 			out := outs[0]
 			g := gradData(gos[0], len(out.data))
-			ga, gb := make([]float64, len(g)), make([]float64, len(g))
+			ga, gb := zeros(len(g)), zeros(len(g))
 			if c.attrs.IsNone("rounding_mode") {
 				if dt := out.dtype; narrowFloat(dt) {
 					return divGradsAt(c, out, g, dt)
@@ -747,7 +780,7 @@ func powKernel() *kernel {
 			if err != nil {
 				return nil, err
 			}
-			ga, gb := make([]float64, len(g)), make([]float64, len(g))
+			ga, gb := zeros(len(g)), zeros(len(g))
 			for k, v := range g {
 				x, y := o.get(0, k), o.get(1, k)
 				// d/dself: zero where the exponent is 0 (pow_backward and
@@ -875,7 +908,7 @@ func maximumKernel(max bool) *kernel {
 				return nil, err
 			}
 			g := gradData(gos[0], len(out.data))
-			ga, gb := make([]float64, len(g)), make([]float64, len(g))
+			ga, gb := zeros(len(g)), zeros(len(g))
 			for k, v := range g {
 				x, y := o.get(0, k), o.get(1, k)
 				h := v
@@ -937,7 +970,7 @@ func clampKernel() *kernel {
 				return nil, err
 			}
 			g := gradData(gos[0], len(out.data))
-			gx, glo, ghi := make([]float64, len(g)), make([]float64, len(g)), make([]float64, len(g))
+			gx, glo, ghi := zeros(len(g)), zeros(len(g)), zeros(len(g))
 			for k, v := range g {
 				xv := o.get(0, k)
 				pass := true
@@ -1004,7 +1037,7 @@ func whereKernel() *kernel {
 				return nil, err
 			}
 			g := gradData(gos[0], len(out.data))
-			ga, gb := make([]float64, len(g)), make([]float64, len(g))
+			ga, gb := zeros(len(g)), zeros(len(g))
 			for k, v := range g {
 				if o.get(0, k) != 0 {
 					ga[k] = v
@@ -1059,7 +1092,7 @@ func maskedFillKernel() *kernel {
 				return nil, err
 			}
 			g := gradData(gos[0], len(out.data))
-			gx := make([]float64, len(g))
+			gx := zeros(len(g))
 			sum := 0.0
 			for k, v := range g {
 				if o.get(1, k) != 0 {
