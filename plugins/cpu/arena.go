@@ -76,9 +76,14 @@ var (
 )
 
 // bytesFor returns n bytes (not zeroed) for the current call.
-func bytesFor(n int) []byte {
+func bytesFor(n int) []byte { return bytesAbove(n, arenaMin) }
+
+// bytesAbove is bytesFor with the smallest size taken from the arena
+// given: scratch space a call takes and gives back many times (scratchFor)
+// is worth the arena below arenaMin.
+func bytesAbove(n, least int) []byte {
 	a := cur
-	if a == nil || n < arenaMin {
+	if a == nil || n < least || n == 0 {
 		return make([]byte, n)
 	}
 	a.mu.Lock()
@@ -120,6 +125,18 @@ func float64sFor(n int) []float64 {
 		return make([]float64, n)
 	}
 	b := bytesFor(n * 8)
+	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
+
+// scratchFor is float64sFor for scratch space the caller gives back with
+// scratchDone (gemm's packing buffers): from the arena at any size, so
+// that the many products of one call reuse the same pages instead of
+// fresh Go memory each.
+func scratchFor(n int) []float64 {
+	if n == 0 {
+		return []float64{}
+	}
+	b := bytesAbove(n*8, 1)
 	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
 

@@ -45,8 +45,8 @@ func gemmPacked(transA, transB bool, m, n, k int, a, b, c []float64, kernel func
 	}
 	kcMax := min(gemmKC, k)
 	ncMax := (min(gemmNC, n) + gemmNR - 1) / gemmNR * gemmNR
-	ap := float64sFor(mBlocks * gemmMC * kcMax)
-	bp := float64sFor(kcMax * ncMax)
+	ap := scratchFor(mBlocks * gemmMC * kcMax)
+	bp := scratchFor(kcMax * ncMax)
 	defer scratchDone(ap)
 	defer scratchDone(bp)
 	tiles := make([][gemmMR * gemmNR]float64, workers)

@@ -46,10 +46,22 @@ func nnGemmAt(dt tensor.DType, transA, transB bool, m, n, k int, a, b, c []float
 // the buffer to give to scratchDone.
 func float32sFor(n int) ([]float32, []float64) {
 	b := float64sFor((n + 1) / 2)
+	return float32sIn(b, n), b
+}
+
+// float32sIn is the first n float32s of b's memory.
+func float32sIn(b []float64, n int) []float32 {
 	if n == 0 {
-		return []float32{}, b
+		return []float32{}
 	}
-	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b))), n), b
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
+
+// scratch32For is float32sFor from scratchFor: packing space given back
+// with scratchDone.
+func scratch32For(n int) ([]float32, []float64) {
+	b := scratchFor((n + 1) / 2)
+	return float32sIn(b, n), b
 }
 
 // sgemmPacked adds op(A)·op(B) to the float32 C: gemmPacked's scheme (the
@@ -68,8 +80,8 @@ func sgemmPacked[S float32 | float64](transA, transB bool, m, n, k int, a, b []S
 	}
 	kcMax := min(gemmKC, k)
 	ncMax := (min(gemmNC, n) + sgemmNR - 1) / sgemmNR * sgemmNR
-	ap, apb := float32sFor(mBlocks * gemmMC * kcMax)
-	bp, bpb := float32sFor(kcMax * ncMax)
+	ap, apb := scratch32For(mBlocks * gemmMC * kcMax)
+	bp, bpb := scratch32For(kcMax * ncMax)
 	defer scratchDone(apb)
 	defer scratchDone(bpb)
 	tiles := make([][sgemmMR * sgemmNR]float32, workers)
