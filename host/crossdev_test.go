@@ -52,7 +52,9 @@ func startTorch(t testing.TB, py string) (device.Device, *device.Info) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	if err := p.Device().Configure(ctx, device.Config{Options: map[string]string{"device": "cpu"}}); err != nil {
+	// native CPU kernels (oneDNN off), the ones the emulation reproduces,
+	// whatever the CPU
+	if err := p.Device().Configure(ctx, device.Config{Options: map[string]string{"device": "cpu", "onednn": "false"}}); err != nil {
 		t.Fatal(err)
 	}
 	info, err := p.Device().Describe(ctx)

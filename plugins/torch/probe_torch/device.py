@@ -234,7 +234,7 @@ class Device:
 
     def _configure(self, device_id, options):
         known = {"device", "threads", "tf32", "bf16_reduced_precision_reduction",
-                 "fp16_reduced_precision_reduction", "deterministic", "fault"}
+                 "fp16_reduced_precision_reduction", "deterministic", "onednn", "fault"}
         unknown = sorted(set(options) - known)
         if unknown:
             raise ValueError("unknown option(s) %s (known: %s)" % (", ".join(unknown), ", ".join(sorted(known))))
@@ -289,6 +289,7 @@ class Device:
             ("bf16_reduced_precision_reduction", _set_bf16_rpr),
             ("fp16_reduced_precision_reduction", _set_fp16_rpr),
             ("deterministic", _set_deterministic),
+            ("onednn", _set_onednn),
         ):
             if key in options:
                 v = _parse_bool(key, options[key])
@@ -394,3 +395,11 @@ def _set_fp16_rpr(v):
 
 def _set_deterministic(v):
     torch.use_deterministic_algorithms(v)
+
+
+def _set_onednn(v):
+    # torch.backends.mkldnn: on a CPU with AVX-512 BF16 PyTorch sends
+    # bfloat16 convolutions (and some float32 ones) to oneDNN, whose
+    # accumulation differs from the native kernels probe's emulated device
+    # reproduces; off, every CPU runs the native kernels.
+    torch.backends.mkldnn.enabled = v
