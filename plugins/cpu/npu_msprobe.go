@@ -114,17 +114,12 @@ func (s *npuSMS) softmaxMsprobe() []float64 {
 	if s.w == 0 || s.rows == 0 {
 		return y
 	}
-	parallel.Chunks(s.rows, npuRowChunk(s.w), func(from, to int) error {
-		it := newBcastIter(s.mask.shape, s.x.shape)
-		m := make([]bool, s.w)
-		for r := from; r < to; r++ {
-			yr := y[r*s.w : (r+1)*s.w]
-			sum, _ := s.msprobeRow(r, it, m, yr)
-			for j := range yr {
-				yr[j] = f32(yr[j] / sum)
-			}
+	s.eachRow(func(r int, it *bcastIter, m []bool, _ []float64) {
+		yr := y[r*s.w : (r+1)*s.w]
+		sum, _ := s.msprobeRow(r, it, m, yr)
+		for j := range yr {
+			yr[j] = f32(yr[j] / sum)
 		}
-		return nil
 	})
 	return y
 }
@@ -135,35 +130,29 @@ func (s *npuSMS) softmaxMsprobe() []float64 {
 // first maximum), the masked positions (0) and the scale.
 func (s *npuSMS) gradMsprobe(g, dx []float64) {
 	dt := s.x.dtype
-	parallel.Chunks(s.rows, npuRowChunk(s.w), func(from, to int) error {
-		it := newBcastIter(s.mask.shape, s.x.shape)
-		m := make([]bool, s.w)
-		e := make([]float64, s.w)
-		for r := from; r < to; r++ {
-			o := r * s.w
-			sum, at := s.msprobeRow(r, it, m, e)
-			// div's backward: ∂/∂e_j = g_j/sum, ∂/∂sum = Σ −g_j·((e_j/sum)/sum)
-			gs := 0.0
-			for j := range e {
-				gs += f32(-f32(g[o+j]) * f32(f32(e[j]/sum)/sum))
-			}
-			gs = f32(gs)
-			tot := 0.0
-			for j := range e {
-				ge := f32(f32(f32(g[o+j])/sum) + gs)
-				dx[o+j] = roundTo(dt, f32(ge*e[j])) // exp's backward, cast back to dt
-				tot += dx[o+j]
-			}
-			dx[o+at] = roundTo(dt, dx[o+at]-roundTo(dt, tot))
-			for j := range e {
-				if m[j] {
-					dx[o+j] = 0
-				} else {
-					dx[o+j] = roundTo(dt, dx[o+j]*s.scale)
-				}
+	s.eachRow(func(r int, it *bcastIter, m []bool, e []float64) {
+		o := r * s.w
+		sum, at := s.msprobeRow(r, it, m, e)
+		// div's backward: ∂/∂e_j = g_j/sum, ∂/∂sum = Σ −g_j·((e_j/sum)/sum)
+		gs := 0.0
+		for j := range e {
+			gs += f32(-f32(g[o+j]) * f32(f32(e[j]/sum)/sum))
+		}
+		gs = f32(gs)
+		tot := 0.0
+		for j := range e {
+			ge := f32(f32(f32(g[o+j])/sum) + gs)
+			dx[o+j] = roundTo(dt, f32(ge*e[j])) // exp's backward, cast back to dt
+			tot += dx[o+j]
+		}
+		dx[o+at] = roundTo(dt, dx[o+at]-roundTo(dt, tot))
+		for j := range e {
+			if m[j] {
+				dx[o+j] = 0
+			} else {
+				dx[o+j] = roundTo(dt, dx[o+j]*s.scale)
 			}
 		}
-		return nil
 	})
 }
 
@@ -175,27 +164,22 @@ func (s *npuSMS) gradMsprobe(g, dx []float64) {
 // result cast to g's dtype dt.
 func (s *npuSMS) gradAtenMsprobe(g, y, dx []float64, dt tensor.DType) {
 	sc := f32(s.scale)
-	parallel.Chunks(s.rows, npuRowChunk(s.w), func(from, to int) error {
-		it := newBcastIter(s.mask.shape, s.x.shape)
-		m := make([]bool, s.w)
-		for r := from; r < to; r++ {
-			s.masked(r, it, m)
-			o := r * s.w
-			sum := 0.0
-			for j := range s.w {
-				sum += f32(f32(g[o+j]) * f32(y[o+j]))
-			}
-			sum = f32(sum)
-			for j := range s.w {
-				if m[j] {
-					dx[o+j] = 0
-					continue
-				}
-				d := f32(f32(f32(g[o+j])-sum) * f32(y[o+j]))
-				dx[o+j] = roundTo(dt, f32(d*sc))
-			}
+	s.eachRow(func(r int, it *bcastIter, m []bool, _ []float64) {
+		s.masked(r, it, m)
+		o := r * s.w
+		sum := 0.0
+		for j := range s.w {
+			sum += f32(f32(g[o+j]) * f32(y[o+j]))
 		}
-		return nil
+		sum = f32(sum)
+		for j := range s.w {
+			if m[j] {
+				dx[o+j] = 0
+				continue
+			}
+			d := f32(f32(f32(g[o+j])-sum) * f32(y[o+j]))
+			dx[o+j] = roundTo(dt, f32(d*sc))
+		}
 	})
 }
 

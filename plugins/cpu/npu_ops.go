@@ -428,35 +428,44 @@ func (s *npuSMS) softmax() []float64 {
 	if s.w == 0 || s.rows == 0 {
 		return y
 	}
+	s.eachRow(func(r int, it *bcastIter, m []bool, _ []float64) {
+		s.masked(r, it, m)
+		xr, yr := s.x.data[r*s.w:(r+1)*s.w], y[r*s.w:(r+1)*s.w]
+		mx := math.Inf(-1)
+		for j, v := range xr {
+			z := scaledMaskFill
+			if !m[j] {
+				z = v * s.scale
+			}
+			yr[j] = z
+			if z > mx || math.IsNaN(z) {
+				mx = z
+			}
+		}
+		sum := 0.0
+		for j, z := range yr {
+			yr[j] = math.Exp(z - mx)
+			sum += yr[j]
+		}
+		for j := range yr {
+			yr[j] /= sum
+		}
+	})
+	return y
+}
+
+// eachRow runs row for every row r of x, the rows split over the cores in
+// fixed chunks; each goroutine passes its own mask iterator, row mask and
+// scratch row (w values) to every call it makes.
+func (s *npuSMS) eachRow(row func(r int, it *bcastIter, m []bool, scratch []float64)) {
 	parallel.Chunks(s.rows, npuRowChunk(s.w), func(from, to int) error {
 		it := newBcastIter(s.mask.shape, s.x.shape)
-		m := make([]bool, s.w)
+		m, scratch := make([]bool, s.w), make([]float64, s.w)
 		for r := from; r < to; r++ {
-			s.masked(r, it, m)
-			xr, yr := s.x.data[r*s.w:(r+1)*s.w], y[r*s.w:(r+1)*s.w]
-			mx := math.Inf(-1)
-			for j, v := range xr {
-				z := scaledMaskFill
-				if !m[j] {
-					z = v * s.scale
-				}
-				yr[j] = z
-				if z > mx || math.IsNaN(z) {
-					mx = z
-				}
-			}
-			sum := 0.0
-			for j, z := range yr {
-				yr[j] = math.Exp(z - mx)
-				sum += yr[j]
-			}
-			for j := range yr {
-				yr[j] /= sum
-			}
+			row(r, it, m, scratch)
 		}
 		return nil
 	})
-	return y
 }
 
 // scaledMaskedSoftmaxBackward: dx = scale·y·(dy − Σ dy·y), zero where
@@ -488,25 +497,20 @@ func scaledMaskedSoftmaxBackward(c *call, outs, gos []*array) ([]*array, error) 
 // grad writes into dx the gradient of the softmax y for the output
 // gradient g: scale·y·(g − Σ g·y) per row, 0 where masked.
 func (s *npuSMS) grad(g, y, dx []float64) {
-	parallel.Chunks(s.rows, npuRowChunk(s.w), func(from, to int) error {
-		it := newBcastIter(s.mask.shape, s.x.shape)
-		m := make([]bool, s.w)
-		for r := from; r < to; r++ {
-			s.masked(r, it, m)
-			o := r * s.w
-			dot := 0.0
-			for j := 0; j < s.w; j++ {
-				dot += g[o+j] * y[o+j]
-			}
-			for j := 0; j < s.w; j++ {
-				if m[j] {
-					dx[o+j] = 0
-				} else {
-					dx[o+j] = s.scale * y[o+j] * (g[o+j] - dot)
-				}
+	s.eachRow(func(r int, it *bcastIter, m []bool, _ []float64) {
+		s.masked(r, it, m)
+		o := r * s.w
+		dot := 0.0
+		for j := 0; j < s.w; j++ {
+			dot += g[o+j] * y[o+j]
+		}
+		for j := 0; j < s.w; j++ {
+			if m[j] {
+				dx[o+j] = 0
+			} else {
+				dx[o+j] = s.scale * y[o+j] * (g[o+j] - dot)
 			}
 		}
-		return nil
 	})
 }
 
