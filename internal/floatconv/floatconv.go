@@ -11,41 +11,31 @@ import "math"
 // FromFloat32s sets dst[i] = float64(src[i]) for every i < len(src); dst must
 // be at least as long as src.
 func FromFloat32s(dst []float64, src []float32) {
-	dst = dst[:len(src)]
-	i := 0
-	if useAVX2 && len(src) >= 8 {
-		i = len(src) &^ 7
-		float32sAVX2(&dst[0], &src[0], i)
-	}
-	for ; i < len(src); i++ {
-		dst[i] = float64(src[i])
-	}
+	convert(dst, src, float32sAVX2, func(v float32) float64 { return float64(v) })
 }
 
 // FromBFloat16s sets dst[i] to the value of the bfloat16 bit pattern src[i]
 // for every i < len(src); dst must be at least as long as src.
 func FromBFloat16s(dst []float64, src []uint16) {
-	dst = dst[:len(src)]
-	i := 0
-	if useAVX2 && len(src) >= 8 {
-		i = len(src) &^ 7
-		bfloat16sAVX2(&dst[0], &src[0], i)
-	}
-	for ; i < len(src); i++ {
-		dst[i] = float64(math.Float32frombits(uint32(src[i]) << 16))
-	}
+	convert(dst, src, bfloat16sAVX2, func(v uint16) float64 { return float64(math.Float32frombits(uint32(v) << 16)) })
 }
 
 // ToFloat32s sets dst[i] = float32(src[i]) for every i < len(src); dst must
 // be at least as long as src.
 func ToFloat32s(dst []float32, src []float64) {
+	convert(dst, src, toFloat32sAVX2, func(v float64) float32 { return float32(v) })
+}
+
+// convert runs the eight-wide loop vec over the first len(src) &^ 7
+// elements where the machine has AVX2, and one on the others.
+func convert[S, D any](dst []D, src []S, vec func(dst *D, src *S, n int), one func(S) D) {
 	dst = dst[:len(src)]
 	i := 0
 	if useAVX2 && len(src) >= 8 {
 		i = len(src) &^ 7
-		toFloat32sAVX2(&dst[0], &src[0], i)
+		vec(&dst[0], &src[0], i)
 	}
 	for ; i < len(src); i++ {
-		dst[i] = float32(src[i])
+		dst[i] = one(src[i])
 	}
 }
