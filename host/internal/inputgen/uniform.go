@@ -128,6 +128,8 @@ func storeClamped(dt tensor.DType, data []byte, u []float64, lo, hi float64) {
 			binary.LittleEndian.PutUint16(b[i*2:], h)
 		}
 	default: // BFloat16
+		m := storeBF16(data, u, lo, hi)
+		data, u = data[2*m:], u[m:]
 		loBits, hiBits := tensor.BFloat16Bits(lo), tensor.BFloat16Bits(hi)
 		b := data[:len(u)*2]
 		for i, v := range u {

@@ -2,7 +2,9 @@ package inputgen
 
 import (
 	"math"
+	"unsafe"
 
+	"github.com/probe-dev/probe/sdk/tensor"
 	"golang.org/x/sys/cpu"
 )
 
@@ -49,4 +51,32 @@ func storeF32(f []float32, u []float64, lowS, highS, d, lo, hi float64) {
 		f, u = f[m:], u[m:]
 	}
 	storeF32Go(f, u, lowS, highS, d, lo, hi)
+}
+
+// bf16Consts are storeBF16AVX2's constants, each in eight 32-bit lanes.
+type bf16Consts [7][8]uint32
+
+//go:noescape
+func storeBF16AVX2(dst *uint16, u *float64, n int, c *bf16Consts)
+
+// storeBF16 stores the first len(u) &^ 7 values of u as storeClamped's
+// bfloat16 loop does, in AVX2, and returns how many it stored: none where
+// the machine lacks AVX2, dst is not aligned for uint16, or a bound is not
+// a float32 value (the loop compares in float32).
+func storeBF16(dst []byte, u []float64, lo, hi float64) int {
+	n := len(u) &^ 7
+	if !uniformAVX2 || n == 0 || uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%2 != 0 || !nativeLittleEndian ||
+		float64(float32(lo)) != lo || float64(float32(hi)) != hi {
+		return 0
+	}
+	dst = dst[:2*n]
+	var c bf16Consts
+	for i, v := range []uint32{math.Float32bits(float32(lo)), math.Float32bits(float32(hi)),
+		uint32(tensor.BFloat16Bits(lo)), uint32(tensor.BFloat16Bits(hi)), 0x7fff, 1, 0x7fc0} {
+		for j := range c[i] {
+			c[i][j] = v
+		}
+	}
+	storeBF16AVX2((*uint16)(unsafe.Pointer(unsafe.SliceData(dst))), &u[0], n, &c)
+	return n
 }

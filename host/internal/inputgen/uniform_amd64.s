@@ -88,3 +88,56 @@ lloop:
 ldone:
 	VZEROUPPER
 	RET
+
+// func storeBF16AVX2(dst *uint16, u *float64, n int, c *bf16Consts)
+//
+// storeClamped's bfloat16 loop over n values (a multiple of 8), eight at a
+// time: f = float32(u) (to nearest even), h = the bfloat16 nearest f (ties
+// to even, on the bits: (f + 0x7fff + (f>>16 & 1)) >> 16), replaced by
+// hiBits where h's value is above hi, then by loBits where below lo (lo
+// is tested first in Go: it wins), and by 0x7fc0 where u is NaN. The
+// bounds compare in float32, exact for bounds that are float32 values
+// (the caller checks). c: lo and hi as float32, loBits, hiBits, 0x7fff, 1,
+// 0x7fc0, each in eight 32-bit lanes.
+TEXT ·storeBF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ u+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), AX
+	VMOVDQU 0(AX), Y8    // lo
+	VMOVDQU 32(AX), Y9   // hi
+	VMOVDQU 64(AX), Y10  // loBits
+	VMOVDQU 96(AX), Y11  // hiBits
+	VMOVDQU 128(AX), Y12 // 0x7fff
+	VMOVDQU 160(AX), Y13 // 1
+	VMOVDQU 192(AX), Y14 // 0x7fc0
+	SHRQ    $3, CX
+	JZ      bdone
+
+bloop:
+	VCVTPD2PSY  0(SI), X0
+	VCVTPD2PSY  32(SI), X1
+	VINSERTF128 $1, X1, Y0, Y0 // f: eight float32
+	VCMPPS      $3, Y0, Y0, Y7 // NaN
+	VPSRLD      $16, Y0, Y1
+	VPAND       Y13, Y1, Y1
+	VPADDD      Y12, Y0, Y2
+	VPADDD      Y1, Y2, Y2
+	VPSRLD      $16, Y2, Y2    // h
+	VPSLLD      $16, Y2, Y3    // h's value as a float32
+	VCMPPS      $14, Y9, Y3, Y4 // > hi
+	VPBLENDVB   Y4, Y11, Y2, Y2
+	VCMPPS      $1, Y8, Y3, Y4  // < lo
+	VPBLENDVB   Y4, Y10, Y2, Y2
+	VPBLENDVB   Y7, Y14, Y2, Y2
+	VEXTRACTI128 $1, Y2, X3
+	VPACKUSDW   X3, X2, X2     // eight uint16
+	VMOVDQU     X2, (DI)
+	ADDQ        $64, SI
+	ADDQ        $16, DI
+	DECQ        CX
+	JNZ         bloop
+
+bdone:
+	VZEROUPPER
+	RET
