@@ -289,8 +289,18 @@ func (l *nnLoss) rowStats(i, j int) (m, ls float64) {
 				m = v
 			}
 		}
-		for _, v := range xs {
-			s += math.Exp(v - m)
+		// Σ exp(x − m) in class order, the exps vectorised a block at a
+		// time (expInto gives math.Exp's bits).
+		var buf [expBlock]float64
+		for c0 := 0; c0 < len(xs); c0 += expBlock {
+			e := buf[:min(expBlock, len(xs)-c0)]
+			for c := range e {
+				e[c] = xs[c0+c] - m
+			}
+			expInto(e, e)
+			for _, v := range e {
+				s += v
+			}
 		}
 		return m, math.Log(s)
 	}
@@ -299,10 +309,28 @@ func (l *nnLoss) rowStats(i, j int) (m, ls float64) {
 			m = v
 		}
 	}
-	for c := 0; c < l.classes; c++ {
-		s += math.Exp(l.x.data[l.at(i, c, j)] - m)
+	var buf [expBlock]float64
+	for c0 := 0; c0 < l.classes; c0 += expBlock {
+		e := buf[:min(expBlock, l.classes-c0)]
+		for c := range e {
+			e[c] = l.x.data[l.at(i, c0+c, j)] - m
+		}
+		expInto(e, e)
+		for _, v := range e {
+			s += v
+		}
 	}
 	return m, math.Log(s)
+}
+
+// ceExp sets ex[c] = exp(x[i, c0+c, j] − m − ls), softmax of those
+// classes as cross_entropy's backward evaluates it, vectorised (expInto
+// gives math.Exp's bits).
+func (l *nnLoss) ceExp(ex []float64, i, c0, j int, m, ls float64) {
+	for c := range ex {
+		ex[c] = l.x.data[l.at(i, c0+c, j)] - m - ls
+	}
+	expInto(ex, ex)
 }
 
 // ceStats are the rowStats of every row, saved by cross_entropy's
@@ -418,6 +446,7 @@ func crossEntropyBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	sparse := !l.probTargets && l.smoothing == 0
 	st, _ := c.saved.(*ceStats)
 	l.ceRows(func(from, to int) {
+		var buf [expBlock]float64
 		var coef []float64
 		if !sparse {
 			coef = make([]float64, l.classes)
@@ -432,13 +461,17 @@ func crossEntropyBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 					v = -l.weight(t) * pg[e]
 					s += v
 				}
-				for cl := 0; cl < l.classes; cl++ {
-					k := l.at(i, cl, j)
-					cv := 0.0
-					if ok && cl == t {
-						cv = v
+				for c0 := 0; c0 < l.classes; c0 += expBlock {
+					ex := buf[:min(expBlock, l.classes-c0)]
+					l.ceExp(ex, i, c0, j, m, ls)
+					for c, ev := range ex {
+						cl := c0 + c
+						cv := 0.0
+						if ok && cl == t {
+							cv = v
+						}
+						gx.data[l.at(i, cl, j)] = cv - ev*s
 					}
-					gx.data[k] = cv - math.Exp(l.x.data[k]-m-ls)*s
 				}
 				continue
 			}
@@ -447,9 +480,13 @@ func crossEntropyBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 			for _, v := range coef {
 				s += v
 			}
-			for cl, v := range coef {
-				k := l.at(i, cl, j)
-				gx.data[k] = v - math.Exp(l.x.data[k]-m-ls)*s
+			for c0 := 0; c0 < l.classes; c0 += expBlock {
+				ex := buf[:min(expBlock, l.classes-c0)]
+				l.ceExp(ex, i, c0, j, m, ls)
+				for c, ev := range ex {
+					cl := c0 + c
+					gx.data[l.at(i, cl, j)] = coef[cl] - ev*s
+				}
 			}
 		}
 	})

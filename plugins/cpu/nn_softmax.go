@@ -76,6 +76,10 @@ func softmaxForward(c *call, log bool) ([]*array, error) {
 	out := nnNew(x.shape, dt)
 	outer, size, inner := nnDimSplit(x.shape, dim)
 	bf16Last := dt == tensor.BFloat16 && (len(x.shape) == 0 || dim == len(x.shape)-1)
+	var buf []float64
+	if inner > 1 {
+		buf = make([]float64, size)
+	}
 	for o := 0; o < outer; o++ {
 		for in := 0; in < inner; in++ {
 			base := o*size*inner + in
@@ -86,9 +90,20 @@ func softmaxForward(c *call, log bool) ([]*array, error) {
 					m = v
 				}
 			}
+			// e[j] = exp(x[j] − m), vectorised (expInto gives math.Exp's
+			// bits); a contiguous row uses its output row as the buffer,
+			// which the passes below then overwrite element by element.
+			e := buf
+			if inner == 1 {
+				e = out.data[base : base+size]
+			}
+			for j := range e {
+				e[j] = x.data[base+j*inner] - m
+			}
+			expInto(e, e)
 			sum := 0.0
-			for j := 0; j < size; j++ {
-				sum += math.Exp(x.data[base+j*inner] - m)
+			for _, v := range e {
+				sum += v
 			}
 			if log && bf16Last {
 				// log_softmax_lastdim_kernel at bfloat16 (PyTorch 1.13):
@@ -108,7 +123,7 @@ func softmaxForward(c *call, log bool) ([]*array, error) {
 				}
 			} else {
 				for j := 0; j < size; j++ {
-					out.data[base+j*inner] = math.Exp(x.data[base+j*inner]-m) / sum
+					out.data[base+j*inner] = e[j] / sum
 				}
 			}
 		}
@@ -145,6 +160,16 @@ func softmaxBackward(c *call, outs, gradOuts []*array, log bool) ([]*array, erro
 				} else {
 					s += g.data[k] * y.data[k]
 				}
+			}
+			if log && inner == 1 {
+				// exp(y) of the row into its gradient row, vectorised
+				// (math.Exp's bits), then g − exp(y)·s in place.
+				row := gx.data[base : base+size]
+				expInto(row, y.data[base:base+size])
+				for j, v := range row {
+					row[j] = g.data[base+j] - v*s
+				}
+				continue
 			}
 			for j := 0; j < size; j++ {
 				k := base + j*inner

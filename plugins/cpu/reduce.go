@@ -769,9 +769,16 @@ func logsumexpKernel() *kernel {
 						out.data[j] = logsumexpNarrow(xv, b, p.offs, m, rowLen, buf, rd)
 						continue
 					}
+					// Σ exp(x − m) in order, the exps vectorised
+					// (expInto gives math.Exp's bits).
+					e := buf[:len(p.offs)]
+					for k, o := range p.offs {
+						e[k] = xv[b+o] - m
+					}
+					expInto(e, e)
 					s := 0.0
-					for _, o := range p.offs {
-						s += math.Exp(xv[b+o] - m)
+					for _, v := range e {
+						s += v
 					}
 					out.data[j] = math.Log(s) + m
 				}
@@ -789,6 +796,10 @@ func logsumexpKernel() *kernel {
 			res := zeros(len(x.data))
 			rd := bf16Rounder(x.dtype)
 			p.each(func(from, to int) {
+				var e []float64
+				if rd == nil {
+					e = make([]float64, len(p.offs))
+				}
 				for j := from; j < to; j++ {
 					b := p.base[j]
 					if rd != nil {
@@ -798,8 +809,12 @@ func logsumexpKernel() *kernel {
 						}
 						continue
 					}
-					for _, o := range p.offs {
-						res[b+o] = g[j] * math.Exp(x.data[b+o]-r[j])
+					for k, o := range p.offs {
+						e[k] = x.data[b+o] - r[j]
+					}
+					expInto(e, e)
+					for k, o := range p.offs {
+						res[b+o] = g[j] * e[k]
 					}
 				}
 			})
