@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"slices"
+
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
@@ -32,15 +34,21 @@ func expandTo(a *array, out []int) []float64 {
 // sumToShape reduces g, of shape out, to shape in (which broadcasts to out)
 // by summing over the broadcast dimensions: the gradient of a broadcast.
 func sumToShape(g []float64, out, in []int) []float64 {
-	m := ops.BroadcastIndex(in, out)
-	if m == nil {
+	if slices.Equal(in, out) {
 		res := float64sFor(len(g))
 		copy(res, g)
 		return res
 	}
+	// the positions walked in output order (ops.BroadcastIndex's, without
+	// a map of the output's size), so each sum adds in the same order
 	res := zeros(tensor.NumElements(in))
-	for k, j := range m {
-		res[j] += g[k]
+	if len(g) == 0 {
+		return res
+	}
+	it := newBcastIter(in, out)
+	for k := range g {
+		res[it.pos] += g[k]
+		it.step()
 	}
 	return res
 }
