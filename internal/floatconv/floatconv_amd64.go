@@ -18,3 +18,9 @@ func bfloat16sAVX2(dst *float64, src *uint16, n int)
 //
 //go:noescape
 func toFloat32sAVX2(dst *float32, src *float64, n int)
+
+// toBFloat16sAVX2 rounds the quads from `from` on to bfloat16 while they
+// are in BFloat16's normal range (see the assembly).
+//
+//go:noescape
+func toBFloat16sAVX2(dst *uint16, src *float64, from, n int) int

@@ -65,3 +65,65 @@ f64loop:
 f64done:
 	VZEROUPPER
 	RET
+
+// func toBFloat16sAVX2(dst *uint16, src *float64, from, n int) int
+//
+// BFloat16's normal-range path over the quads i, i+1, i+2, i+3 (i = from,
+// from+4, ...) while i+3 < n: the significand rounded to 7 bits, ties to
+// even, on the float64 bits (b += 2^44 − 1 + (b>>45 & 1); b &^= 2^45 − 1),
+// then the exact (or overflowing) float32 conversion's top half. It stops
+// at a quad with a value outside the normal range (exponent field below
+// 1023−126, or NaN/Inf) and returns its index, or where it ran out.
+TEXT ·toBFloat16sAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ from+16(FP), CX
+	MOVQ n+24(FP), DX
+	MOVQ $0x7ff, AX
+	MOVQ AX, X8
+	VPBROADCASTQ X8, Y8   // exponent mask
+	MOVQ $896, AX
+	MOVQ AX, X9
+	VPBROADCASTQ X9, Y9   // 1023−126−1
+	MOVQ $0x7ff, AX
+	MOVQ AX, X10
+	VPBROADCASTQ X10, Y10 // 2047
+	MOVQ $1, AX
+	MOVQ AX, X11
+	VPBROADCASTQ X11, Y11 // 1
+	MOVQ $0xfffffffffff, AX
+	MOVQ AX, X12
+	VPBROADCASTQ X12, Y12 // 2^44 − 1
+	MOVQ $0x1fffffffffff, AX
+	MOVQ AX, X13
+	VPBROADCASTQ X13, Y13 // 2^45 − 1
+
+bfloop:
+	LEAQ 3(CX), AX
+	CMPQ AX, DX
+	JGE  bfdone
+	VMOVDQU  (SI)(CX*8), Y0
+	VPSRLQ   $52, Y0, Y1
+	VPAND    Y8, Y1, Y1         // exponent field
+	VPCMPGTQ Y9, Y1, Y2         // ≥ 1023−126
+	VPCMPGTQ Y1, Y10, Y3        // < 2047
+	VPAND    Y3, Y2, Y2
+	VMOVMSKPD Y2, AX
+	CMPQ     AX, $15
+	JNE      bfdone
+	VPSRLQ   $45, Y0, Y1
+	VPAND    Y11, Y1, Y1        // b>>45 & 1
+	VPADDQ   Y12, Y0, Y0
+	VPADDQ   Y1, Y0, Y0
+	VPANDN   Y0, Y13, Y0        // &^ (2^45 − 1)
+	VCVTPD2PSY Y0, X0
+	VPSRLD   $16, X0, X0
+	VPACKUSDW X0, X0, X0
+	VMOVQ    X0, (DI)(CX*2)
+	ADDQ     $4, CX
+	JMP      bfloop
+
+bfdone:
+	VZEROUPPER
+	MOVQ CX, ret+32(FP)
+	RET

@@ -110,3 +110,40 @@ func TestToFloat32s(t *testing.T) {
 		}
 	}
 }
+
+// TestToBFloat16s holds the four-lane rounding to BFloat16, value for value:
+// random bit patterns, normal values, ties (to even, both ways), values
+// that round up to the next binade or to infinity, the edge of the normal
+// range, subnormal and tiny results, zeros, infinities and NaNs, at every
+// length up to 70 (the quads the assembly stops at run in Go).
+func TestToBFloat16s(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	specials := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), -math.NaN(),
+		1 + 0x1p-8, 1 + 3*0x1p-8, 1 + 0x1p-8 + 0x1p-40, -(1 + 0x1p-8), 2 - 0x1p-9, 0x1p127 * (2 - 0x1p-9),
+		0x1p127 * (2 - 0x1p-8), 0x1p128, math.MaxFloat64, 0x1p-126, 0x1p-126 * (1 - 0x1p-9), 0x1p-127, 0x1p-133, 0x1p-134,
+		5e-324, 1e-300, 3.3895313892515355e38, 3.4e38}
+	for n := range 71 {
+		src := make([]float64, n)
+		for i := range src {
+			switch r.IntN(4) {
+			case 0:
+				src[i] = specials[r.IntN(len(specials))]
+			case 1:
+				src[i] = math.Float64frombits(r.Uint64())
+			default:
+				src[i] = r.NormFloat64() * math.Pow(2, float64(r.IntN(60)-30))
+			}
+		}
+		dst := make([]uint16, n+1)
+		dst[n] = 7
+		ToBFloat16s(dst, src)
+		for i, v := range src {
+			if want := BFloat16(v); dst[i] != want {
+				t.Fatalf("n %d element %d (%v, %#x): %#x, want %#x", n, i, v, math.Float64bits(v), dst[i], want)
+			}
+		}
+		if dst[n] != 7 {
+			t.Fatalf("n %d: wrote past the end", n)
+		}
+	}
+}

@@ -19,12 +19,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/probe-dev/probe/internal/floatconv"
 	"math"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/ops"
@@ -483,6 +485,22 @@ func storeRounded(opts Options, op string, dt tensor.DType, shape []int, v []flo
 			}
 		default:
 			b := t.Data[from*2 : to*2]
+			if len(b) > 0 && uintptr(unsafe.Pointer(&b[0]))%2 == 0 && littleEndianHost {
+				h := unsafe.Slice((*uint16)(unsafe.Pointer(&b[0])), to-from)
+				if !viaF32 {
+					floatconv.ToBFloat16s(h, v[from:to])
+					break
+				}
+				var buf [512]float64 // rounded through float32 first
+				for off := 0; off < len(h); off += len(buf) {
+					r := buf[:min(len(buf), len(h)-off)]
+					for i, x := range v[from+off : from+off+len(r)] {
+						r[i] = float64(float32(x))
+					}
+					floatconv.ToBFloat16s(h[off:off+len(r)], r)
+				}
+				break
+			}
 			for i, x := range v[from:to] {
 				if viaF32 {
 					x = float64(float32(x))
@@ -494,6 +512,10 @@ func storeRounded(opts Options, op string, dt tensor.DType, shape []int, v []flo
 	})
 	return t, true
 }
+
+// littleEndianHost says whether a tensor's little-endian bytes can be
+// viewed in place as the machine's numbers.
+var littleEndianHost = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // toTensor builds a tensor of dtype dt from already rounded values; a
 // float64 tensor shares v's memory.

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"github.com/probe-dev/probe/internal/floatconv"
 	"math"
 	"slices"
 	"unsafe"
@@ -249,13 +250,12 @@ func fastRunBF16(op string, b *ops.Bound, val float64, out *tensor.Tensor, viaF3
 				p, q = ps[:m], qs[:m]
 			}
 			fastRange(f, rs[:m], xs[:m], yo, p, q)
-			d := dst[off : off+m]
-			for i, r := range rs[:m] {
-				if viaF32 {
-					r = float64(float32(r))
+			if viaF32 {
+				for i, r := range rs[:m] {
+					rs[i] = float64(float32(r))
 				}
-				d[i] = tensor.BFloat16Bits(r)
 			}
+			floatconv.ToBFloat16s(dst[off:off+m], rs[:m])
 		}
 		return nil
 	})
@@ -263,12 +263,7 @@ func fastRunBF16(op string, b *ops.Bound, val float64, out *tensor.Tensor, viaF3
 
 func bf16Value(h uint16) float64 { return float64(math.Float32frombits(uint32(h) << 16)) }
 
-func bf16Decode(dst []float64, src []uint16) {
-	src = src[:len(dst)]
-	for i, h := range src {
-		dst[i] = bf16Value(h)
-	}
-}
+func bf16Decode(dst []float64, src []uint16) { floatconv.FromBFloat16s(dst, src[:len(dst)]) }
 
 // at is the operand's part for elements [from, to).
 func (o fastOperand[T]) at(from, to int) fastOperand[T] {

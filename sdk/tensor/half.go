@@ -3,6 +3,8 @@ package tensor
 import (
 	"math"
 	"sync"
+
+	"github.com/probe-dev/probe/internal/floatconv"
 )
 
 // Float16Bits converts v to IEEE 754 binary16 with round-to-nearest-even,
@@ -85,37 +87,7 @@ func float16Table() *[1 << 16]float64 {
 
 // BFloat16Bits converts v to bfloat16 with round-to-nearest-even, directly
 // from float64.
-func BFloat16Bits(v float64) uint16 {
-	if b := math.Float64bits(v); b>>52&0x7ff >= 1023-126 && b>>52&0x7ff < 0x7ff {
-		// Normal range: round the significand to 7 bits, ties to even, in
-		// the bits; the float32 conversion is then exact (or overflows to
-		// Inf from 2^128 up, as it must).
-		b += 1<<44 - 1 + b>>45&1
-		b &^= 1<<45 - 1
-		return uint16(math.Float32bits(float32(math.Float64frombits(b))) >> 16)
-	}
-	if math.IsNaN(v) {
-		return uint16(math.Float64bits(v)>>48)&0x8000 | 0x7fc0
-	}
-	// Round to 8 significant bits in float64 first (exact: float64 has room),
-	// then the float32 conversion is exact for every finite in-range value.
-	a := math.Abs(v)
-	if a == 0 || math.IsInf(v, 0) {
-		return uint16(math.Float32bits(float32(v)) >> 16)
-	}
-	e := math.Ilogb(a)
-	if e < -126 {
-		e = -126 // bf16 subnormals share float32's exponent range
-	}
-	q := math.Ldexp(math.RoundToEven(math.Ldexp(a, 7-e)), e-7)
-	if q >= 0x1p128 {
-		q = math.Inf(1)
-	}
-	if v < 0 {
-		q = -q
-	}
-	return uint16(math.Float32bits(float32(q)) >> 16)
-}
+func BFloat16Bits(v float64) uint16 { return floatconv.BFloat16(v) }
 
 // BFloat16Value returns the exact value of a bfloat16 bit pattern.
 func BFloat16Value(h uint16) float64 {
