@@ -71,9 +71,10 @@ f64done:
 // BFloat16's normal-range path over the quads i, i+1, i+2, i+3 (i = from,
 // from+4, ...) while i+3 < n: the significand rounded to 7 bits, ties to
 // even, on the float64 bits (b += 2^44 − 1 + (b>>45 & 1); b &^= 2^45 − 1),
-// then the exact (or overflowing) float32 conversion's top half. It stops
-// at a quad with a value outside the normal range (exponent field below
-// 1023−126, or NaN/Inf) and returns its index, or where it ran out.
+// then the exact (or overflowing) float32 conversion's top half. Zeros
+// take the same steps unchanged. It stops at a quad with another value
+// outside the normal range (exponent field below 1023−126, or NaN/Inf) and
+// returns its index, or where it ran out.
 TEXT ·toBFloat16sAVX2(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -97,6 +98,10 @@ TEXT ·toBFloat16sAVX2(SB), NOSPLIT, $0-40
 	MOVQ $0x1fffffffffff, AX
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13 // 2^45 − 1
+	MOVQ $0x7fffffffffffffff, AX
+	MOVQ AX, X14
+	VPBROADCASTQ X14, Y14 // |·| mask
+	VPXOR Y15, Y15, Y15
 
 bfloop:
 	LEAQ 3(CX), AX
@@ -108,6 +113,9 @@ bfloop:
 	VPCMPGTQ Y9, Y1, Y2         // ≥ 1023−126
 	VPCMPGTQ Y1, Y10, Y3        // < 2047
 	VPAND    Y3, Y2, Y2
+	VPAND    Y14, Y0, Y3
+	VPCMPEQQ Y15, Y3, Y3        // ±0
+	VPOR     Y3, Y2, Y2
 	VMOVMSKPD Y2, AX
 	CMPQ     AX, $15
 	JNE      bfdone

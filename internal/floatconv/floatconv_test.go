@@ -146,4 +146,14 @@ func TestToBFloat16s(t *testing.T) {
 			t.Fatalf("n %d: wrote past the end", n)
 		}
 	}
+	// quads of zeros and normal values only, which the assembly takes whole
+	nz := math.Copysign(0, -1)
+	src := []float64{0, nz, 1.5, -3, nz, 0, 0, nz, 1 + 0x1p-8, 0, 2, nz}
+	dst := make([]uint16, len(src))
+	ToBFloat16s(dst, src)
+	for i, v := range src {
+		if want := BFloat16(v); dst[i] != want {
+			t.Fatalf("zeros: element %d (%v): %#x, want %#x", i, v, dst[i], want)
+		}
+	}
 }
