@@ -117,26 +117,23 @@ func startArena(a *arena) {
 }
 
 // float64sFor returns n float64s (not zeroed) for the current call.
-func float64sFor(n int) []float64 {
-	if n == 0 {
-		return []float64{}
-	}
-	if cur == nil || n*8 < arenaMin {
-		return make([]float64, n)
-	}
-	b := bytesFor(n * 8)
-	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(b))), n)
-}
+func float64sFor(n int) []float64 { return float64sAbove(n, arenaMin) }
 
 // scratchFor is float64sFor for scratch space the caller gives back with
 // scratchDone (gemm's packing buffers): from the arena at any size, so
 // that the many products of one call reuse the same pages instead of
 // fresh Go memory each.
-func scratchFor(n int) []float64 {
+func scratchFor(n int) []float64 { return float64sAbove(n, 1) }
+
+// float64sAbove is float64sFor with bytesAbove's smallest arena size.
+func float64sAbove(n, least int) []float64 {
 	if n == 0 {
 		return []float64{}
 	}
-	b := bytesAbove(n*8, 1)
+	if cur == nil || n*8 < least {
+		return make([]float64, n)
+	}
+	b := bytesAbove(n*8, least)
 	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
 

@@ -60,9 +60,11 @@ func mix(z uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
-// newRand returns the generator of one tensor: PCG, seeded with seed.
+// newRand returns the generator of one tensor: PCG, seeded with seed
+// (newPCG's stream, which the float fills draw in bulk).
 func newRand(seed uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, mix(seed^0x6a09e667f3bcc909)))
+	p := newPCG(seed)
+	return rand.New(&p)
 }
 
 // Generate builds the tensor of a statistics descriptor:
