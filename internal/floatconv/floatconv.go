@@ -20,6 +20,14 @@ func FromBFloat16s(dst []float64, src []uint16) {
 	convert(dst, src, bfloat16sAVX2, func(v uint16) float64 { return float64(math.Float32frombits(uint32(v) << 16)) })
 }
 
+// FromHF32s sets dst[i] to the value of the float32 bit pattern src[i]
+// rounded to HF32 (Ascend's 1+8+11-bit float32 mode) the way msprobe
+// emulates it, (p + 0x800) & 0xFFFFF000, for every i < len(src); dst must be
+// at least as long as src. It is RoundHF32 and the widening in one pass.
+func FromHF32s(dst []float64, src []uint32) {
+	convert(dst, src, hf32sAVX2, func(v uint32) float64 { return float64(math.Float32frombits((v + 0x800) & 0xFFFFF000)) })
+}
+
 // ToFloat32s sets dst[i] = float32(src[i]) for every i < len(src); dst must
 // be at least as long as src.
 func ToFloat32s(dst []float32, src []float64) {

@@ -14,6 +14,12 @@ func float32sAVX2(dst *float64, src *float32, n int)
 //go:noescape
 func bfloat16sAVX2(dst *float64, src *uint16, n int)
 
+// hf32sAVX2 rounds n float32 bit patterns to HF32 and widens them (n a
+// multiple of 8).
+//
+//go:noescape
+func hf32sAVX2(dst *float64, src *uint32, n int)
+
 // toFloat32sAVX2 narrows n float64 values (n a multiple of 8).
 //
 //go:noescape

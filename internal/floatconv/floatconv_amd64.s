@@ -45,6 +45,37 @@ bf16done:
 	VZEROUPPER
 	RET
 
+// func hf32sAVX2(dst *float64, src *uint32, n int)
+TEXT ·hf32sAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), DX
+	XORQ CX, CX
+	MOVL $0x800, AX
+	VMOVD AX, X14
+	VPBROADCASTD X14, Y14 // half of the twelve bits dropped
+	MOVL $0xFFFFF000, AX
+	VMOVD AX, X15
+	VPBROADCASTD X15, Y15 // the bits HF32 keeps
+
+hf32loop:
+	CMPQ CX, DX
+	JGE  hf32done
+	VMOVDQU   0(SI)(CX*4), Y0
+	VPADDD    Y14, Y0, Y0
+	VPAND     Y15, Y0, Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTI128 $1, Y0, X0
+	VCVTPS2PD X0, Y2
+	VMOVUPD   Y1, 0(DI)(CX*8)
+	VMOVUPD   Y2, 32(DI)(CX*8)
+	ADDQ $8, CX
+	JMP  hf32loop
+
+hf32done:
+	VZEROUPPER
+	RET
+
 // func toFloat32sAVX2(dst *float32, src *float64, n int)
 TEXT ·toFloat32sAVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI

@@ -52,6 +52,38 @@ func TestFromBFloat16s(t *testing.T) {
 	}
 }
 
+func TestFromHF32s(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	// near the rounding boundary, at the float32 maximum (rounds to
+	// infinity) and NaN payloads that round into infinity or stay NaN
+	edges := []uint32{0x3f8007ff, 0x3f800800, 0xbf800800, 0x3f800fff, 0x7f7fffff, 0xff7ff800, 0x7f800001, 0x7f8007ff, 0x7fbff800}
+	for n := range 70 {
+		src := make([]uint32, n)
+		for i := range src {
+			switch r.IntN(4) {
+			case 0:
+				src[i] = specials32[r.IntN(len(specials32))]
+			case 1:
+				src[i] = edges[r.IntN(len(edges))]
+			default:
+				src[i] = r.Uint32()
+			}
+		}
+		dst := make([]float64, n+1)
+		dst[n] = 7
+		FromHF32s(dst, src)
+		for i, v := range src {
+			want := float64(math.Float32frombits((v + 0x800) & 0xFFFFF000))
+			if math.Float64bits(dst[i]) != math.Float64bits(want) {
+				t.Fatalf("n %d element %d (%#x): got %#x, want %#x", n, i, v, math.Float64bits(dst[i]), math.Float64bits(want))
+			}
+		}
+		if dst[n] != 7 {
+			t.Fatalf("n %d: wrote past the end", n)
+		}
+	}
+}
+
 func benchFloat32s(b *testing.B, n int, f func(dst []float64, src []float32)) {
 	src, dst := make([]float32, n), make([]float64, n)
 	for i := range src {

@@ -32,6 +32,15 @@ func TestBulkConversionsMatchElementwise(t *testing.T) {
 				t.Fatalf("%v: element %d read as %v, At gives %v", d, i, got[i], want)
 			}
 		}
+		// Data not aligned for its elements, and a length with a tail
+		odd := &Tensor{DType: d, Shape: []int{n - 3}, Data: append(make([]byte, 1, 1+len(src.Data)), src.Data[:(n-3)*d.Size()]...)[1:]}
+		got = make([]float64, n-3)
+		odd.ReadFloat64s(got)
+		for i := range got {
+			if want := src.At(i); math.Float64bits(got[i]) != math.Float64bits(want) {
+				t.Fatalf("%v, unaligned: element %d read as %v, At gives %v", d, i, got[i], want)
+			}
+		}
 	}
 	vals := make([]float64, n)
 	for i := range vals {
@@ -56,6 +65,11 @@ func TestBulkConversionsMatchElementwise(t *testing.T) {
 		}
 		if string(bulk.Data) != string(one.Data) {
 			t.Fatalf("%v: FromFloat64s differs from Set", d)
+		}
+		odd := &Tensor{DType: d, Shape: []int{n - 3}, Data: make([]byte, 1+(n-3)*d.Size())[1:]}
+		odd.WriteFloat64s(vals[:n-3])
+		if string(odd.Data) != string(one.Data[:(n-3)*d.Size()]) {
+			t.Fatalf("%v, unaligned: WriteFloat64s differs from Set", d)
 		}
 		for _, to := range allDTypes {
 			c := bulk.Cast(to)

@@ -141,6 +141,9 @@ func (t *Tensor) Float64s() []float64 {
 // ReadFloat64s converts the first len(dst) elements to float64 into dst,
 // exactly as At does, with one dtype dispatch for the whole slice.
 func (t *Tensor) ReadFloat64s(dst []float64) {
+	if t.readDirect(dst) {
+		return
+	}
 	b := t.Data
 	switch t.DType {
 	case Float64:
@@ -179,6 +182,9 @@ func (t *Tensor) ReadFloat64s(dst []float64) {
 // WriteFloat64s stores src into the first len(src) elements, each rounded
 // exactly as Set does, with one dtype dispatch for the whole slice.
 func (t *Tensor) WriteFloat64s(src []float64) {
+	if t.writeDirect(src) {
+		return
+	}
 	b := t.Data
 	switch t.DType {
 	case Float64:
@@ -316,6 +322,49 @@ func castDirect(t, out *Tensor, from, to int) bool {
 		}
 	case out.DType == Float32 && t.DType == Float64:
 		floatconv.ToFloat32s(viewOf[float32](dst, n), viewOf[float64](src, n))
+	default:
+		return false
+	}
+	return true
+}
+
+// readDirect is ReadFloat64s for float64, float32 and bfloat16 data on a
+// little-endian machine with Data aligned for its elements: a copy or
+// floatconv's vector loop instead of one element at a time. False leaves
+// the work to the general loop.
+func (t *Tensor) readDirect(dst []float64) bool {
+	n := len(dst)
+	if !nativeLittleEndian || n == 0 || !alignedFor(t.Data, t.DType.Size()) {
+		return false
+	}
+	b := t.Data[:n*t.DType.Size()]
+	switch t.DType {
+	case Float64:
+		copy(dst, viewOf[float64](b, n))
+	case Float32:
+		floatconv.FromFloat32s(dst, viewOf[float32](b, n))
+	case BFloat16:
+		floatconv.FromBFloat16s(dst, viewOf[uint16](b, n))
+	default:
+		return false
+	}
+	return true
+}
+
+// writeDirect is readDirect's counterpart for WriteFloat64s.
+func (t *Tensor) writeDirect(src []float64) bool {
+	n := len(src)
+	if !nativeLittleEndian || n == 0 || !alignedFor(t.Data, t.DType.Size()) {
+		return false
+	}
+	b := t.Data[:n*t.DType.Size()]
+	switch t.DType {
+	case Float64:
+		copy(viewOf[float64](b, n), src)
+	case Float32:
+		floatconv.ToFloat32s(viewOf[float32](b, n), src)
+	case BFloat16:
+		floatconv.ToBFloat16s(viewOf[uint16](b, n), src)
 	default:
 		return false
 	}
