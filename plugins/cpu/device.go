@@ -19,7 +19,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/probe-dev/probe/internal/floatconv"
 	"math"
 	"slices"
 	"sort"
@@ -28,6 +27,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/probe-dev/probe/internal/floatconv"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/ops"
 	"github.com/probe-dev/probe/sdk/tensor"
@@ -379,10 +379,13 @@ func buildCall(req *device.ExecRequest) (*call, []ops.InputSpec, error) {
 			if err := t.Validate(); err != nil {
 				return nil, nil, ops.Errorf("input %s: %v", b.Specs[i].Name, err)
 			}
-			if req.Precision.HF32 {
-				t = ops.RoundHF32Tensor(t)
+			var data []float64
+			if req.Precision.HF32 && t.DType == tensor.Float32 {
+				data = hf32Float64s(t)
+			} else {
+				data = float64s(t)
 			}
-			c.in[i] = &array{shape: append([]int{}, t.Shape...), data: float64s(t), dtype: t.DType}
+			c.in[i] = &array{shape: append([]int{}, t.Shape...), data: data, dtype: t.DType}
 			c.requiresGrad[i] = b.Specs[i].Differentiable && t.DType.IsFloat() && i < len(req.RequiresGrad) && req.RequiresGrad[i]
 		}
 	}
@@ -401,6 +404,17 @@ func float64s(t *tensor.Tensor) []float64 {
 		sz := t.DType.Size()
 		part := &tensor.Tensor{DType: t.DType, Data: t.Data[from*sz : to*sz]}
 		part.ReadFloat64s(v[from:to])
+		return nil
+	})
+	return v
+}
+
+// hf32Float64s is float64s of a float32 tensor rounded to HF32
+// (ops.RoundHF32Tensor), without the rounded copy.
+func hf32Float64s(t *tensor.Tensor) []float64 {
+	v := float64sFor(t.Len())
+	forChunks(len(v), func(from, to int) error {
+		ops.HF32Float64s(v[from:to], &tensor.Tensor{DType: t.DType, Data: t.Data[from*4 : to*4]})
 		return nil
 	})
 	return v
@@ -467,10 +481,7 @@ func storeRounded(opts Options, op string, dt tensor.DType, shape []int, v []flo
 	forChunks(len(v), func(from, to int) error {
 		switch dt {
 		case tensor.Float32:
-			b := t.Data[from*4 : to*4]
-			for i, x := range v[from:to] {
-				binary.LittleEndian.PutUint32(b[i*4:], math.Float32bits(float32(x)))
-			}
+			(&tensor.Tensor{DType: dt, Data: t.Data[from*4 : to*4]}).WriteFloat64s(v[from:to])
 		case tensor.Float16:
 			b := t.Data[from*2 : to*2]
 			for i, x := range v[from:to] {

@@ -3,7 +3,9 @@ package ops
 import (
 	le "encoding/binary"
 	"math"
+	"unsafe"
 
+	"github.com/probe-dev/probe/internal/floatconv"
 	"github.com/probe-dev/probe/sdk/tensor"
 )
 
@@ -39,4 +41,22 @@ func RoundHF32Tensor(t *tensor.Tensor) *tensor.Tensor {
 		le.LittleEndian.PutUint32(d[i:], (le.LittleEndian.Uint32(d[i:])+0x800)&0xFFFFF000)
 	}
 	return out
+}
+
+// HF32Float64s sets dst[i] to element i of the float32 tensor t rounded
+// by RoundHF32, as a float64, for every i < len(dst): RoundHF32Tensor and
+// the widening in one pass, without a copy of t.
+func HF32Float64s(dst []float64, t *tensor.Tensor) {
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	b := t.Data[:n*4]
+	if p := unsafe.Pointer(&b[0]); uintptr(p)%4 == 0 && le.NativeEndian.Uint16([]byte{1, 0}) == 1 {
+		floatconv.FromHF32s(dst, unsafe.Slice((*uint32)(p), n))
+		return
+	}
+	for i := range dst {
+		dst[i] = float64(RoundHF32(math.Float32frombits(le.LittleEndian.Uint32(b[i*4:]))))
+	}
 }

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -166,5 +167,28 @@ func TestRoundHF32SpecVectors(t *testing.T) {
 	f16 := tensor.New(tensor.Float16, []int{2})
 	if RoundHF32Tensor(f16) != f16 {
 		t.Error("a float16 tensor must come back unchanged")
+	}
+}
+
+// HF32Float64s gives RoundHF32Tensor's values, widened, whether or not the
+// tensor's memory is aligned for float32.
+func TestHF32Float64s(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{0, 1, 7, 8, 9, 100} {
+		for _, shift := range []int{0, 1} {
+			src := tensor.New(tensor.Float32, []int{n})
+			for i := range src.Data {
+				src.Data[i] = byte(r.Uint32())
+			}
+			odd := &tensor.Tensor{DType: tensor.Float32, Shape: []int{n}, Data: append(make([]byte, shift, shift+len(src.Data)), src.Data...)[shift:]}
+			got := make([]float64, n)
+			HF32Float64s(got, odd)
+			want := RoundHF32Tensor(src).Float64s()
+			for i := range want {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("n %d shift %d element %d: got %v, want %v", n, shift, i, got[i], want[i])
+				}
+			}
+		}
 	}
 }

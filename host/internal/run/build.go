@@ -9,6 +9,7 @@ import (
 	"github.com/probe-dev/probe/host/internal/tensorload"
 	"github.com/probe-dev/probe/internal/bufpool"
 	"github.com/probe-dev/probe/internal/dump"
+	"github.com/probe-dev/probe/internal/parallel"
 	"github.com/probe-dev/probe/internal/transport"
 	"github.com/probe-dev/probe/sdk/device"
 	"github.com/probe-dev/probe/sdk/framework"
@@ -84,6 +85,10 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (_ *unit, err error)
 			devIn[i] = ops.T(t)
 			reqGrad[i] = b.RequiresGrad && spec.Differentiable && t.DType.IsFloat()
 			// The bench sees the inputs as the device computes them.
+			if plan.Precision.HF32 && t.DType == tensor.Float32 && policy.Inputs[tensor.Float32] == tensor.Float64 {
+				benchIn[i] = ops.T(u.hf32To64(t))
+				break
+			}
 			if plan.Precision.HF32 {
 				t = ops.RoundHF32Tensor(t)
 			}
@@ -177,6 +182,25 @@ func (u *unit) castTo(t *tensor.Tensor, casts map[tensor.DType]tensor.DType) *te
 	}
 	return t
 }
+
+// hf32To64 is castTo(ops.RoundHF32Tensor(t)) of a float32 tensor to
+// float64 in one pass, without the rounded copy.
+func (u *unit) hf32To64(t *tensor.Tensor) *tensor.Tensor {
+	out := &tensor.Tensor{DType: tensor.Float64, Shape: append([]int(nil), t.Shape...), Data: u.leased(u.benchLease)(t.Len() * 8)}
+	v, ok := out.Float64View()
+	if !ok {
+		out.WriteFloat64s(ops.RoundHF32Tensor(t).Float64s())
+		return out
+	}
+	parallel.Chunks(len(v), hf32Chunk, func(from, to int) error {
+		ops.HF32Float64s(v[from:to], &tensor.Tensor{DType: tensor.Float32, Data: t.Data[from*4 : to*4]})
+		return nil
+	})
+	return out
+}
+
+// hf32Chunk is the elements of one goroutine's share of hf32To64.
+const hf32Chunk = 1 << 18
 
 // hostBuffers keeps the large buffers of generated and cast inputs from
 // one API to the next (bufpool's reason: fresh pages cost more than the

@@ -72,6 +72,21 @@ func TestBenchPolicyAndPrecision(t *testing.T) {
 	if g := u.benchReq.GradOutputs[0]; g.DType != tensor.Float32 {
 		t.Errorf("policy gradient %v", g.DType)
 	}
+
+	// HF32 with the default policy: float32 inputs reach the bench rounded
+	// and widened in one pass, the same values as rounding then casting.
+	plan.Bench = nil
+	u, err = w.build(e, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, bx = u.devReq.Inputs[0].Tensor, u.benchReq.Inputs[0].Tensor
+	if bx.DType != tensor.Float64 {
+		t.Fatalf("HF32, default policy: bench input 0 is %v", bx.DType)
+	}
+	if got, want := bx.Float64s(), ops.RoundHF32Tensor(x).Cast(tensor.Float64).Float64s(); !slices.Equal(got, want) || got[0] == x.At(0) {
+		t.Errorf("HF32, default policy: bench input 0 = %v, want %v", got, want)
+	}
 }
 
 // A dtype attribute is raised with the inputs by the default policy.
