@@ -19,10 +19,11 @@ import (
 // conversion happens): PyTorch casts every operand to the common dtype
 // before computing, wrapped scalars included.
 func castValues(a *array, d tensor.DType) []float64 {
-	if a.dtype == d || d == tensor.Float64 {
-		return a.data
+	if a.dtype == d || d == tensor.Float64 || a.dtype == tensor.Bool {
+		return a.data // a bool's 0 and 1 are exact in every dtype
 	}
-	out := append([]float64(nil), a.data...)
+	out := float64sFor(len(a.data))
+	copy(out, a.data)
 	roundSlice(d, out)
 	return out
 }
