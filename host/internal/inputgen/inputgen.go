@@ -89,8 +89,19 @@ func Generate(d *dump.TensorDesc, seed uint64) (*tensor.Tensor, error) {
 // GenerateWith is Generate with the tensor's bytes from alloc (n bytes, not
 // necessarily zeroed; nil: make), for a caller that reuses buffers.
 func GenerateWith(d *dump.TensorDesc, seed uint64, alloc func(n int) []byte) (*tensor.Tensor, error) {
+	t, _, err := GenerateWidened(d, seed, alloc, nil)
+	return t, err
+}
+
+// GenerateWidened is GenerateWith that also returns the tensor's values as
+// a float64 tensor in memory from widen (n bytes; nil: none), written while
+// each block of the tensor is generated: the cast the bench needs, without
+// a second pass over the tensor. widened is nil where the tensor was not
+// drawn element by element (a non-float dtype, a NaN or infinite
+// statistic): the caller casts t itself there.
+func GenerateWidened(d *dump.TensorDesc, seed uint64, alloc, widen func(n int) []byte) (*tensor.Tensor, *tensor.Tensor, error) {
 	if d == nil {
-		return nil, fmt.Errorf("no tensor descriptor")
+		return nil, nil, fmt.Errorf("no tensor descriptor")
 	}
 	dt := d.DType
 	if !dt.Valid() {
@@ -98,25 +109,25 @@ func GenerateWith(d *dump.TensorDesc, seed uint64, alloc func(n int) []byte) (*t
 		if name == "" {
 			name = dt.String()
 		}
-		return nil, fmt.Errorf("Dtype is not supported: %s", name)
+		return nil, nil, fmt.Errorf("Dtype is not supported: %s", name)
 	}
 	for _, s := range d.Shape {
 		if s < 0 {
-			return nil, fmt.Errorf("invalid shape %v", d.Shape)
+			return nil, nil, fmt.Errorf("invalid shape %v", d.Shape)
 		}
 	}
 	n := 1
 	for _, s := range d.Shape {
 		if s != 0 && int64(n) > MaxTensorBytes/int64(s) {
-			return nil, fmt.Errorf("tensor of shape %v is too large to generate (limit %d bytes)", d.Shape, MaxTensorBytes)
+			return nil, nil, fmt.Errorf("tensor of shape %v is too large to generate (limit %d bytes)", d.Shape, MaxTensorBytes)
 		}
 		n *= s
 	}
 	if int64(n)*int64(dt.Size()) > MaxTensorBytes {
-		return nil, fmt.Errorf("tensor of shape %v (%s) is too large to generate (limit %d bytes)", d.Shape, dt, MaxTensorBytes)
+		return nil, nil, fmt.Errorf("tensor of shape %v (%s) is too large to generate (limit %d bytes)", d.Shape, dt, MaxTensorBytes)
 	}
 	if n == 0 {
-		return tensor.New(dt, d.Shape), nil
+		return tensor.New(dt, d.Shape), nil, nil
 	}
 	t := &tensor.Tensor{DType: dt, Shape: append([]int(nil), d.Shape...)}
 	if alloc != nil {
@@ -142,7 +153,7 @@ func GenerateWith(d *dump.TensorDesc, seed uint64, alloc func(n int) []byte) (*t
 		if highRepr == "" {
 			highRepr = "None"
 		}
-		return nil, fmt.Errorf("Data info Min: %s , Max: %s, info type must be int or float.", lowRepr, highRepr)
+		return nil, nil, fmt.Errorf("Data info Min: %s , Max: %s, info type must be int or float.", lowRepr, highRepr)
 	}
 	r := newRand(seed)
 
@@ -150,11 +161,11 @@ func GenerateWith(d *dump.TensorDesc, seed uint64, alloc func(n int) []byte) (*t
 	case dt == tensor.Bool:
 		lo, err := pyInt(low)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		hi, err := pyInt(high)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if lo > hi {
 			lo, hi = hi, lo
@@ -165,12 +176,12 @@ func GenerateWith(d *dump.TensorDesc, seed uint64, alloc func(n int) []byte) (*t
 				t.Data[i] = 1
 			}
 		}
-		return t, nil
+		return t, nil, nil
 
 	case dt.IsFloat():
 		if math.IsNaN(high) {
 			fill(t, math.NaN())
-			return t, nil
+			return t, nil, nil
 		}
 		if highO != 0 && math.IsInf(high, 0) {
 			fill(t, high)
@@ -180,7 +191,7 @@ func GenerateWith(d *dump.TensorDesc, seed uint64, alloc func(n int) []byte) (*t
 					t.Set(i, low)
 				}
 			}
-			return t, nil
+			return t, nil, nil
 		}
 		lowS, highS := finite(dt, low), finite(dt, high)
 		if lowS > highS { // msprobe's formula then draws from (high, low]
@@ -189,7 +200,24 @@ func GenerateWith(d *dump.TensorDesc, seed uint64, alloc func(n int) []byte) (*t
 		// Representable bounds inside [lowS, highS]; when the interval holds
 		// no value of the dtype, values are simply rounded.
 		lo, hi := roundUp(dt, lowS), roundDown(dt, highS)
-		fillUniform(dt, t.Data, n, seed, lowS, highS, lo, hi, lo <= hi)
+		var widened *tensor.Tensor
+		var w []float64
+		if widen != nil && dt != tensor.Float64 {
+			widened = &tensor.Tensor{DType: tensor.Float64, Shape: append([]int(nil), d.Shape...), Data: widen(n * 8)}
+			var ok bool
+			if w, ok = widened.Float64View(); !ok {
+				widened, w = nil, nil
+			}
+		}
+		fillUniform(dt, t.Data, n, seed, lowS, highS, lo, hi, lo <= hi, w)
+		// the elements step 7 sets are widened again on return
+		defer func() {
+			for _, i := range []int{0, 1, n - 1} {
+				if w != nil && i < n {
+					w[i] = t.At(i)
+				}
+			}
+		}()
 		// Step 7: force the extremes.
 		if math.IsNaN(highO) {
 			if n <= 2 {
@@ -200,7 +228,7 @@ func GenerateWith(d *dump.TensorDesc, seed uint64, alloc func(n int) []byte) (*t
 				t.Set(1, math.NaN())
 				t.Set(n-1, high)
 			}
-			return t, nil
+			return t, widened, nil
 		}
 		t.Set(0, low)
 		t.Set(n-1, high)
@@ -210,16 +238,16 @@ func GenerateWith(d *dump.TensorDesc, seed uint64, alloc func(n int) []byte) (*t
 		if math.IsInf(lowO, 0) {
 			t.Set(0, lowO)
 		}
-		return t, nil
+		return t, widened, nil
 
 	default: // integers
 		lo, err := pyInt(low)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		hi, err := pyInt(high)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if lo > hi {
 			lo, hi = hi, lo
@@ -227,14 +255,14 @@ func GenerateWith(d *dump.TensorDesc, seed uint64, alloc func(n int) []byte) (*t
 		tmin, tmax := intLimits(dt)
 		lo, hi = max(lo, tmin), min(hi, tmax)
 		if lo > hi {
-			return nil, fmt.Errorf("Min %s and Max %s lie outside the range of %s", lowRepr, highRepr, dt)
+			return nil, nil, fmt.Errorf("Min %s and Max %s lie outside the range of %s", lowRepr, highRepr, dt)
 		}
 		for i := 0; i < n; i++ {
 			t.SetInt64(i, uniformInt(r, lo, hi))
 		}
 		t.SetInt64(0, lo)
 		t.SetInt64(n-1, hi)
-		return t, nil
+		return t, nil, nil
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -503,6 +504,43 @@ func BenchmarkGenerateFloat16(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := Generate(d, uint64(i)); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// GenerateWidened gives GenerateWith's tensor, and beside it the same
+// values as float64 (what Cast gives), for every float dtype and for the
+// statistics that force extremes, overflow the lerp or hold no draw.
+func TestGenerateWidened(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.BFloat16, tensor.Float16, tensor.Float64} {
+		for _, n := range []int{1, 2, 3, 517, 200003, 2<<20 + 3} {
+			for _, mm := range [][2]float64{{-3, 5}, {5, -3}, {-1e38, 3e38}, {-2, nan}, {-inf, 4}, {1, inf}, {-inf, inf}, {0.1, 0.1000001}} {
+				d := desc(dt, []int{n}, mm[0], mm[1])
+				want, err := GenerateWith(d, 99, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, widened, err := GenerateWidened(d, 99, nil, func(n int) []byte { return make([]byte, n) })
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(got.Data) != string(want.Data) {
+					t.Fatalf("%v n=%d %v: the tensor differs from GenerateWith's", dt, n, mm)
+				}
+				if widened == nil {
+					if dt != tensor.Float64 && !math.IsNaN(mm[1]) && !math.IsInf(mm[1], 0) {
+						t.Errorf("%v n=%d %v: no widened copy", dt, n, mm)
+					}
+					continue
+				}
+				if dt == tensor.Float64 {
+					t.Fatalf("float64 n=%d %v: a widened copy of a float64 tensor", n, mm)
+				}
+				if string(widened.Data) != string(want.Cast(tensor.Float64).Data) || !slices.Equal(widened.Shape, want.Shape) {
+					t.Fatalf("%v n=%d %v: widened values differ from the cast", dt, n, mm)
+				}
+			}
 		}
 	}
 }

@@ -23,7 +23,11 @@ const uniformChunk = 1 << 16
 // data (n elements of dt): element i is lerp(lowS, highS, u_i) kept inside
 // [lowS, highS], rounded to dt and, when clamp is set, kept inside the
 // representable bounds [lo, hi]. Chunks go to all cores.
-func fillUniform(dt tensor.DType, data []byte, n int, seed uint64, lowS, highS, lo, hi float64, clamp bool) {
+//
+// With widened non-nil (n elements), the stored values are also written
+// there as float64, block by block while they are still in cache: the
+// bench's copy of the input, without a second pass over the tensor.
+func fillUniform(dt tensor.DType, data []byte, n int, seed uint64, lowS, highS, lo, hi float64, clamp bool, widened []float64) {
 	if !clamp {
 		lo, hi = math.Inf(-1), math.Inf(1)
 	}
@@ -31,38 +35,49 @@ func fillUniform(dt tensor.DType, data []byte, n int, seed uint64, lowS, highS, 
 	parallel.Chunks(n, uniformChunk, func(from, to int) error {
 		p := base
 		p.Advance(uint64(from))
-		fillRange(dt, data, from, to, &p, lowS, highS, lo, hi)
+		fillRange(dt, data, from, to, &p, lowS, highS, lo, hi, widened)
 		return nil
 	})
 }
 
 // fillRange draws elements [from, to) with p positioned at draw from, in
 // blocks: the draws, then one loop per dtype that scales, clamps and
-// stores them.
-func fillRange(dt tensor.DType, data []byte, from, to int, p *pcg.PCG, lowS, highS, lo, hi float64) {
+// stores them (and widens them into widened when it is not nil).
+func fillRange(dt tensor.DType, data []byte, from, to int, p *pcg.PCG, lowS, highS, lo, hi float64, widened []float64) {
 	d := highS - lowS
 	wide := math.IsInf(d, 0)
 	var buf [pcg.BlockLen]float64
+	sz := dt.Size()
 	for off := from; off < to; off += len(buf) {
 		u := buf[:min(len(buf), to-off)]
 		p.Floats(u)
-		if dt == tensor.Float32 && !wide {
-			if f := float32View(data[off*4:], len(u)); f != nil {
-				storeF32(f, u, lowS, highS, d, lo, hi)
-				continue
-			}
+		storeBlock(dt, data[off*sz:], u, lowS, highS, d, lo, hi, wide)
+		if widened != nil {
+			(&tensor.Tensor{DType: dt, Data: data[off*sz : (off+len(u))*sz]}).ReadFloat64s(widened[off : off+len(u)])
 		}
-		// u becomes lerp(lowS, highS, u) inside [lowS, highS]; min and max
-		// are math.Min and math.Max (NaN and signed zeros included).
-		if wide {
-			for i, x := range u {
-				u[i] = max(lowS, min(highS, lowS*(1-x)+highS*x))
-			}
-		} else {
-			lerpClamped(u, lowS, highS, d)
-		}
-		storeClamped(dt, data[off*dt.Size():], u, lo, hi)
 	}
+}
+
+// storeBlock scales one block of draws u into [lowS, highS] (d = highS -
+// lowS, wide when d overflows), clamps them to [lo, hi] and stores them
+// at the start of data.
+func storeBlock(dt tensor.DType, data []byte, u []float64, lowS, highS, d, lo, hi float64, wide bool) {
+	if dt == tensor.Float32 && !wide {
+		if f := float32View(data, len(u)); f != nil {
+			storeF32(f, u, lowS, highS, d, lo, hi)
+			return
+		}
+	}
+	// u becomes lerp(lowS, highS, u) inside [lowS, highS]; min and max
+	// are math.Min and math.Max (NaN and signed zeros included).
+	if wide {
+		for i, x := range u {
+			u[i] = max(lowS, min(highS, lowS*(1-x)+highS*x))
+		}
+	} else {
+		lerpClamped(u, lowS, highS, d)
+	}
+	storeClamped(dt, data, u, lo, hi)
 }
 
 // lerpGo is fillRange's lerp: u becomes lowS + u·d kept inside [lowS,

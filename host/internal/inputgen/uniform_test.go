@@ -46,7 +46,7 @@ func TestFillUniformMatchesSequential(t *testing.T) {
 				for _, procs := range []int{1, 2, 3} {
 					runtime.GOMAXPROCS(procs)
 					got := make([]byte, n*dt.Size())
-					fillUniform(dt, got, n, 42, lowS, highS, lo, hi, lo <= hi)
+					fillUniform(dt, got, n, 42, lowS, highS, lo, hi, lo <= hi, nil)
 					if string(got) != string(want) {
 						t.Fatalf("%s [%v, %v] n=%d GOMAXPROCS=%d: bytes differ from the sequential stream", dt, bd.low, bd.high, n, procs)
 					}
@@ -63,7 +63,7 @@ func BenchmarkFillUniform(b *testing.B) {
 			data := make([]byte, n*dt.Size())
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				fillUniform(dt, data, n, 7, -3, 3, roundUp(dt, -3), roundDown(dt, 3), true)
+				fillUniform(dt, data, n, 7, -3, 3, roundUp(dt, -3), roundDown(dt, 3), true, nil)
 			}
 		})
 	}

@@ -41,7 +41,7 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (_ *unit, err error)
 	if policy == nil {
 		policy = framework.RaiseToFloat64(plan.Attrs)
 	}
-	u := &unit{call: call, tensors: map[string]*tensor.Tensor{}}
+	u := &unit{call: call, tensors: map[string]*tensor.Tensor{}, widened: map[*tensor.Tensor]*tensor.Tensor{}}
 	u.devLease, u.benchLease = w.lease(w.device), w.lease(w.bench)
 	defer func() {
 		if err != nil {
@@ -57,6 +57,15 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (_ *unit, err error)
 			return u.leased(u.devLease)
 		}
 		return u.alloc
+	}
+	// A generated tensor the bench gets as float64 is widened while it is
+	// drawn, into the bench's lease (not under HF32: the bench gets the
+	// rounded values).
+	widen := func(casts map[tensor.DType]tensor.DType, d *dump.TensorDesc) func(int) []byte {
+		if d != nil && casts[d.DType] == tensor.Float64 && d.DType != tensor.Float64 && !plan.Precision.HF32 {
+			return u.leased(u.benchLease)
+		}
+		return nil
 	}
 	devIn := make([]ops.Value, len(plan.Inputs))
 	benchIn := make([]ops.Value, len(plan.Inputs))
@@ -77,7 +86,7 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (_ *unit, err error)
 			devIn[i] = ops.Value{Kind: ops.KindScalar, Scalar: b.Scalar}
 			benchIn[i] = devIn[i]
 		case framework.BindTensor:
-			t, err := w.tensorFor(e, call.Tensors, b.Path, b.Synthetic, plan.Generator, u.tensors, devAlloc(policy.Inputs, b.Path))
+			t, err := w.tensorFor(e, call.Tensors, b.Path, b.Synthetic, plan.Generator, u, devAlloc(policy.Inputs, b.Path), widen(policy.Inputs, call.Tensors[b.Path]))
 			if err != nil {
 				return nil, err
 			}
@@ -135,7 +144,7 @@ func (w *worker) build(e *dump.Entry, plan *framework.Plan) (_ *unit, err error)
 		if d := e.Backward.Tensors[gpath]; d != nil && castsAway(policy.Grads, d.DType) {
 			alloc = u.leased(u.devLease)
 		}
-		g, err := w.tensorFor(e, e.Backward.Tensors, gpath, framework.SynthNone, plan.Generator, u.tensors, alloc)
+		g, err := w.tensorFor(e, e.Backward.Tensors, gpath, framework.SynthNone, plan.Generator, u, alloc, widen(policy.Grads, e.Backward.Tensors[gpath]))
 		if err != nil {
 			return nil, fmt.Errorf("backward: %w", err)
 		}
@@ -176,6 +185,9 @@ func castsAway(casts map[tensor.DType]tensor.DType, d tensor.DType) bool {
 func (u *unit) castTo(t *tensor.Tensor, casts map[tensor.DType]tensor.DType) *tensor.Tensor {
 	if castsAway(casts, t.DType) {
 		to := casts[t.DType]
+		if wt := u.widened[t]; wt != nil && to == tensor.Float64 {
+			return wt
+		}
 		out := &tensor.Tensor{DType: to, Shape: append([]int(nil), t.Shape...), Data: u.leased(u.benchLease)(t.Len() * to.Size())}
 		t.CastInto(out)
 		return out
@@ -301,9 +313,11 @@ func rewrite(call *dump.Call, rewrites []framework.TensorRewrite) (*dump.Call, e
 
 // tensorFor loads (tensor mode) or makes (statistics mode: generated from
 // its statistics, or the plan's synthetic tensor) the tensor at path, once
-// per API.
-func (w *worker) tensorFor(e *dump.Entry, tensors map[string]*dump.TensorDesc, path string, syn framework.Synthetic, gen framework.InputGenerator, cache map[string]*tensor.Tensor, alloc func(int) []byte) (*tensor.Tensor, error) {
-	if t, ok := cache[path]; ok {
+// per API, in memory from alloc. With widen set, a generated tensor's
+// float64 copy is made in memory from widen as it is drawn and recorded in
+// u.widened.
+func (w *worker) tensorFor(e *dump.Entry, tensors map[string]*dump.TensorDesc, path string, syn framework.Synthetic, gen framework.InputGenerator, u *unit, alloc, widen func(int) []byte) (*tensor.Tensor, error) {
+	if t, ok := u.tensors[path]; ok {
 		return t, nil
 	}
 	d := tensors[path]
@@ -326,7 +340,11 @@ func (w *worker) tensorFor(e *dump.Entry, tensors map[string]*dump.TensorDesc, p
 	case gen == framework.GenMsprobeMindSpore:
 		t, err = inputgen.GenerateMindSpore(d)
 	default:
-		t, err = inputgen.GenerateWith(d, inputgen.Seed(w.o.Seed, e.Name, path), alloc)
+		var widened *tensor.Tensor
+		t, widened, err = inputgen.GenerateWidened(d, inputgen.Seed(w.o.Seed, e.Name, path), alloc, widen)
+		if widened != nil {
+			u.widened[t] = widened
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", e.Name, path, err)
@@ -334,7 +352,7 @@ func (w *worker) tensorFor(e *dump.Entry, tensors map[string]*dump.TensorDesc, p
 	if !slices.Equal(t.Shape, d.Shape) {
 		return nil, fmt.Errorf("%s: %s: data has shape %v but the dump says %v", e.Name, path, t.Shape, d.Shape)
 	}
-	cache[path] = t
+	u.tensors[path] = t
 	return t, nil
 }
 

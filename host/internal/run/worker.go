@@ -520,10 +520,14 @@ func (w *worker) gradPairs(u *unit, bench, dev *device.ExecResult) []gradPair {
 
 // unit is one API made concrete: the two requests and how rows map back.
 type unit struct {
-	plan             *framework.Plan
-	call             *dump.Call                // the forward call, descriptors rewritten by the plan
-	tensors          map[string]*tensor.Tensor // the loaded or generated tensors, by path
-	grads            []*tensor.Tensor          // the dumped gradients (one per fed output), when backward runs
+	plan    *framework.Plan
+	call    *dump.Call                // the forward call, descriptors rewritten by the plan
+	tensors map[string]*tensor.Tensor // the loaded or generated tensors, by path
+	// widened holds the float64 copies of generated tensors made while
+	// they were drawn (inputgen.GenerateWidened), by the generated tensor:
+	// castTo takes them instead of casting again.
+	widened          map[*tensor.Tensor]*tensor.Tensor
+	grads            []*tensor.Tensor // the dumped gradients (one per fed output), when backward runs
 	devReq, benchReq *device.ExecRequest
 	inputPaths       []string // dumped path of each op input ("" for constants)
 	gradRows         []string // tensor paths whose gradients make the backward rows
