@@ -46,7 +46,7 @@ func vjpKernel(fwd string, nIn int, wrt ...int) *kernel {
 			rg[i] = true
 		}
 		k := kernels[fwd]
-		fc := &call{op: fwd, attrs: c.attrs, in: in, requiresGrad: rg, seed: c.seed}
+		fc := &call{op: fwd, attrs: c.attrs, in: in, requiresGrad: rg, seed: c.seed, emulated: c.emulated}
 		outs, err := k.forward(fc)
 		if err != nil {
 			return nil, err
@@ -180,8 +180,8 @@ func matmulBackwardForward(c *call) ([]*array, error) {
 			return nil, fmt.Errorf("matmul_backward: expected floating tensors, got %s", ops.TypeName(a.dtype))
 		}
 	}
-	mc := &call{op: "matmul", in: []*array{self, other}, requiresGrad: []bool{mask[0] != 0, mask[1] != 0}}
-	fwd, err := kernels["matmul"].forward(&call{op: "matmul", in: []*array{self, other}, requiresGrad: []bool{false, false}})
+	mc := &call{op: "matmul", in: []*array{self, other}, requiresGrad: []bool{mask[0] != 0, mask[1] != 0}, emulated: c.emulated}
+	fwd, err := kernels["matmul"].forward(&call{op: "matmul", in: []*array{self, other}, requiresGrad: []bool{false, false}, emulated: c.emulated})
 	if err != nil {
 		return nil, err
 	}

@@ -269,6 +269,7 @@ func execute(opts Options, req *device.ExecRequest) (*device.ExecResult, error) 
 	if err != nil {
 		return nil, err
 	}
+	c.emulated = opts.Mode == Emulated
 	if req.Op == "echo" {
 		// Transport measurement: hand back the very bytes (int64 values
 		// beyond 2^53 included), untouched by rounding or defects.

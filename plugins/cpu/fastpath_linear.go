@@ -23,8 +23,8 @@ import (
 
 // fastLinear runs a linear call on the direct path when it qualifies:
 // input of rank ≥ 2, a 2-D weight, a 1-D bias of the output size or none,
-// all float32 (with AVX2/FMA and a product large enough to pack) or all
-// float64, no HF32, no defect planted on linear, and, with a backward, one
+// all float32 (in Emulated mode, with AVX2/FMA and a product large enough
+// to pack) or all float64, no HF32, no defect planted on linear, and, with a backward, one
 // output gradient of the output's dtype and shape. ok is false when the
 // general path must run (which also reports PyTorch's errors).
 func fastLinear(opts Options, req *device.ExecRequest) (res *device.ExecResult, ok bool) {
@@ -55,8 +55,8 @@ func fastLinear(opts Options, req *device.ExecRequest) (res *device.ExecResult, 
 	}
 	in, out := w.Shape[1], w.Shape[0]
 	rows := tensor.NumElements(x.Shape[:len(x.Shape)-1])
-	if dt == tensor.Float32 && (!gemmHasFMA || rows*out*in < gemmMinWork) {
-		return nil, false // the general path's float64 product
+	if dt == tensor.Float32 && (opts.Mode != Emulated || !sgemmFor(dt, rows, out, in)) {
+		return nil, false // the general path's float64 product (call.gemmDT)
 	}
 	outShape := append(append([]int{}, x.Shape[:len(x.Shape)-1]...), out)
 	var gradOut *tensor.Tensor

@@ -31,6 +31,11 @@ type call struct {
 	// requiresGrad has one entry per input.
 	requiresGrad []bool
 	seed         uint64
+	// emulated: the device runs in Emulated mode, where matrix products
+	// of float32 operands are summed in float32 as PyTorch's CPU does
+	// (gemmDT); the bench forms them in float64 whatever the dtypes (a
+	// policy may send it float32 operands: msprobe's keeps conv's).
+	emulated bool
 	// saved is what a forward leaves for the backward of the same call
 	// (the kernel's own type; nil when the forward saved nothing).
 	saved any

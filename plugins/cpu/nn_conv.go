@@ -10,7 +10,10 @@ import (
 )
 
 // N-d convolution (cross-correlation, as PyTorch) by im2col + GEMM per
-// batch element and group.
+// batch element and group. In Emulated mode at float32 the products are
+// summed in float32 (call.gemmDT, nnGemmAt), as PyTorch's oneDNN and
+// slow_conv2d do; the bias is added in float64 and the result rounded
+// once.
 
 func init() {
 	register("convolution", &kernel{forward: convForward, backward: convBackward})
@@ -27,6 +30,7 @@ type nnConv struct {
 	outSp       []int
 	inS, kS, oS int // their element counts
 	dt          tensor.DType
+	gemmDT      tensor.DType // the products' dtype (call.gemmDT)
 	outShape    []int
 	tab         []int // tab[kk*oS+o]: input spatial offset, -1 for padding
 	// identity: the table is o ↦ o (one kernel position, stride 1, no
@@ -92,6 +96,7 @@ func convSetup(c *call) (*nnConv, error) {
 	if cv.dt, err = nnNumeric(kname, x, w, b); err != nil {
 		return nil, err
 	}
+	cv.gemmDT = c.gemmDT(x, w)
 	stride, err := nnConvParam(c, "stride", nsp)
 	if err != nil {
 		return nil, err
@@ -250,7 +255,7 @@ func convForward(c *call) ([]*array, error) {
 		for g := 0; g < cv.groups; g++ {
 			wg := cv.w.data[g*cog*rowsK:]
 			og := out.data[(n*cv.cout+g*cog)*cv.oS:]
-			nnGemm(false, false, cog, cv.oS, rowsK, wg, cv.columns(n, g, col), og, false)
+			nnGemmAt(cv.gemmDT, false, false, cog, cv.oS, rowsK, wg, cv.columns(n, g, col), og)
 		}
 	}
 	for n := 0; n < cv.batch; n++ {
@@ -267,15 +272,15 @@ func convForward(c *call) ([]*array, error) {
 }
 
 // inputGrad adds the input gradient of output gradient g to gx: per
-// image and group, the columns Wᵀ·g, then col2im (channels independent,
-// each adding its kernel positions in order).
+// image and group, the columns Wᵀ·g (at gemmDT), then col2im in float64
+// (channels independent, each adding its kernel positions in order).
 func (cv *nnConv) inputGrad(g, gx []float64, cog, rowsK int) {
 	cg := cv.cin / cv.groups
 	gcol := float64sFor(rowsK * cv.oS)
 	defer scratchDone(gcol)
 	for n := 0; n < cv.batch; n++ {
 		for gr := 0; gr < cv.groups; gr++ {
-			nnGemm(true, false, rowsK, cv.oS, cog, cv.w.data[gr*cog*rowsK:], g[(n*cv.cout+gr*cog)*cv.oS:], gcol, false)
+			nnGemmAt(cv.gemmDT, true, false, rowsK, cv.oS, cog, cv.w.data[gr*cog*rowsK:], g[(n*cv.cout+gr*cog)*cv.oS:], gcol)
 			parallelFor(runtime.GOMAXPROCS(0), cg, func(_, ci int) {
 				dst := gx[(n*cv.cin+gr*cg+ci)*cv.inS:]
 				for kk := 0; kk < cv.kS; kk++ {
@@ -312,11 +317,22 @@ func convBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	if gx != nil {
 		cv.inputGrad(g.data, gx.data, cog, rowsK)
 	}
+	// The weight gradient sums every image's product into one sum per
+	// group. At float32 (gemmDT) PyTorch keeps that sum in float32:
+	// slow_conv2d adds each image's product with addmm (beta = 1) into the
+	// float32 gradient, and oneDNN reduces over images and positions in
+	// float32. gemmSum does the same: each image's product (its k blocks
+	// summed in float32) is added to a float32 gradient, rounded once per
+	// image, not summed over the batch in float64 and rounded at the end.
+	var gws *gemmSum
+	if gw != nil {
+		gws = newGemmSum(cv.gemmDT, gw.data, cog, rowsK, cv.oS)
+	}
 	for n := 0; n < cv.batch; n++ {
 		for gr := 0; gr < cv.groups; gr++ {
 			gog := g.data[(n*cv.cout+gr*cog)*cv.oS:]
-			if gw != nil {
-				nnGemm(false, true, cog, rowsK, cv.oS, gog, cv.columns(n, gr, col), gw.data[gr*cog*rowsK:], true)
+			if gws != nil {
+				gws.add(false, true, gog, cv.columns(n, gr, col), gr*cog*rowsK)
 			}
 		}
 		if gb != nil {
@@ -326,6 +342,9 @@ func convBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 				}
 			}
 		}
+	}
+	if gws != nil {
+		gws.done()
 	}
 	return []*array{gx, gw, gb}, nil
 }

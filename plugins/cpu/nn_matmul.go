@@ -55,34 +55,47 @@ func nnPlanBatched(aBatch, bBatch []int, n, k, p int) (*nnBatchedPlan, error) {
 	}, nil
 }
 
-func (pl *nnBatchedPlan) forward(a, b []float64) []float64 {
+// forward returns the products, formed at dtype dt (call.gemmDT).
+func (pl *nnBatchedPlan) forward(dt tensor.DType, a, b []float64) []float64 {
 	n, k, p := pl.n, pl.k, pl.p
 	out := zeros(len(pl.aIdx) * n * p)
 	for ob := range pl.aIdx {
 		ai, bi := pl.aIdx[ob], pl.bIdx[ob]
-		nnGemm(false, false, n, p, k, a[ai*n*k:], b[bi*k*p:], out[ob*n*p:], false)
+		nnGemmAt(dt, false, false, n, p, k, a[ai*n*k:], b[bi*k*p:], out[ob*n*p:])
 	}
 	return out
 }
 
 // backward returns dA = g·Bᵀ and dB = Aᵀ·g, summed over broadcast batches;
-// either is skipped (nil) when not wanted.
-func (pl *nnBatchedPlan) backward(a, b, g []float64, wantA, wantB bool) (ga, gb []float64) {
+// either is skipped (nil) when not wanted. The products are formed at
+// dtype dt (call.gemmDT); at float32 the sum over broadcast batches is kept
+// in float32 too (gemmSum), as PyTorch's matmul, which folds a broadcast
+// operand's batches into one sgemm (or sums bmm's float32 products), does.
+func (pl *nnBatchedPlan) backward(dt tensor.DType, a, b, g []float64, wantA, wantB bool) (ga, gb []float64) {
 	n, k, p := pl.n, pl.k, pl.p
+	var sa, sb *gemmSum
 	if wantA {
 		ga = zeros(pl.aBatches * n * k)
+		sa = newGemmSum(dt, ga, n, k, p)
 	}
 	if wantB {
 		gb = zeros(pl.bBatches * k * p)
+		sb = newGemmSum(dt, gb, k, p, n)
 	}
 	for ob := range pl.aIdx {
 		ai, bi := pl.aIdx[ob], pl.bIdx[ob]
 		if wantA {
-			nnGemm(false, true, n, k, p, g[ob*n*p:], b[bi*k*p:], ga[ai*n*k:], true)
+			sa.add(false, true, g[ob*n*p:], b[bi*k*p:], ai*n*k)
 		}
 		if wantB {
-			nnGemm(true, false, k, p, n, a[ai*n*k:], g[ob*n*p:], gb[bi*k*p:], true)
+			sb.add(true, false, a[ai*n*k:], g[ob*n*p:], bi*k*p)
 		}
+	}
+	if wantA {
+		sa.done()
+	}
+	if wantB {
+		sb.done()
 	}
 	return ga, gb
 }
@@ -179,7 +192,7 @@ func matmulForward(c *call) ([]*array, error) {
 			return []*array{{shape: shape, data: data, dtype: dt}}, nil
 		}
 	}
-	return []*array{{shape: shape, data: pl.forward(a.data, b.data), dtype: dt}}, nil
+	return []*array{{shape: shape, data: pl.forward(c.gemmDT(a, b), a.data, b.data), dtype: dt}}, nil
 }
 
 func matmulBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
@@ -199,7 +212,7 @@ func matmulBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 		ga, gb, doneA, doneB = narrowMatmulGrads(a, b, pl, g.data, wa, wb)
 	}
 	if wa && !doneA || wb && !doneB {
-		fa, fb := pl.backward(a.data, b.data, g.data, wa && !doneA, wb && !doneB)
+		fa, fb := pl.backward(c.gemmDT(a, b), a.data, b.data, g.data, wa && !doneA, wb && !doneB)
 		if !doneA {
 			ga = fa
 		}
@@ -251,7 +264,7 @@ func checkedMatmul(kernelName string, check func(a, b *array) error) func(c *cal
 		if err := check(a, b); err != nil {
 			return nil, err
 		}
-		return matmulForward(&call{op: c.op, in: []*array{a, b}})
+		return matmulForward(&call{op: c.op, in: []*array{a, b}, emulated: c.emulated})
 	}
 }
 
@@ -322,22 +335,13 @@ func nnLinearSetup(c *call) (*nnLinearPlan, *array, *array, *array, error) {
 	return pl, x, w, bias, nil
 }
 
-// linearGemmDT is the dtype linear's products are formed at: float32
-// when both operands are float32 (PyTorch's sgemm), else float64.
-func linearGemmDT(a, b *array) tensor.DType {
-	if a.dtype == tensor.Float32 && b.dtype == tensor.Float32 {
-		return tensor.Float32
-	}
-	return tensor.Float64
-}
-
 func linearForward(c *call) ([]*array, error) {
 	pl, x, w, bias, err := nnLinearSetup(c)
 	if err != nil {
 		return nil, err
 	}
 	out := nnNew(pl.outShape, pl.dt)
-	nnGemmAt(linearGemmDT(x, w), false, true, pl.rows, pl.out, pl.in, x.data, w.data, out.data)
+	nnGemmAt(c.gemmDT(x, w), false, true, pl.rows, pl.out, pl.in, x.data, w.data, out.data)
 	if bias != nil {
 		for k, j := range nnBroadcastIndex(bias.shape, pl.outShape) {
 			out.data[k] += bias.data[j]
@@ -360,10 +364,10 @@ func linearBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	// cpublas (gemm_narrow.go): grad·weight and gradᵀ·input
 	bf := narrowDT(g.dtype) && narrowDT(x.dtype) && narrowDT(w.dtype) && len(x.shape) >= 2 && len(w.shape) == 2
 	if gx != nil && !(bf && narrowGemm(false, false, pl.rows, pl.in, pl.out, g.data, w.data, gx.data, 0, 1)) {
-		nnGemmAt(linearGemmDT(g, w), false, false, pl.rows, pl.in, pl.out, g.data, w.data, gx.data)
+		nnGemmAt(c.gemmDT(g, w), false, false, pl.rows, pl.in, pl.out, g.data, w.data, gx.data)
 	}
 	if gw != nil && !(bf && narrowGemm(true, false, pl.out, pl.in, pl.rows, g.data, x.data, gw.data, 0, 1)) {
-		nnGemmAt(linearGemmDT(g, x), true, false, pl.out, pl.in, pl.rows, g.data, x.data, gw.data)
+		nnGemmAt(c.gemmDT(g, x), true, false, pl.out, pl.in, pl.rows, g.data, x.data, gw.data)
 	}
 	if gb != nil {
 		gb.data = sumToShape(g.data, pl.outShape, bias.shape)
@@ -430,7 +434,7 @@ func addmmForward(c *call) ([]*array, error) {
 		return []*array{out}, nil
 	}
 	if pl.alpha != 0 {
-		nnGemm(false, false, pl.n, pl.p, pl.k, a.data, b.data, out.data, false)
+		nnGemmAt(c.gemmDT(a, b), false, false, pl.n, pl.p, pl.k, a.data, b.data, out.data)
 		if pl.alpha != 1 {
 			for i := range out.data {
 				out.data[i] *= pl.alpha
@@ -481,13 +485,13 @@ func addmmBackward(c *call, outs, gradOuts []*array) ([]*array, error) {
 	}
 	if ga != nil {
 		if !doneA {
-			nnGemm(false, true, pl.n, pl.k, pl.p, g.data, b.data, ga.data, false)
+			nnGemmAt(c.gemmDT(g, b), false, true, pl.n, pl.k, pl.p, g.data, b.data, ga.data)
 		}
 		scale(ga.data)
 	}
 	if gb != nil {
 		if !doneB {
-			nnGemm(true, false, pl.k, pl.p, pl.n, a.data, g.data, gb.data, false)
+			nnGemmAt(c.gemmDT(a, g), true, false, pl.k, pl.p, pl.n, a.data, g.data, gb.data)
 		}
 		scale(gb.data)
 	}

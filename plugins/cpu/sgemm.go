@@ -14,18 +14,40 @@ import (
 // product rounded once. nnGemmAt runs the packed scheme of gemmPacked with
 // a float32 6×16 micro-kernel; each element of C sums its k products in
 // order, one k block (gemmKC) after another, whatever the core count.
+// linear, mm, bmm, matmul, addmm and convolution use it in Emulated mode
+// (call.gemmDT); sums over several products (a convolution's weight
+// gradient over the images, a broadcast operand's gradient over the
+// batches) stay in float32 too (gemmSum).
 
 const (
 	sgemmMR = 6  // rows of a float32 micro-tile
 	sgemmNR = 16 // columns: two AVX2 registers of eight float32
 )
 
+// gemmDT is the dtype c's product of operands a and b is formed at
+// (nnGemmAt, gemmSum): float32 in Emulated mode when both are float32, as
+// PyTorch's CPU sums them (BLAS sgemm, oneDNN's convolutions, its naive
+// loops at opmath float), else float64. The bench forms every product in
+// float64 even where a bench policy sends it float32 operands.
+func (c *call) gemmDT(a, b *array) tensor.DType {
+	if c.emulated && a.dtype == tensor.Float32 && b.dtype == tensor.Float32 {
+		return tensor.Float32
+	}
+	return tensor.Float64
+}
+
+// sgemmFor reports whether nnGemmAt forms an m×k by k×n product of
+// operands of dtype dt in float32: at float32, with AVX2/FMA and a
+// product large enough to pack.
+func sgemmFor(dt tensor.DType, m, n, k int) bool {
+	return dt == tensor.Float32 && gemmHasFMA && m*n*k >= gemmMinWork
+}
+
 // nnGemmAt is nnGemm (C = op(A)·op(B), acc false) for operands of dtype
-// dt: at float32, with AVX2/FMA and a product large enough to pack, in
-// float32 arithmetic (operands hold float32 values); otherwise nnGemm's
-// float64 product.
+// dt: where sgemmFor, in float32 arithmetic (operands hold float32
+// values); otherwise nnGemm's float64 product.
 func nnGemmAt(dt tensor.DType, transA, transB bool, m, n, k int, a, b, c []float64) {
-	if dt != tensor.Float32 || !gemmHasFMA || m*n*k < gemmMinWork {
+	if !sgemmFor(dt, m, n, k) {
 		nnGemm(transA, transB, m, n, k, a, b, c, false)
 		return
 	}
@@ -40,6 +62,64 @@ func nnGemmAt(dt tensor.DType, transA, transB bool, m, n, k int, a, b, c []float
 		}
 		return nil
 	})
+}
+
+// gemmSum adds several products of one size into C, as nnGemm with acc
+// true does, at the products' dtype: where sgemmFor, C is held in float32
+// while the products are added (each one's k blocks summed in float32 and
+// added to C in float32, as BLAS sgemm with beta = 1 does), and rounded
+// back into the float64 C by done; otherwise every product is added to C
+// in float64.
+type gemmSum struct {
+	c         []float64
+	c32       []float32
+	buf       []float64 // c32's memory, for scratchDone
+	mul       [3]int    // m, n, k of every product
+	inFloat32 bool
+}
+
+// newGemmSum starts sums of m×k by k×n products of operands of dtype dt
+// into c (its current values included).
+func newGemmSum(dt tensor.DType, c []float64, m, n, k int) *gemmSum {
+	s := &gemmSum{c: c, mul: [3]int{m, n, k}, inFloat32: sgemmFor(dt, m, n, k)}
+	if s.inFloat32 {
+		s.c32, s.buf = float32sFor(len(c))
+		forChunks(len(c), func(from, to int) error {
+			for i, v := range c[from:to] {
+				s.c32[from+i] = float32(v)
+			}
+			return nil
+		})
+	}
+	return s
+}
+
+// add adds op(A)·op(B) to C[off:off+m·n].
+func (s *gemmSum) add(transA, transB bool, a, b []float64, off int) {
+	m, n, k := s.mul[0], s.mul[1], s.mul[2]
+	if !s.inFloat32 {
+		nnGemm(transA, transB, m, n, k, a, b, s.c[off:], true)
+		return
+	}
+	if m == 0 || n == 0 || k == 0 {
+		return
+	}
+	sgemmPacked(transA, transB, m, n, k, a, b, s.c32[off:off+m*n])
+}
+
+// done writes the float32 sums into C and gives their memory back.
+func (s *gemmSum) done() {
+	if !s.inFloat32 {
+		return
+	}
+	forChunks(len(s.c), func(from, to int) error {
+		for i, v := range s.c32[from:to] {
+			s.c[from+i] = float64(v)
+		}
+		return nil
+	})
+	scratchDone(s.buf)
+	s.inFloat32, s.c32, s.buf = false, nil, nil
 }
 
 // float32sFor returns n float32s (not zeroed) for the current call, and
