@@ -111,6 +111,7 @@
 //	cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_nn.py        # nn ops
 //	cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_attention.py # npu.fusion_attention
 //	cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_dtypes.py    # every op at float32, float16, bfloat16
+//	cd sdk/devicetest/testdata && /usr/bin/python3 gen_golden_f32_nn.py    # float32 sums of matrix products (emulated)
 //
 // (`apt-get install -y python3-torch` provides it; a pyenv python on PATH
 // usually has no torch.) A new group is a new file in testdata/golden and
