@@ -72,7 +72,9 @@ func TestLegacy32MatchesGeneric(t *testing.T) {
 // TestLegacy64MatchesGeneric checks the fused float64 kernel against
 // benchInDev followed by legacyLoop, bit for bit: a float64 bench against
 // float32 device values, odd and even lengths, specials, two blocks.
-func TestLegacy64MatchesGeneric(t *testing.T) {
+func TestLegacy64MatchesGeneric(t *testing.T) { eachLoop64(t, testLegacy64MatchesGeneric) }
+
+func testLegacy64MatchesGeneric(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, -1.7e308, 3e38, 1e-7, 1e-45}
 	clean := false // no specials: finite sums, whose bits the order decides
@@ -141,6 +143,10 @@ func TestLegacy64MatchesGeneric(t *testing.T) {
 // first values NumPy's short sums need, over lengths, specials and small
 // values, starting from a fresh and from a used accumulator.
 func TestBenchmarkLoop64MatchesGeneric(t *testing.T) {
+	eachLoop64(t, testBenchmarkLoop64MatchesGeneric)
+}
+
+func testBenchmarkLoop64MatchesGeneric(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, 3e38, 1e-7, 1e-45}
 	p := newPlan(tensor.Float64, tensor.Float32, false)
@@ -150,6 +156,7 @@ func TestBenchmarkLoop64MatchesGeneric(t *testing.T) {
 			n = r.IntN(blockLen) + 1
 		}
 		b, d, bd, e, rr := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		allSmall := trial%9 == 4 // every element masked: reMax stays -1
 		for i := range b {
 			switch r.IntN(12) {
 			case 0:
@@ -158,6 +165,9 @@ func TestBenchmarkLoop64MatchesGeneric(t *testing.T) {
 				b[i] = r.NormFloat64() * 1e-7 // small values
 			default:
 				b[i] = r.NormFloat64()
+			}
+			if allSmall {
+				b[i] = r.NormFloat64() * 1e-7
 			}
 			d[i] = float64(float32(b[i] * (1 + 0.01*r.NormFloat64())))
 			if r.IntN(20) == 0 {
@@ -185,7 +195,9 @@ func TestBenchmarkLoop64MatchesGeneric(t *testing.T) {
 // TestAbsoluteLoop64MatchesGeneric checks the two-lane float64 absolute
 // threshold loop against absoluteLoop: every count, non-finite pairs
 // included.
-func TestAbsoluteLoop64MatchesGeneric(t *testing.T) {
+func TestAbsoluteLoop64MatchesGeneric(t *testing.T) { eachLoop64(t, testAbsoluteLoop64MatchesGeneric) }
+
+func testAbsoluteLoop64MatchesGeneric(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	special := []float64{0, math.Inf(1), math.Inf(-1), math.NaN(), 3e38, 1e-7}
 	p := newPlan(tensor.Float64, tensor.Float32, false)
@@ -207,6 +219,12 @@ func TestAbsoluteLoop64MatchesGeneric(t *testing.T) {
 			bd[i] = float64(float32(b[i]))
 			e[i] = math.Abs(d[i] - b[i])
 			rr[i] = e[i] / (math.Abs(b[i]) + p.eps)
+			switch r.IntN(20) { // errors at the thresholds: not above them
+			case 0:
+				e[i] = p.atolAbs
+			case 1:
+				rr[i] = p.rtol
+			}
 		}
 		var want, got accum
 		absoluteLoop(p, b, bd, d, e, rr, &want)
@@ -223,7 +241,9 @@ func TestAbsoluteLoop64MatchesGeneric(t *testing.T) {
 // and the first values, with zeros, subnormals, powers of two and values
 // just below them, infinities and NaNs, in both --compat modes, from a
 // fresh and a used accumulator.
-func TestULPLoop64MatchesGeneric(t *testing.T) {
+func TestULPLoop64MatchesGeneric(t *testing.T) { eachLoop64(t, testULPLoop64MatchesGeneric) }
+
+func testULPLoop64MatchesGeneric(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	special := []float64{0, math.Copysign(0, -1), 5e-324, 1e-310, math.Inf(1), math.NaN(), 1, 0.5, 4, math.Nextafter(2, 0), math.Nextafter(1, 0), 1e300, 3e38}
 	for _, compat := range []bool{false, true} {
@@ -260,5 +280,24 @@ func TestULPLoop64MatchesGeneric(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// eachLoop64 runs test on every path of the float64 loops this machine
+// has: Go alone, the four-lane AVX2 loops, and the eight-lane AVX-512
+// loops followed by the four-lane ones.
+func eachLoop64(t *testing.T, test func(t *testing.T)) {
+	quads, octs := quadsAVX2, octsAVX512
+	defer func() { quadsAVX2, octsAVX512 = quads, octs }()
+	for _, path := range []struct {
+		name        string
+		quads, octs bool
+	}{{"go", false, false}, {"avx2", true, false}, {"avx512", true, true}} {
+		if path.quads && !quads || path.octs && !octs {
+			t.Logf("%s: not on this machine", path.name)
+			continue
+		}
+		quadsAVX2, octsAVX512 = path.quads, path.octs
+		t.Run(path.name, test)
 	}
 }

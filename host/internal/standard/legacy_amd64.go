@@ -56,26 +56,35 @@ func newLegacyState(mae, eps float64) *legacyState {
 //go:noescape
 func legacyQuadsAVX2(b, d, bd, e, r *float64, from, n int, cast bool, st *legacyState) int
 
+//go:noescape
+func legacyOctsAVX512(b, d, bd, e, r *float64, from, n int, cast bool, st *legacyState) int
+
 // quadsAVX2 says whether the float64 loops run their four-lane assembly
 // (legacy_amd64.s).
 var quadsAVX2 = cpu.X86.HasAVX2
 
+// octsAVX512 says whether they run their eight-lane AVX-512 loops
+// (legacy512_amd64.s) before the four-lane ones; the tests clear it to
+// check the four-lane loops alone.
+var octsAVX512 = cpu.X86.HasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BW
+
 // quads runs one of the legacy assembly loops (quads(i) continues from i)
-// until fewer than four elements are left, updating mae where a quad
-// stopped it (a new maximum or a NaN), and returns where it ended.
-func (st *legacyState) quads(e []float64, maeNaN *bool, quads func(i int) int) int {
-	n, i := len(e), 0
+// over groups of w elements (4 or 8) until fewer than w are left, updating
+// mae where a group stopped it (a new maximum or a NaN), and returns where
+// it ended.
+func (st *legacyState) quads(e []float64, maeNaN *bool, i, w int, quads func(i int) int) int {
+	n := len(e)
 	for {
 		i = quads(i)
-		if i+3 >= n {
+		if i+w-1 >= n {
 			return i
 		}
 		mae := st.mae[0]
-		for _, ev := range e[i : i+4] {
+		for _, ev := range e[i : i+w] {
 			mae, *maeNaN = maxErr(mae, *maeNaN, ev)
 		}
 		st.mae = four(mae)
-		i += 4
+		i += w
 	}
 }
 
@@ -114,9 +123,10 @@ func (st *legacyState) finish(b, d, bd, e, r []float64, i int, eps float64, cast
 	a.lt3bf += cb
 }
 
-// legacy64 is legacy64Go with its quads in four-lane AVX2: the same
-// operations in the same order on the same two chains, so the same bits;
-// a quad that raises the maximum error or holds a NaN returns to Go.
+// legacy64 is legacy64Go with its octets in eight-lane AVX-512 (where the
+// machine has it) and its quads in four-lane AVX2: the same operations in
+// the same order on the same two chains, so the same bits; a group that
+// raises the maximum error or holds a NaN returns to Go.
 func legacy64(b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) {
 	n := len(b)
 	if !quadsAVX2 || n < 4 {
@@ -125,7 +135,13 @@ func legacy64(b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) {
 	}
 	d, bd, e, r = d[:n], bd[:n], e[:n], r[:n]
 	st, maeNaN := newLegacyState(a.mae, eps), a.maeNaN
-	i := st.quads(e, &maeNaN, func(i int) int {
+	i := 0
+	if octsAVX512 {
+		i = st.quads(e, &maeNaN, i, 8, func(i int) int {
+			return legacyOctsAVX512(&b[0], &d[0], &bd[0], &e[0], &r[0], i, n, castBench, st)
+		})
+	}
+	i = st.quads(e, &maeNaN, i, 4, func(i int) int {
 		return legacyQuadsAVX2(&b[0], &d[0], &bd[0], &e[0], &r[0], i, n, castBench, st)
 	})
 	st.finish(b, d, bd, e, r, i, eps, castBench, maeNaN, a)
@@ -168,6 +184,9 @@ func (sb *benchState) finish(done int, a *accum) {
 //go:noescape
 func benchQuadsAVX2(b, bd, d, e, r *float64, from, n int, st *benchState) int
 
+//go:noescape
+func benchOctsAVX512(b, bd, d, e, r *float64, from, n int, st *benchState) int
+
 // benchmarkLoop64 is benchmarkLoop for float64 arrays with its quads in
 // four-lane AVX2: the sums in element order, so the same bits. The
 // elements up to the seqMax-th normal one (whose values NumPy's short sums
@@ -188,7 +207,11 @@ func benchmarkLoop64(p *plan, b, bd, d, e, r []float64, a *accum) {
 		return
 	}
 	sb := newBenchState(p, a)
-	j := benchQuadsAVX2(&b[0], &bd[0], &d[0], &e[0], &r[0], i, n, sb)
+	j := i
+	if octsAVX512 {
+		j = benchOctsAVX512(&b[0], &bd[0], &d[0], &e[0], &r[0], j, n, sb)
+	}
+	j = benchQuadsAVX2(&b[0], &bd[0], &d[0], &e[0], &r[0], j, n, sb)
 	sb.finish(j-i, a)
 	benchmarkLoop(p, b[j:], bd[j:], d[j:], e[j:], r[j:], a)
 }
@@ -202,6 +225,9 @@ type absState struct {
 //go:noescape
 func absQuadsAVX2(b, bd, d, e, r *float64, from, n int, st *absState) int
 
+//go:noescape
+func absOctsAVX512(b, bd, d, e, r *float64, from, n int, st *absState) int
+
 // absoluteLoop64 is absoluteLoop for float64 arrays with its quads in
 // four-lane AVX2 (counts only, so any order gives the same); a quad with a
 // non-finite value and the last n mod 4 elements run in Go.
@@ -213,15 +239,23 @@ func absoluteLoop64(p *plan, b, bd, d, e, r []float64, a *accum) {
 	}
 	bd, d, e, r = bd[:n], d[:n], e[:n], r[:n]
 	st := absState{abs: four(math.Float64frombits(1<<63 - 1)), sv: four(p.sv), atol: four(p.atolAbs), rtol: four(p.rtol)}
-	i := 0
-	for {
-		i = absQuadsAVX2(&b[0], &bd[0], &d[0], &e[0], &r[0], i, n, &st)
-		if i+3 >= n {
-			break
+	// groups of w elements until fewer than w are left; a group with a
+	// non-finite value runs in Go
+	groups := func(i, w int, kernel func(b, bd, d, e, r *float64, from, n int, st *absState) int) int {
+		for {
+			i = kernel(&b[0], &bd[0], &d[0], &e[0], &r[0], i, n, &st)
+			if i+w-1 >= n {
+				return i
+			}
+			absoluteLoop(p, b[i:i+w], bd[i:i+w], d[i:i+w], e[i:i+w], r[i:i+w], a)
+			i += w
 		}
-		absoluteLoop(p, b[i:i+4], bd[i:i+4], d[i:i+4], e[i:i+4], r[i:i+4], a) // a non-finite value
-		i += 4
 	}
+	i := 0
+	if octsAVX512 {
+		i = groups(i, 8, absOctsAVX512)
+	}
+	i = groups(i, 4, absQuadsAVX2)
 	a.absSmall += sum4(st.small)
 	a.absSmallErr += sum4(st.smallErr)
 	a.absNormal += sum4(st.normal)
@@ -240,6 +274,9 @@ type ulpState struct {
 
 //go:noescape
 func ulpQuadsAVX2(b, d *float64, from, n int, st *ulpState) int
+
+//go:noescape
+func ulpOctsAVX512(b, d *float64, from, n int, st *ulpState) int
 
 // ulpLoop64 is ulpLoop for float64 arrays computed in float64 (not f32),
 // its quads in four-lane AVX2: the sum in element order, so the same bits.
@@ -282,18 +319,26 @@ func ulpLoop64(p *plan, b, d []float64, a *accum) {
 		st.max, st.over = lanes{}, [4]int64{}
 		a.ulpCnt += to - from
 	}
-	for {
-		j := ulpQuadsAVX2(&b[0], &d[0], i, n, &st)
-		flush(i, j)
-		a.ulpSum = st.sum
-		if j+3 >= n {
-			i = j
-			break
+	// groups of w elements until fewer than w are left; a group needing
+	// a slow case runs in Go
+	groups := func(w int, kernel func(b, d *float64, from, n int, st *ulpState) int) {
+		for {
+			j := kernel(&b[0], &d[0], i, n, &st)
+			flush(i, j)
+			a.ulpSum = st.sum
+			if j+w-1 >= n {
+				i = j
+				return
+			}
+			ulpLoop(p, b[j:j+w], d[j:j+w], a) // a slow case
+			st.sum = a.ulpSum
+			i = j + w
 		}
-		ulpLoop(p, b[j:j+4], d[j:j+4], a) // a slow case
-		st.sum = a.ulpSum
-		i = j + 4
 	}
+	if octsAVX512 {
+		groups(8, ulpOctsAVX512)
+	}
+	groups(4, ulpQuadsAVX2)
 	a.ulpOver += over
 	ulpLoop(p, b[i:], d[i:], a)
 }
