@@ -264,6 +264,9 @@ func testULPLoop64MatchesGeneric(t *testing.T) {
 					if r.IntN(25) == 0 {
 						d[i] = special[r.IntN(len(special))]
 					}
+					if r.IntN(50) == 0 { // a zero bench against a non-zero value: the zero's power
+						b[i], d[i] = 0, 1e-30*r.NormFloat64()
+					}
 				}
 				var want, got accum
 				for range 2 {
@@ -299,5 +302,164 @@ func eachLoop64(t *testing.T, test func(t *testing.T)) {
 		}
 		quadsAVX2, octsAVX512 = path.quads, path.octs
 		t.Run(path.name, test)
+	}
+}
+
+// TestLegacyBench64MatchesGeneric checks the fused legacy and benchmark
+// loop (legacyBench64, as chunkOf runs it) against benchInDev, legacyLoop
+// and benchmarkLoop, bit for bit: sums, counts, maxima and the e, r and
+// bench_in_dev arrays, over lengths, specials and small values, from an
+// accumulator before and past the first seqMax normal elements.
+func TestLegacyBench64MatchesGeneric(t *testing.T) { eachLoop64(t, testLegacyBench64MatchesGeneric) }
+
+func testLegacyBench64MatchesGeneric(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, -1.7e308, 3e38, 1e-7, 1e-45}
+	p := newPlan(tensor.Float64, tensor.Float32, false)
+	fused := 0
+	for trial := range 300 {
+		n := r.IntN(blockLen) + 1
+		clean := trial%4 == 1 // no specials: finite sums, whose bits the order decides
+		b, d := make([]float64, n), make([]float64, n)
+		for i := range b {
+			switch r.IntN(10) {
+			case 0:
+				b[i] = r.NormFloat64() * 1e-7 // small values
+			case 1:
+				if !clean {
+					b[i] = special[r.IntN(len(special))]
+					break
+				}
+				fallthrough
+			default:
+				b[i] = r.NormFloat64()
+			}
+			d[i] = float64(float32(b[i] * (1 + 0.006*r.NormFloat64())))
+			if !clean && r.IntN(20) == 0 {
+				d[i] = special[r.IntN(len(special))]
+			}
+			if r.IntN(40) == 0 { // a small value's error at atol: not above it
+				b[i], d[i] = 0, p.atolBench
+			}
+		}
+		for _, cast := range []bool{false, true} {
+			want, got := accum{reMax: -1}, accum{reMax: -1}
+			if trial%3 != 0 {
+				want.reCnt, got.reCnt = seqMax, seqMax // past the short sums' elements
+			}
+			var we, wr, wbd, ge, gr, gbd [blockLen]float64
+			for range 2 {
+				wb, gb := b, b
+				if cast {
+					p.benchInDev(b, wbd[:n])
+					wb, gb = wbd[:n], gbd[:n]
+				}
+				legacyLoop(b, d, we[:n], wr[:n], p.eps, &want)
+				benchmarkLoop(p, b, wb, d, we[:n], wr[:n], &want)
+				if legacyBench64(p, b, d, gb, ge[:n], gr[:n], p.eps, cast, &got) {
+					fused++
+				} else {
+					legacy64(b, d, gb, ge[:n], gr[:n], p.eps, cast, &got)
+					benchmarkLoop64(p, b, gb, d, ge[:n], gr[:n], &got)
+				}
+			}
+			same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) || x != x && y != y }
+			if !same(want.dot, got.dot) || !same(want.nn, got.nn) || !same(want.gg, got.gg) ||
+				want.lt2 != got.lt2 || want.lt3 != got.lt3 || want.lt4 != got.lt4 || want.lt3bf != got.lt3bf || want.maeNaN != got.maeNaN ||
+				!want.maeNaN && !same(want.mae, got.mae) ||
+				!same(want.sq, got.sq) || !same(want.reSum, got.reSum) || want.reMax != got.reMax || want.pos != got.pos || want.neg != got.neg ||
+				want.masked != got.masked || want.small != got.small || want.smallErr != got.smallErr || want.reCnt != got.reCnt ||
+				want.reFirst != got.reFirst || want.sqFirst != got.sqFirst {
+				t.Fatalf("trial %d cast %v (n %d): got %+v, want %+v", trial, cast, n, got, want)
+			}
+			if clean && !(finite(want.dot) && finite(want.sq) && finite(want.reSum)) {
+				t.Fatalf("trial %d: a clean trial has sums %v, %v, %v", trial, want.dot, want.sq, want.reSum)
+			}
+			for i := range n {
+				if !same(we[i], ge[i]) || !same(wr[i], gr[i]) || cast && !same(wbd[i], gbd[i]) {
+					t.Fatalf("trial %d element %d: e, r, bd = %v, %v, %v, want %v, %v, %v", trial, i, ge[i], gr[i], gbd[i], we[i], wr[i], wbd[i])
+				}
+			}
+		}
+	}
+	if octsAVX512 && fused == 0 {
+		t.Fatal("the fused loop never ran")
+	}
+}
+
+// TestLegacyULP64MatchesGeneric checks the fused legacy and ULP loop
+// (legacyULP64, as chunkOf runs it) against benchInDev, legacyLoop and
+// ulpLoop, bit for bit: the legacy sums and counts, the ULP sum, maximum
+// (NaN flag), count and first values, and the e, r and bench_in_dev
+// arrays, with zeros, subnormals, powers of two and values just below
+// them, infinities and NaNs, in both --compat modes.
+func TestLegacyULP64MatchesGeneric(t *testing.T) { eachLoop64(t, testLegacyULP64MatchesGeneric) }
+
+func testLegacyULP64MatchesGeneric(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	special := []float64{0, math.Copysign(0, -1), 5e-324, 1e-310, math.Inf(1), math.NaN(), 1, 0.5, 4, math.Nextafter(2, 0), math.Nextafter(1, 0), 1e300, 3e38}
+	fused := 0
+	same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) || x != x && y != y }
+	for _, compat := range []bool{false, true} {
+		for _, dev := range []tensor.DType{tensor.Float32, tensor.BFloat16} {
+			p := newPlan(tensor.Float64, dev, compat)
+			for trial := range 120 {
+				n := r.IntN(blockLen) + 1
+				clean := trial%4 == 1 // no specials: finite sums, whose bits the order decides
+				b, d := make([]float64, n), make([]float64, n)
+				for i := range b {
+					b[i] = r.NormFloat64() * math.Pow(2, float64(r.IntN(40)-20))
+					if !clean && r.IntN(40) == 0 {
+						b[i] = special[r.IntN(len(special))]
+					}
+					d[i] = float64(float32(b[i] * (1 + 1e-3*r.NormFloat64())))
+					if !clean && r.IntN(60) == 0 {
+						d[i] = special[r.IntN(len(special))]
+					}
+					if r.IntN(50) == 0 { // a zero bench against a non-zero value: the zero's power
+						b[i], d[i] = 0, 1e-30*r.NormFloat64()
+					}
+				}
+				cast := trial%2 == 0
+				want, got := accum{}, accum{}
+				if trial%3 != 0 {
+					want.ulpCnt, got.ulpCnt = seqMax, seqMax // past the short sums' elements
+				}
+				var we, wr, wbd, ge, gr, gbd [blockLen]float64
+				for range 2 {
+					gb := b
+					if cast {
+						p.benchInDev(b, wbd[:n])
+						gb = gbd[:n]
+					}
+					legacyLoop(b, d, we[:n], wr[:n], p.eps, &want)
+					ulpLoop(p, b, d, &want)
+					if legacyULP64(p, b, d, gb, ge[:n], gr[:n], p.eps, cast, &got) {
+						fused++
+					} else {
+						legacy64(b, d, gb, ge[:n], gr[:n], p.eps, cast, &got)
+						ulpLoop64(p, b, d, &got)
+					}
+				}
+				if !same(want.dot, got.dot) || !same(want.nn, got.nn) || !same(want.gg, got.gg) ||
+					want.lt2 != got.lt2 || want.lt3 != got.lt3 || want.lt4 != got.lt4 || want.lt3bf != got.lt3bf || want.maeNaN != got.maeNaN ||
+					!want.maeNaN && !same(want.mae, got.mae) ||
+					!same(want.ulpSum, got.ulpSum) || want.ulpNaN != got.ulpNaN || !want.ulpNaN && !same(want.ulpMax, got.ulpMax) ||
+					want.ulpOver != got.ulpOver || want.ulpCnt != got.ulpCnt || !slices.EqualFunc(want.ulpFirst[:], got.ulpFirst[:], same) {
+					t.Fatalf("compat %v %s trial %d (n %d): got %+v, want %+v", compat, dev, trial, n, got, want)
+				}
+				if clean && !(finite(want.dot) && finite(want.ulpSum)) {
+					t.Fatalf("trial %d: a clean trial has sums %v, %v", trial, want.dot, want.ulpSum)
+				}
+				for i := range n {
+					if !same(we[i], ge[i]) || !same(wr[i], gr[i]) || cast && !same(wbd[i], gbd[i]) {
+						t.Fatalf("trial %d element %d: e, r, bd = %v, %v, %v, want %v, %v, %v", trial, i, ge[i], gr[i], gbd[i], we[i], wr[i], wbd[i])
+					}
+				}
+			}
+		}
+	}
+	if octsAVX512 && fused == 0 {
+		t.Fatal("the fused loop never ran")
 	}
 }

@@ -50,6 +50,20 @@ func BenchmarkKernels64(b *testing.B) {
 		a = accum{reCnt: seqMax, reMax: -1}
 		benchmarkLoop64(p, bb[:], bd[:], dd[:], e[:], rr[:], &a)
 	})
+	run("legacy+benchmark", func() { // as chunkOf runs them
+		a = accum{reCnt: seqMax, reMax: -1}
+		if !legacyBench64(p, bb[:], dd[:], bd[:], e[:], rr[:], p.eps, true, &a) {
+			legacy64(bb[:], dd[:], bd[:], e[:], rr[:], p.eps, true, &a)
+			benchmarkLoop64(p, bb[:], bd[:], dd[:], e[:], rr[:], &a)
+		}
+	})
+	run("legacy+ulp", func() { // as chunkOf runs them
+		a = accum{ulpCnt: seqMax}
+		if !legacyULP64(p, bb[:], dd[:], bd[:], e[:], rr[:], p.eps, true, &a) {
+			legacy64(bb[:], dd[:], bd[:], e[:], rr[:], p.eps, true, &a)
+			ulpLoop64(p, bb[:], dd[:], &a)
+		}
+	})
 	run("absolute", func() {
 		a = accum{}
 		absoluteLoop64(p, bb[:], bd[:], dd[:], e[:], rr[:], &a)

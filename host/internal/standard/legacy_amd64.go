@@ -59,6 +59,9 @@ func legacyQuadsAVX2(b, d, bd, e, r *float64, from, n int, cast bool, st *legacy
 //go:noescape
 func legacyOctsAVX512(b, d, bd, e, r *float64, from, n int, cast bool, st *legacyState) int
 
+//go:noescape
+func legacyBenchOctsAVX512(b, d, bd, e, r *float64, from, n int, cast bool, st *legacyState, bst *benchState) int
+
 // quadsAVX2 says whether the float64 loops run their four-lane assembly
 // (legacy_amd64.s).
 var quadsAVX2 = cpu.X86.HasAVX2
@@ -145,6 +148,34 @@ func legacy64(b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) {
 		return legacyQuadsAVX2(&b[0], &d[0], &bd[0], &e[0], &r[0], i, n, castBench, st)
 	})
 	st.finish(b, d, bd, e, r, i, eps, castBench, maeNaN, a)
+}
+
+// legacyBench64 is legacy64 then benchmarkLoop64 over the same block in
+// one loop over its octets (legacyBenchOctsAVX512), where the machine has
+// AVX-512 and the benchmark loop is past the elements NumPy's short sums
+// need (a.reCnt >= seqMax): the benchmark loop's sums have a chain of
+// dependent adds per element, whose latency the legacy work fills. It
+// reports whether it ran.
+func legacyBench64(p *plan, b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) bool {
+	n := len(b)
+	if !octsAVX512 || a.reCnt < seqMax || n < 8 {
+		return false
+	}
+	d, bd, e, r = d[:n], bd[:n], e[:n], r[:n]
+	st, maeNaN := newLegacyState(a.mae, eps), a.maeNaN
+	sb := newBenchState(p, a)
+	i := st.quads(e, &maeNaN, 0, 8, func(i int) int {
+		return legacyBenchOctsAVX512(&b[0], &d[0], &bd[0], &e[0], &r[0], i, n, castBench, st, sb)
+	})
+	j := st.quads(e, &maeNaN, i, 4, func(i int) int {
+		return legacyQuadsAVX2(&b[0], &d[0], &bd[0], &e[0], &r[0], i, n, castBench, st)
+	})
+	st.finish(b, d, bd, e, r, j, eps, castBench, maeNaN, a)
+	// the benchmark loop from i, now that bd, e and r are complete
+	k := benchQuadsAVX2(&b[0], &bd[0], &d[0], &e[0], &r[0], i, n, sb)
+	sb.finish(k, a)
+	benchmarkLoop(p, b[k:], bd[k:], d[k:], e[k:], r[k:], a)
+	return true
 }
 
 func abs64(x float64) float64 { return math.Abs(x) }
@@ -279,8 +310,9 @@ func ulpQuadsAVX2(b, d *float64, from, n int, st *ulpState) int
 func ulpOctsAVX512(b, d *float64, from, n int, st *ulpState) int
 
 // ulpLoop64 is ulpLoop for float64 arrays computed in float64 (not f32),
-// its quads in four-lane AVX2: the sum in element order, so the same bits.
-// The first seqMax elements, quads needing ulpLoop's slow cases and the
+// its octets in eight-lane AVX-512 (where the machine has it) and its
+// quads in four-lane AVX2: the sum in element order, so the same bits.
+// The first seqMax elements, groups needing ulpLoop's slow cases and the
 // last n mod 4 elements run in Go.
 func ulpLoop64(p *plan, b, d []float64, a *accum) {
 	n := len(b)
@@ -298,47 +330,124 @@ func ulpLoop64(p *plan, b, d []float64, a *accum) {
 		ulpLoop(p, b[i:], d[i:], a)
 		return
 	}
+	u := newULPRun(p, b, d, a)
+	if octsAVX512 {
+		i = u.groups(i, 8)
+	}
+	u.finish(u.groups(i, 4))
+}
+
+// ulpRun is ulpLoop64's state over one block: the assembly loops' state,
+// and the count over the threshold so far.
+type ulpRun struct {
+	p    *plan
+	b, d []float64
+	a    *accum
+	st   ulpState
+	over int
+}
+
+func newULPRun(p *plan, b, d []float64, a *accum) ulpRun {
 	zeroEB := 0
 	if !p.compat {
 		zeroEB = p.ulpMinEB
 	}
 	two := func(v uint64) [4]uint64 { return [4]uint64{v, v, v, v} }
 	f := func(x float64) [4]uint64 { return two(math.Float64bits(x)) }
-	st := ulpState{sum: a.ulpSum,
+	return ulpRun{p: p, b: b, d: d, a: a, st: ulpState{sum: a.ulpSum,
 		expMask: two(0x7ff0000000000000), corner: two(0xfff0000000000), c2046: two(2046 << 52), c2045: two(2045 << 52),
 		minPow: f(pow2(-p.ulpMinEB)), mantPow: f(pow2(p.ulpMant)), zeroPow: f(pow2(p.ulpMant - max(zeroEB, p.ulpMinEB))),
-		thr: f(p.ulpThr), abs: two(1<<63 - 1)}
-	over := 0
-	flush := func(from, to int) {
-		// the lanes' maximum and count into a, the sum carried in st
-		mx := max4(st.max)
-		if mb := math.Float64bits(mx); mb > math.Float64bits(a.ulpMax) {
-			a.ulpMax = mx
+		thr: f(p.ulpThr), abs: two(1<<63 - 1)}}
+}
+
+// flush moves the lanes' maximum and count, and the sum, of the elements
+// [from, to) that the assembly ran into a.
+func (u *ulpRun) flush(from, to int) {
+	mx := max4(u.st.max)
+	if mb := math.Float64bits(mx); mb > math.Float64bits(u.a.ulpMax) {
+		u.a.ulpMax = mx
+	}
+	u.over += sum4(u.st.over)
+	u.st.max, u.st.over = lanes{}, [4]int64{}
+	u.a.ulpCnt += to - from
+	u.a.ulpSum = u.st.sum
+}
+
+// slow runs the group [j, j+w) in Go (ulpLoop's slow cases), after a flush.
+func (u *ulpRun) slow(j, w int) {
+	ulpLoop(u.p, u.b[j:j+w], u.d[j:j+w], u.a)
+	u.st.sum = u.a.ulpSum
+}
+
+// groups runs the assembly loop over groups of w elements (ulpOctsAVX512
+// for 8, ulpQuadsAVX2 for 4) from i until fewer than w are left, a group
+// needing a slow case in Go, and returns where it ended.
+func (u *ulpRun) groups(i, w int) int {
+	n := len(u.b)
+	for {
+		var j int
+		if w == 8 {
+			j = ulpOctsAVX512(&u.b[0], &u.d[0], i, n, &u.st)
+		} else {
+			j = ulpQuadsAVX2(&u.b[0], &u.d[0], i, n, &u.st)
 		}
-		over += sum4(st.over)
-		st.max, st.over = lanes{}, [4]int64{}
-		a.ulpCnt += to - from
-	}
-	// groups of w elements until fewer than w are left; a group needing
-	// a slow case runs in Go
-	groups := func(w int, kernel func(b, d *float64, from, n int, st *ulpState) int) {
-		for {
-			j := kernel(&b[0], &d[0], i, n, &st)
-			flush(i, j)
-			a.ulpSum = st.sum
-			if j+w-1 >= n {
-				i = j
-				return
-			}
-			ulpLoop(p, b[j:j+w], d[j:j+w], a) // a slow case
-			st.sum = a.ulpSum
-			i = j + w
+		u.flush(i, j)
+		if j+w-1 >= n {
+			return j
 		}
+		u.slow(j, w)
+		i = j + w
 	}
-	if octsAVX512 {
-		groups(8, ulpOctsAVX512)
+}
+
+// finish runs the elements from i in Go and adds the count to a.
+func (u *ulpRun) finish(i int) {
+	u.a.ulpOver += u.over
+	ulpLoop(u.p, u.b[i:], u.d[i:], u.a)
+}
+
+//go:noescape
+func legacyULPOctsAVX512(b, d, bd, e, r *float64, from, n int, cast bool, st *legacyState, ust *ulpState) (i int, slow bool)
+
+// legacyULP64 is legacy64 then ulpLoop64 over the same block in one loop
+// over its octets (legacyULPOctsAVX512), where the machine has AVX-512, the
+// ULP loop computes in float64 and is past the first seqMax elements: the
+// legacy work fills the latency of the ULP sum's chain of dependent adds.
+// It reports whether it ran.
+func legacyULP64(p *plan, b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) bool {
+	n := len(b)
+	if !octsAVX512 || p.ulpF32 || a.ulpCnt < seqMax || n < 8 {
+		return false
 	}
-	groups(4, ulpQuadsAVX2)
-	a.ulpOver += over
-	ulpLoop(p, b[i:], d[i:], a)
+	d, bd, e, r = d[:n], bd[:n], e[:n], r[:n]
+	st, maeNaN := newLegacyState(a.mae, eps), a.maeNaN
+	u := newULPRun(p, b, d, a)
+	i := 0
+	for {
+		j, slow := legacyULPOctsAVX512(&b[0], &d[0], &bd[0], &e[0], &r[0], i, n, castBench, st, &u.st)
+		if j+7 >= n {
+			u.flush(i, j)
+			i = j
+			break
+		}
+		// the octet j stopped it: its legacy work is done, mae to update
+		mae := st.mae[0]
+		for _, ev := range e[j : j+8] {
+			mae, maeNaN = maxErr(mae, maeNaN, ev)
+		}
+		st.mae = four(mae)
+		if slow {
+			u.flush(i, j)
+			u.slow(j, 8)
+		} else {
+			u.flush(i, j+8)
+		}
+		i = j + 8
+	}
+	j := st.quads(e, &maeNaN, i, 4, func(i int) int {
+		return legacyQuadsAVX2(&b[0], &d[0], &bd[0], &e[0], &r[0], i, n, castBench, st)
+	})
+	st.finish(b, d, bd, e, r, j, eps, castBench, maeNaN, a)
+	u.finish(u.groups(i, 4))
+	return true
 }

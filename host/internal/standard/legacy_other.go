@@ -21,3 +21,13 @@ func absoluteLoop64(p *plan, b, bd, d, e, r []float64, a *accum) {
 func ulpLoop64(p *plan, b, d []float64, a *accum) {
 	ulpLoop(p, b, d, a)
 }
+
+// legacyBench64 reports that there is no fused loop here.
+func legacyBench64(p *plan, b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) bool {
+	return false
+}
+
+// legacyULP64 reports that there is no fused loop here.
+func legacyULP64(p *plan, b, d, bd, e, r []float64, eps float64, castBench bool, a *accum) bool {
+	return false
+}

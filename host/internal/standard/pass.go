@@ -317,6 +317,8 @@ func chunkOf[T float](p *plan, bench, dev *tensor.Tensor, lo, hi int, g Group, a
 		}
 		a.n += m
 		ee, rr := blk.e[:m], blk.r[:m]
+		// the legacy loop ran the benchmark or the ULP loop too
+		benchDone, ulpDone := false, false
 		if b32, ok := any(bb).([]float32); ok {
 			if p.castBench {
 				p.benchInDev(bb, bd)
@@ -325,7 +327,15 @@ func chunkOf[T float](p *plan, bench, dev *tensor.Tensor, lo, hi int, g Group, a
 			legacy32(b32, any(dd).([]float32), any(ee).([]float32), any(rr).([]float32), float32(eps), store, a)
 		} else if b64, ok := any(bb).([]float64); ok && (!p.castBench || p.devA == tensor.Float32) {
 			// bench_in_dev is the bench rounded to float32 (benchInDev)
-			legacy64(b64, any(dd).([]float64), any(bd).([]float64), any(ee).([]float64), any(rr).([]float64), float64(eps), p.castBench, a)
+			if g&GroupBenchmark != 0 {
+				benchDone = legacyBench64(p, b64, any(dd).([]float64), any(bd).([]float64), any(ee).([]float64), any(rr).([]float64), float64(eps), p.castBench, a)
+			}
+			if g&(GroupBenchmark|GroupULP) == GroupULP {
+				ulpDone = legacyULP64(p, b64, any(dd).([]float64), any(bd).([]float64), any(ee).([]float64), any(rr).([]float64), float64(eps), p.castBench, a)
+			}
+			if !benchDone && !ulpDone {
+				legacy64(b64, any(dd).([]float64), any(bd).([]float64), any(ee).([]float64), any(rr).([]float64), float64(eps), p.castBench, a)
+			}
 		} else {
 			if p.castBench {
 				p.benchInDev(bb, bd)
@@ -335,7 +345,7 @@ func chunkOf[T float](p *plan, bench, dev *tensor.Tensor, lo, hi int, g Group, a
 		if g&GroupBinary != 0 {
 			binaryLoop(bb, dd, a)
 		}
-		if g&GroupBenchmark != 0 {
+		if g&GroupBenchmark != 0 && !benchDone {
 			if b64, ok := any(bb).([]float64); ok {
 				benchmarkLoop64(p, b64, any(bd).([]float64), any(dd).([]float64), any(ee).([]float64), any(rr).([]float64), a)
 			} else {
@@ -355,7 +365,7 @@ func chunkOf[T float](p *plan, bench, dev *tensor.Tensor, lo, hi int, g Group, a
 			}
 			accumulativeLoop(p, bb, bd, dd, ee, rr, a)
 		}
-		if g&GroupULP != 0 {
+		if g&GroupULP != 0 && !ulpDone {
 			if b64, ok := any(bb).([]float64); ok {
 				ulpLoop64(p, b64, any(dd).([]float64), a)
 			} else {
