@@ -301,37 +301,35 @@ func (t *Tensor) CastInto(out *Tensor) {
 // element types; false leaves the cast to the general loop. The values
 // are those of ReadFloat64s and WriteFloat64s.
 func castDirect(t, out *Tensor, from, to int) bool {
-	if !nativeLittleEndian || to <= from {
+	if to <= from {
 		return false
 	}
-	src, dst := t.Data[from*t.DType.Size():to*t.DType.Size()], out.Data[from*out.DType.Size():to*out.DType.Size()]
-	if !alignedFor(src, t.DType.Size()) || !alignedFor(dst, out.DType.Size()) {
-		return false
-	}
-	n := to - from
+	src := &Tensor{DType: t.DType, Data: t.Data[from*t.DType.Size() : to*t.DType.Size()]}
+	dst := &Tensor{DType: out.DType, Data: out.Data[from*out.DType.Size() : to*out.DType.Size()]}
 	switch {
-	case out.DType == Float64 && t.DType == Float32:
-		floatconv.FromFloat32s(viewOf[float64](dst, n), viewOf[float32](src, n))
-	case out.DType == Float64 && t.DType == BFloat16:
-		floatconv.FromBFloat16s(viewOf[float64](dst, n), viewOf[uint16](src, n))
-	case out.DType == Float64 && t.DType == Float16:
-		tab := float16Table()
-		d, s := viewOf[float64](dst, n), viewOf[uint16](src, n)
-		for i, v := range s {
-			d[i] = tab[v]
-		}
+	case out.DType == Float64 && t.DType != Float64:
+		v, ok := dst.float64sOf(to - from)
+		return ok && src.readDirect(v)
 	case out.DType == Float32 && t.DType == Float64:
-		floatconv.ToFloat32s(viewOf[float32](dst, n), viewOf[float64](src, n))
-	default:
-		return false
+		v, ok := src.float64sOf(to - from)
+		return ok && dst.writeDirect(v)
 	}
-	return true
+	return false
 }
 
-// readDirect is ReadFloat64s for float64, float32 and bfloat16 data on a
-// little-endian machine with Data aligned for its elements: a copy or
-// floatconv's vector loop instead of one element at a time. False leaves
-// the work to the general loop.
+// float64sOf is the first n elements of a float64 tensor's Data as a
+// []float64 sharing its memory (Float64View without the shape).
+func (t *Tensor) float64sOf(n int) ([]float64, bool) {
+	if !nativeLittleEndian || len(t.Data) < n*8 || !alignedFor(t.Data, 8) {
+		return nil, false
+	}
+	return viewOf[float64](t.Data, n), true
+}
+
+// readDirect is ReadFloat64s for float64, float32, bfloat16 and float16
+// data on a little-endian machine with Data aligned for its elements: a
+// copy, floatconv's vector loop or one table lookup per element, through
+// typed views. False leaves the work to the general loop.
 func (t *Tensor) readDirect(dst []float64) bool {
 	n := len(dst)
 	if !nativeLittleEndian || n == 0 || !alignedFor(t.Data, t.DType.Size()) {
@@ -345,6 +343,11 @@ func (t *Tensor) readDirect(dst []float64) bool {
 		floatconv.FromFloat32s(dst, viewOf[float32](b, n))
 	case BFloat16:
 		floatconv.FromBFloat16s(dst, viewOf[uint16](b, n))
+	case Float16:
+		tab := float16Table()
+		for i, v := range viewOf[uint16](b, n) {
+			dst[i] = tab[v]
+		}
 	default:
 		return false
 	}
