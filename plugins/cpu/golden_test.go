@@ -11,7 +11,9 @@ package cpu
 // kernels are a few ulp off the correctly rounded result; the group checks
 // that every op runs at every narrow dtype, as on any device), run with the
 // kit's DefaultTolerance, except that the bench meets the f32_nn group's
-// float32 sums within float32 accumulation error (4e-5 relative). Error
+// float32 sums within float32 accumulation error (4e-5 relative), and the
+// emulated device its first_term_dominates cases (whose own tolerance
+// admits any correct summation) to 2 ulp: PyTorch's float32 sums. Error
 // cases must carry PyTorch's message (errorMessageDeviations lists the
 // exceptions).
 
@@ -30,6 +32,12 @@ import (
 // this file).
 func goldenTolerance(m Mode) func(c *devicetest.Case, dt tensor.DType) devicetest.Tolerance {
 	return func(c *devicetest.Case, dt tensor.DType) devicetest.Tolerance {
+		if strings.Contains(c.Name, "/first_term_dominates/") && m == Emulated {
+			// PyTorch's float32 sums, which the emulated device forms
+			// (call.gemmDT), to 2 ulp; the cases' own rtol and atol
+			// admit any correct summation, the float64 one included
+			return devicetest.Tolerance{ULP: 2}
+		}
 		if c.Group == "f32_nn" && m == Bench {
 			// PyTorch's float32 sums, which the emulated device forms
 			// (call.gemmDT); the bench's float64 products are up to
